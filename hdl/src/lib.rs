@@ -1,0 +1,51 @@
+//! EU-RTL: GPU execution-unit blocks in rust-hdl.
+//!
+//! Every block has the same shape: `hdl/src/<block>.rs` holds the RTL, its `Config` (one TOML
+//! section) and a `Block` type implementing [`BlockGen`]; `sim/src/golden/<block>.rs` is its golden
+//! model; `sim/tests/<block>.rs` co-simulates the emitted Verilog against it.
+
+pub mod config;
+pub mod emit;
+
+pub mod alu_pipeline;
+pub mod branch_unit;
+pub mod region_addr_gen;
+pub mod tanh_sigmoid;
+pub mod trap_controller;
+/// Harness self-test design (not a GPU block, not emitted by eu-gen).
+pub mod selftest;
+
+pub use config::{ConfigError, EuConfig, GenError};
+pub use emit::{Dir, EmitError, EmittedModule, PortInfo};
+
+/// What every block provides to `eu-gen` and to the co-simulation build.
+pub trait BlockGen {
+    /// Config section / block id, e.g. `region_addr_gen`.
+    const NAME: &'static str;
+    type Config: Default + Clone + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned;
+    /// Checks every key; the error names the key and the allowed values.
+    fn validate(cfg: &Self::Config) -> Result<(), ConfigError>;
+    /// Emits the block's Verilog modules for a validated config.
+    fn emit(cfg: &Self::Config) -> Result<Vec<EmittedModule>, EmitError>;
+    /// The configs the co-simulation build verilates, each with a short variant name
+    /// (`<block>_<variant>` becomes the model id used by tests).
+    fn cosim_configs() -> Vec<(&'static str, Self::Config)>;
+}
+
+/// Every block's co-simulation builds: (model id prefix `<block>_<variant>`, modules).
+pub fn cosim_builds() -> Vec<(String, Vec<EmittedModule>)> {
+    fn add<B: BlockGen>(out: &mut Vec<(String, Vec<EmittedModule>)>) {
+        for (variant, cfg) in B::cosim_configs() {
+            B::validate(&cfg).unwrap_or_else(|e| panic!("{}_{variant}: {e}", B::NAME));
+            let mods = B::emit(&cfg).unwrap_or_else(|e| panic!("{}_{variant}: {e}", B::NAME));
+            out.push((format!("{}_{variant}", B::NAME), mods));
+        }
+    }
+    let mut out = vec![("selftest_default".to_string(), vec![selftest::emit().expect("selftest emits")])];
+    add::<region_addr_gen::Block>(&mut out);
+    add::<branch_unit::Block>(&mut out);
+    add::<alu_pipeline::Block>(&mut out);
+    add::<trap_controller::Block>(&mut out);
+    add::<tanh_sigmoid::Block>(&mut out);
+    out
+}

@@ -1,0 +1,452 @@
+//! The Verilator co-simulation harness.
+//!
+//! `Dut::new("<block>_<variant>/<module>")` opens a Verilated model of the emitted Verilog. Ports
+//! are looked up once by their spec names (`dut.input("in_valid")`), then set and read as `u64`
+//! or as bit fields of wide ports. `tick()` runs one clock cycle; `settle()` propagates inputs
+//! without an edge.
+//!
+//! Checking: fill an [`Expected`] (every output port must be given a value) and call
+//! [`Dut::check`]. On the first mismatch the harness replays the inputs into a traced model,
+//! writes a VCD of the failing window, and panics with the cycle, port, expected and actual
+//! values and the trace path. Tracing costs nothing otherwise.
+
+use std::ffi::{c_char, c_void, CString};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(Debug)]
+pub struct PortDesc {
+    pub name: &'static str,
+    pub width: usize,
+    /// Offset in 32-bit words in the packed input or output buffer.
+    pub offset: usize,
+}
+
+#[derive(Clone, Copy)]
+pub struct Ffi {
+    new: unsafe extern "C" fn(i32) -> *mut c_void,
+    free: unsafe extern "C" fn(*mut c_void),
+    step: unsafe extern "C" fn(*mut c_void, *const u32, *mut u32, i32),
+    run: unsafe extern "C" fn(*mut c_void, *const u32, *mut u32, usize),
+    trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> i32,
+    trace_close: unsafe extern "C" fn(*mut c_void),
+    in_words: unsafe extern "C" fn() -> usize,
+    out_words: unsafe extern "C" fn() -> usize,
+}
+
+pub struct ModelDesc {
+    /// `<block>_<variant>/<module>`
+    pub id: &'static str,
+    /// Verilog module name.
+    pub module: &'static str,
+    /// The Verilog file the model was built from.
+    pub verilog: &'static str,
+    pub params: &'static [(&'static str, &'static str)],
+    /// Inputs except `clk` (the harness drives the clock).
+    pub inputs: &'static [PortDesc],
+    pub outputs: &'static [PortDesc],
+    pub in_words: usize,
+    pub out_words: usize,
+    ffi: Ffi,
+}
+
+mod generated {
+    use super::*;
+    include!(concat!(env!("OUT_DIR"), "/models.rs"));
+}
+pub use generated::MODELS;
+
+/// Every model the build verilated.
+pub fn models() -> &'static [ModelDesc] {
+    MODELS
+}
+
+pub fn model(id: &str) -> &'static ModelDesc {
+    MODELS.iter().find(|m| m.id == id).unwrap_or_else(|| {
+        panic!(
+            "no co-simulation model `{id}`; built models: {}",
+            MODELS.iter().map(|m| m.id).collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
+/// An input port handle (index into the model's input list).
+#[derive(Clone, Copy, Debug)]
+pub struct In(usize);
+/// An output port handle.
+#[derive(Clone, Copy, Debug)]
+pub struct Out(usize);
+
+fn mask(width: usize) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+fn write_field(buf: &mut [u32], base: usize, lsb: usize, width: usize, v: u64) {
+    for b in 0..width {
+        let bit = lsb + b;
+        let w = base + bit / 32;
+        let m = 1u32 << (bit % 32);
+        if (v >> b) & 1 == 1 {
+            buf[w] |= m;
+        } else {
+            buf[w] &= !m;
+        }
+    }
+}
+
+fn read_field(buf: &[u32], base: usize, lsb: usize, width: usize) -> u64 {
+    // Fast path for word-aligned fields up to 64 bits.
+    if lsb % 32 == 0 && width <= 64 {
+        let w = base + lsb / 32;
+        let lo = buf[w] as u64;
+        let v = if width > 32 { lo | (buf[w + 1] as u64) << 32 } else { lo };
+        return v & mask(width);
+    }
+    let mut v = 0u64;
+    for b in 0..width {
+        let bit = lsb + b;
+        if (buf[base + bit / 32] >> (bit % 32)) & 1 == 1 {
+            v |= 1 << b;
+        }
+    }
+    v
+}
+
+/// Expected values for every output port of a model, in the model's packed layout.
+#[derive(Clone)]
+pub struct Expected {
+    desc: &'static ModelDesc,
+    words: Vec<u32>,
+    given: Vec<bool>,
+}
+
+impl Expected {
+    pub fn set(&mut self, p: Out, v: u64) -> &mut Self {
+        let d = &self.desc.outputs[p.0];
+        assert!(d.width >= 64 || v >> d.width == 0, "expected {} = {v:#x} does not fit {} bits", d.name, d.width);
+        assert!(d.width <= 64, "{} is {} bits wide: use set_field", d.name, d.width);
+        write_field(&mut self.words, d.offset, 0, d.width, v);
+        self.given[p.0] = true;
+        self
+    }
+    /// Sets bits `[lsb, lsb+width)` of a (wide) output; the port counts as given.
+    pub fn set_field(&mut self, p: Out, lsb: usize, width: usize, v: u64) -> &mut Self {
+        let d = &self.desc.outputs[p.0];
+        assert!(lsb + width <= d.width, "{}[{}+:{}] is outside a {}-bit port", d.name, lsb, width, d.width);
+        assert!(width >= 64 || v >> width == 0, "expected {}[{lsb}+:{width}] = {v:#x} does not fit", d.name);
+        write_field(&mut self.words, d.offset, lsb, width, v);
+        self.given[p.0] = true;
+        self
+    }
+    /// Marks a port as given with all-zero value (useful for wide ports built by set_field).
+    pub fn zero(&mut self, p: Out) -> &mut Self {
+        let d = &self.desc.outputs[p.0];
+        for w in 0..d.width.div_ceil(32) {
+            self.words[d.offset + w] = 0;
+        }
+        self.given[p.0] = true;
+        self
+    }
+}
+
+/// A Verilated model instance.
+pub struct Dut {
+    desc: &'static ModelDesc,
+    h: *mut c_void,
+    inp: Vec<u32>,
+    out: Vec<u32>,
+    cycle: u64,
+    /// Input vectors (with the step mode) since the last reset, for replay into a traced model.
+    hist_words: Vec<u32>,
+    hist_modes: Vec<u8>,
+    history_dropped: u64,
+    rst: Option<In>,
+    label: String,
+}
+
+/// How many steps of input history are kept for the waveform replay. Beyond that the replay
+/// starts from the oldest kept step (fine for pipelines, flagged in the message otherwise).
+const HISTORY_CAP: usize = 1 << 20;
+/// Steps before the failure that the VCD shows.
+pub const TRACE_WINDOW: u64 = 64;
+
+impl Dut {
+    pub fn new(id: &str) -> Self {
+        let desc = model(id);
+        // Guard against a stale layout: the shim and the descriptor come from the same build.
+        unsafe {
+            assert_eq!((desc.ffi.in_words)(), desc.in_words);
+            assert_eq!((desc.ffi.out_words)(), desc.out_words);
+        }
+        let h = unsafe { (desc.ffi.new)(0) };
+        let rst = desc.inputs.iter().position(|p| p.name == "rst").map(In);
+        let mut d = Self {
+            desc,
+            h,
+            inp: vec![0; desc.in_words],
+            out: vec![0; desc.out_words],
+            cycle: 0,
+            hist_words: Vec::new(),
+            hist_modes: Vec::new(),
+            history_dropped: 0,
+            rst,
+            label: String::new(),
+        };
+        d.settle();
+        d
+    }
+
+    /// A label printed with any mismatch and used in the trace file name (e.g. the test vector).
+    pub fn set_label(&mut self, label: impl Into<String>) {
+        self.label = label.into();
+    }
+
+    pub fn desc(&self) -> &'static ModelDesc {
+        self.desc
+    }
+
+    pub fn param(&self, name: &str) -> &'static str {
+        self.desc
+            .params
+            .iter()
+            .find(|(k, _)| *k == name)
+            .unwrap_or_else(|| panic!("model {} has no parameter {name}", self.desc.id))
+            .1
+    }
+
+    pub fn input(&self, name: &str) -> In {
+        In(self.desc.inputs.iter().position(|p| p.name == name).unwrap_or_else(|| {
+            panic!(
+                "model {} has no input `{name}`; inputs: {}",
+                self.desc.id,
+                self.desc.inputs.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+            )
+        }))
+    }
+
+    pub fn output(&self, name: &str) -> Out {
+        Out(self.desc.outputs.iter().position(|p| p.name == name).unwrap_or_else(|| {
+            panic!(
+                "model {} has no output `{name}`; outputs: {}",
+                self.desc.id,
+                self.desc.outputs.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+            )
+        }))
+    }
+
+    pub fn width_in(&self, p: In) -> usize {
+        self.desc.inputs[p.0].width
+    }
+    pub fn width_out(&self, p: Out) -> usize {
+        self.desc.outputs[p.0].width
+    }
+
+    /// Drives an input (≤ 64 bits). Panics if the value does not fit: nothing is truncated.
+    pub fn set(&mut self, p: In, v: u64) {
+        let d = &self.desc.inputs[p.0];
+        assert!(d.width <= 64, "input {} is {} bits wide: use set_field", d.name, d.width);
+        assert!(d.width == 64 || v >> d.width == 0, "input {} = {v:#x} does not fit {} bits", d.name, d.width);
+        write_field(&mut self.inp, d.offset, 0, d.width, v);
+    }
+
+    /// Drives bits `[lsb, lsb+width)` of an input.
+    pub fn set_field(&mut self, p: In, lsb: usize, width: usize, v: u64) {
+        let d = &self.desc.inputs[p.0];
+        assert!(lsb + width <= d.width, "{}[{}+:{}] is outside a {}-bit port", d.name, lsb, width, d.width);
+        assert!(width >= 64 || v >> width == 0, "input {}[{lsb}+:{width}] = {v:#x} does not fit", d.name);
+        write_field(&mut self.inp, d.offset, lsb, width, v);
+    }
+
+    /// Reads an output (≤ 64 bits) as of the last step.
+    pub fn get(&self, p: Out) -> u64 {
+        let d = &self.desc.outputs[p.0];
+        assert!(d.width <= 64, "output {} is {} bits wide: use get_field", d.name, d.width);
+        read_field(&self.out, d.offset, 0, d.width)
+    }
+
+    pub fn get_field(&self, p: Out, lsb: usize, width: usize) -> u64 {
+        let d = &self.desc.outputs[p.0];
+        assert!(lsb + width <= d.width, "{}[{}+:{}] is outside a {}-bit port", d.name, lsb, width, d.width);
+        read_field(&self.out, d.offset, lsb, width)
+    }
+
+    /// Number of full clock cycles run so far.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    fn record(&mut self, mode: u32) {
+        let is_reset = self.rst.is_some_and(|r| read_field(&self.inp, self.desc.inputs[r.0].offset, 0, 1) == 1);
+        if is_reset && mode == 1 {
+            // A reset cycle clears all state: the replay can start here.
+            self.hist_words.clear();
+            self.hist_modes.clear();
+            self.history_dropped = 0;
+        }
+        if self.hist_modes.len() >= 2 * HISTORY_CAP {
+            self.hist_modes.drain(..HISTORY_CAP);
+            self.hist_words.drain(..HISTORY_CAP * self.desc.in_words);
+            self.history_dropped += HISTORY_CAP as u64;
+        }
+        self.hist_modes.push(mode as u8);
+        self.hist_words.extend_from_slice(&self.inp);
+    }
+
+    /// Applies the inputs and evaluates without a clock edge (combinational outputs update).
+    pub fn settle(&mut self) {
+        self.record(0);
+        unsafe { (self.desc.ffi.step)(self.h, self.inp.as_ptr(), self.out.as_mut_ptr(), 0) };
+    }
+
+    /// One clock cycle: inputs applied with the clock low, rising edge, falling edge.
+    /// Outputs read afterwards show the state after the edge.
+    pub fn tick(&mut self) {
+        self.record(1);
+        unsafe { (self.desc.ffi.step)(self.h, self.inp.as_ptr(), self.out.as_mut_ptr(), 1) };
+        self.cycle += 1;
+    }
+
+    /// Holds `rst` high for `cycles` cycles with the other inputs as they are, then drops it.
+    pub fn reset(&mut self, cycles: u32) {
+        let r = self.rst.expect("model has a rst input");
+        self.set(r, 1);
+        for _ in 0..cycles {
+            self.tick();
+        }
+        self.set(r, 0);
+        self.settle();
+    }
+
+    /// Runs `inputs.len() / in_words` cycles without recording or checking (benchmarks).
+    pub fn run_bare(&mut self, inputs: &[u32], outputs: &mut [u32]) {
+        let n = inputs.len() / self.desc.in_words.max(1);
+        assert!(outputs.len() >= n * self.desc.out_words);
+        unsafe { (self.desc.ffi.run)(self.h, inputs.as_ptr(), outputs.as_mut_ptr(), n) };
+        self.cycle += n as u64;
+        self.hist_words.clear();
+        self.hist_modes.clear();
+    }
+
+    /// The packed input buffer (for building bare-run vectors).
+    pub fn inputs_raw(&self) -> &[u32] {
+        &self.inp
+    }
+
+    pub fn expected(&self) -> Expected {
+        Expected { desc: self.desc, words: vec![0; self.desc.out_words], given: vec![false; self.desc.outputs.len()] }
+    }
+
+    /// Compares every output port with `exp`. All ports must have been given.
+    pub fn check(&mut self, exp: &Expected) {
+        if exp.words == self.out {
+            if let Some(i) = exp.given.iter().position(|g| !g) {
+                panic!("{}: Expected has no value for output `{}`", self.desc.id, self.desc.outputs[i].name);
+            }
+            return;
+        }
+        if let Some(i) = exp.given.iter().position(|g| !g) {
+            panic!("{}: Expected has no value for output `{}`", self.desc.id, self.desc.outputs[i].name);
+        }
+        let mut msg = String::new();
+        writeln!(msg, "co-sim mismatch in {} at cycle {} {}", self.desc.id, self.cycle, self.label).unwrap();
+        for d in self.desc.outputs {
+            let n = d.width.div_ceil(32);
+            let e = &exp.words[d.offset..d.offset + n];
+            let a = &self.out[d.offset..d.offset + n];
+            if e != a {
+                writeln!(msg, "  port {} ({} bits): expected {} actual {}", d.name, d.width, hex(e, d.width), hex(a, d.width))
+                    .unwrap();
+            }
+        }
+        writeln!(msg, "  inputs: {}", self.describe_inputs()).unwrap();
+        match self.dump_trace() {
+            Ok(p) => writeln!(msg, "  waveform of the last {TRACE_WINDOW} steps: {}", p.display()).unwrap(),
+            Err(e) => writeln!(msg, "  (no waveform: {e})").unwrap(),
+        }
+        writeln!(msg, "  Verilog: {}", self.desc.verilog).unwrap();
+        panic!("{msg}");
+    }
+
+    /// Asserts one port (≤ 64 bits) and dumps a waveform on mismatch.
+    pub fn check_port(&mut self, p: Out, expected: u64) {
+        let got = self.get(p);
+        if got != expected {
+            let mut e = Expected { desc: self.desc, words: self.out.clone(), given: vec![true; self.desc.outputs.len()] };
+            e.set(p, expected);
+            self.check(&e);
+        }
+    }
+
+    fn describe_inputs(&self) -> String {
+        self.desc
+            .inputs
+            .iter()
+            .map(|d| format!("{}={}", d.name, hex(&self.inp[d.offset..d.offset + d.width.div_ceil(32)], d.width)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Replays the recorded inputs into a traced model and writes the last TRACE_WINDOW steps.
+    pub fn dump_trace(&self) -> Result<PathBuf, String> {
+        let dir = std::env::var_os("EU_TRACE_DIR").map(PathBuf::from).unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/cosim-traces")
+        });
+        std::fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
+        let thread = std::thread::current();
+        let tname: String = thread
+            .name()
+            .unwrap_or("main")
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        let path = dir.join(format!("{}__{}__cycle{}.vcd", self.desc.id.replace('/', "__"), tname, self.cycle));
+        let cpath = CString::new(path.to_string_lossy().as_bytes()).unwrap();
+        let f = &self.desc.ffi;
+        unsafe {
+            let h = (f.new)(1);
+            let mut out = vec![0u32; self.desc.out_words];
+            let start = self.hist_modes.len().saturating_sub(TRACE_WINDOW as usize);
+            let n = self.desc.in_words;
+            for (i, mode) in self.hist_modes.iter().enumerate() {
+                let inp = &self.hist_words[i * n..(i + 1) * n];
+                if i == start && (f.trace_open)(h, cpath.as_ptr()) == 0 {
+                    (f.free)(h);
+                    return Err(format!("could not open {}", path.display()));
+                }
+                (f.step)(h, inp.as_ptr(), out.as_mut_ptr(), *mode as i32);
+            }
+            (f.trace_close)(h);
+            (f.free)(h);
+        }
+        if self.history_dropped > 0 {
+            eprintln!(
+                "note: the replay for {} started {} steps after the last reset (older inputs not kept); \
+                 state older than that may differ in the waveform",
+                path.display(),
+                self.history_dropped
+            );
+        }
+        Ok(path)
+    }
+}
+
+fn hex(words: &[u32], width: usize) -> String {
+    let mut s = String::new();
+    for (i, w) in words.iter().enumerate().rev() {
+        let top = width - 32 * i;
+        let w = if top < 32 { w & ((1u32 << top) - 1) } else { *w };
+        write!(s, "{w:08x}").unwrap();
+    }
+    let t = s.trim_start_matches('0');
+    format!("{width}'h{}", if t.is_empty() { "0" } else { t })
+}
+
+impl Drop for Dut {
+    fn drop(&mut self) {
+        unsafe { (self.desc.ffi.free)(self.h) };
+    }
+}

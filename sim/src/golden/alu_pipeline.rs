@@ -1,0 +1,1 @@
+//! Golden model for alu_pipeline: placeholder until the block lands.

@@ -1,0 +1,1 @@
+//! Golden model for branch_unit: placeholder until the block lands.

@@ -1,0 +1,1 @@
+//! Golden model for region_addr_gen: placeholder until the block lands.

@@ -1,0 +1,1 @@
+//! Golden model for tanh_sigmoid: placeholder until the block lands.

@@ -1,0 +1,1 @@
+//! Golden model for trap_controller: placeholder until the block lands.
