@@ -1,0 +1,2 @@
+//! Report for branch_unit: placeholder until the block lands.
+fn main() {}

@@ -1,0 +1,2 @@
+//! Report for trap_controller: placeholder until the block lands.
+fn main() {}
