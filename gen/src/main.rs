@@ -1,1 +1,164 @@
-fn main() {}
+//! `eu-gen`: reads an EU-RTL TOML config, writes one Verilog file per module and a manifest.
+
+use clap::{Parser, Subcommand};
+use hdl::{EmittedModule, EuConfig, GenError};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const ABOUT: &str = "EU-RTL generator: GPU execution-unit blocks in rust-hdl, emitted as Verilog.";
+
+const LONG_ABOUT: &str = "\
+EU-RTL generator: GPU execution-unit blocks in rust-hdl, emitted as Verilog.
+
+With no subcommand, eu-gen reads the config (or the built-in default, which enables every block at
+its spec defaults), validates every key, and writes into --out:
+  <module>.v       one file per top module, self-contained (the module and its submodules);
+                   every module name starts with eu_<block>, so all files can be read into one
+                   synthesis or simulation run
+  manifest.json    every module: block, file, parameters, ports with direction and width
+  files.f          the file list, for `verilator -f` / `yosys` scripts
+
+A config has one TOML section per block; a block is emitted only if its section is present:
+  [region_addr_gen]  [branch_unit]  [alu_pipeline]  [trap_controller]  [tanh_sigmoid]
+Keys left out take the spec's defaults. `eu-gen default-config` prints the full default config.
+Unknown keys and out-of-range values are errors that name the key and the allowed values; on any
+error nothing is written and the exit status is 2.";
+
+#[derive(Parser)]
+#[command(name = "eu-gen", version, about = ABOUT, long_about = LONG_ABOUT)]
+struct Cli {
+    /// TOML config; without it the built-in default config (all blocks, spec defaults) is used.
+    #[arg(long, short, global = true)]
+    config: Option<PathBuf>,
+    /// Output directory for the Verilog files and the manifest (created if missing).
+    #[arg(long, short, default_value = "build/verilog")]
+    out: PathBuf,
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Validate the config and list the modules it would emit, writing nothing.
+    Check,
+    /// Print the built-in default config as TOML (every block, every key).
+    DefaultConfig,
+    /// Print the modules of the config with their parameters and ports.
+    List,
+}
+
+#[derive(Serialize)]
+struct ManifestModule<'a> {
+    name: &'a str,
+    block: &'a str,
+    file: String,
+    params: std::collections::BTreeMap<&'a str, &'a str>,
+    ports: &'a [hdl::PortInfo],
+}
+
+#[derive(Serialize)]
+struct Manifest<'a> {
+    generator: String,
+    config: String,
+    modules: Vec<ManifestModule<'a>>,
+}
+
+fn load_config(path: Option<&Path>) -> Result<(EuConfig, String), GenError> {
+    match path {
+        None => Ok((EuConfig::default_all(), "(built-in default)".into())),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| GenError::Parse(format!("cannot read config {}: {e}", p.display())))?;
+            let cfg = EuConfig::from_toml(&text).map_err(|e| match e {
+                GenError::Parse(m) => GenError::Parse(format!("{}: {m}", p.display())),
+                other => other,
+            })?;
+            Ok((cfg, p.display().to_string()))
+        }
+    }
+}
+
+fn write_all(out: &Path, modules: &[EmittedModule], config_name: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(out)?;
+    let manifest = Manifest {
+        generator: format!("eu-gen {}", env!("CARGO_PKG_VERSION")),
+        config: config_name.to_string(),
+        modules: modules
+            .iter()
+            .map(|m| ManifestModule {
+                name: &m.name,
+                block: &m.block,
+                file: format!("{}.v", m.name),
+                params: m.params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect(),
+                ports: &m.ports,
+            })
+            .collect(),
+    };
+    let mut files: Vec<(String, String)> =
+        modules.iter().map(|m| (format!("{}.v", m.name), m.verilog.clone())).collect();
+    files.push(("manifest.json".into(), serde_json::to_string_pretty(&manifest).unwrap() + "\n"));
+    files.push((
+        "files.f".into(),
+        modules.iter().map(|m| format!("{}.v\n", m.name)).collect::<String>(),
+    ));
+    // Each file is written to a temporary name in the same directory and renamed into place,
+    // so a reader never sees a half-written file.
+    for (name, text) in files {
+        let mut tmp = tempfile::NamedTempFile::new_in(out)?;
+        std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+        tmp.persist(out.join(&name)).map_err(|e| e.error)?;
+    }
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), (u8, String)> {
+    let cfg_err = |e: GenError| (2u8, format!("eu-gen: {e}"));
+    match cli.cmd {
+        Some(Cmd::DefaultConfig) => {
+            let text = toml::to_string_pretty(&EuConfig::default_all()).expect("default config serialises");
+            print!("# EU-RTL default config: every block at its spec defaults.\n\n{text}");
+            Ok(())
+        }
+        Some(Cmd::Check) | Some(Cmd::List) => {
+            let (cfg, name) = load_config(cli.config.as_deref()).map_err(cfg_err)?;
+            let modules = cfg.emit().map_err(cfg_err)?;
+            println!("config {name}: OK, {} module(s)", modules.len());
+            let verbose = matches!(cli.cmd, Some(Cmd::List));
+            for m in &modules {
+                let params = m.params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
+                println!("  {:<28} [{}] {}", m.name, m.block, params);
+                if verbose {
+                    for p in &m.ports {
+                        println!("      {:<4} {:>5}  {}", format!("{:?}", p.dir).to_lowercase(), p.width, p.name);
+                    }
+                }
+            }
+            Ok(())
+        }
+        None => {
+            let (cfg, name) = load_config(cli.config.as_deref()).map_err(cfg_err)?;
+            let modules = cfg.emit().map_err(cfg_err)?;
+            if modules.is_empty() {
+                return Err((2, format!("eu-gen: config {name} enables no block (add a section such as [branch_unit])")));
+            }
+            write_all(&cli.out, &modules, &name)
+                .map_err(|e| (1, format!("eu-gen: writing {}: {e}", cli.out.display())))?;
+            for m in &modules {
+                println!("wrote {}", cli.out.join(format!("{}.v", m.name)).display());
+            }
+            println!("wrote {}", cli.out.join("manifest.json").display());
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((code, msg)) => {
+            eprintln!("{msg}");
+            ExitCode::from(code)
+        }
+    }
+}
