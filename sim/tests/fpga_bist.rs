@@ -1,0 +1,204 @@
+//! The FPGA BIST top of the harness self-test design, co-simulated in Verilator: it must reach
+//! PASS with the signature the golden model predicts (LEDs and the UART line decoded here), FAIL
+//! with a fault injected (and then report exactly the faulty signature the Rust model predicts),
+//! FAIL on a wrong expected signature, and restart from the button.
+
+use hdl::bist::{self as hb, selftest};
+use sim::bist::{check_model_against_dut, signature, Layout, SelftestModel};
+use sim::cosim::{Dut, In, Out};
+
+const MODEL: &str = "bist_selftest/eu_bist_selftest";
+
+struct Top {
+    dut: Dut,
+    btn_n: In,
+    fault: In,
+    expected: In,
+    pass: Out,
+    fail: Out,
+    busy: Out,
+    tx: Out,
+    /// LED polarity of the co-simulated board (iCEBreaker: active low).
+    on: u64,
+    div: u64,
+}
+
+#[derive(Debug, PartialEq)]
+enum Leds {
+    Busy,
+    Pass,
+    Fail,
+}
+
+impl Top {
+    fn new() -> Self {
+        let dut = Dut::new(MODEL);
+        let p = selftest::cosim_params();
+        assert_eq!(dut.param("uart_div"), p.board.uart_div().to_string());
+        Top {
+            btn_n: dut.input("btn_n"),
+            fault: dut.input("inject_fault"),
+            expected: dut.input("expected"),
+            pass: dut.output("led_pass"),
+            fail: dut.output("led_fail"),
+            busy: dut.output("led_busy"),
+            tx: dut.output("uart_tx"),
+            on: if p.board.led_active_low { 0 } else { 1 },
+            div: p.board.uart_div() as u64,
+            dut,
+        }
+    }
+
+    fn leds(&self) -> Leds {
+        let l = |p| self.dut.get(p) == self.on;
+        match (l(self.busy), l(self.pass), l(self.fail)) {
+            (true, false, false) => Leds::Busy,
+            (false, true, false) => Leds::Pass,
+            (false, false, true) => Leds::Fail,
+            x => panic!("inconsistent LEDs busy/pass/fail = {x:?} at cycle {}", self.dut.cycle()),
+        }
+    }
+
+    /// Runs until the LEDs leave Busy; returns the LED state and the number of cycles it took.
+    fn run_to_result(&mut self, limit: u64) -> (Leds, u64) {
+        let start = self.dut.cycle();
+        loop {
+            self.dut.tick();
+            assert_eq!(self.dut.get(self.tx), 1, "UART idle while the test runs");
+            let l = self.leds();
+            if l != Leds::Busy {
+                return (l, self.dut.cycle() - start);
+            }
+            assert!(self.dut.cycle() - start < limit, "no result after {limit} cycles");
+        }
+    }
+
+    /// Decodes one UART line (8N1, LSB first, sampled mid-bit) up to `\n`.
+    fn read_line(&mut self) -> String {
+        let mut line = Vec::new();
+        let mut idle = 0;
+        loop {
+            self.dut.tick();
+            if self.dut.get(self.tx) == 1 {
+                idle += 1;
+                assert!(idle < 100 * self.div, "UART stayed idle; got {:?} so far", String::from_utf8_lossy(&line));
+                continue;
+            }
+            idle = 0;
+            // Start bit seen at its first cycle: sample each bit in its middle.
+            for _ in 0..self.div / 2 {
+                self.dut.tick();
+            }
+            assert_eq!(self.dut.get(self.tx), 0, "start bit still low mid-bit");
+            let mut byte = 0u8;
+            for b in 0..8 {
+                for _ in 0..self.div {
+                    self.dut.tick();
+                }
+                byte |= (self.dut.get(self.tx) as u8) << b;
+            }
+            for _ in 0..self.div {
+                self.dut.tick();
+            }
+            assert_eq!(self.dut.get(self.tx), 1, "stop bit");
+            line.push(byte);
+            if byte == b'\n' {
+                return String::from_utf8(line).expect("ASCII line");
+            }
+            assert!(line.len() < 200, "runaway line");
+        }
+    }
+}
+
+fn expected_sig(fault: bool) -> u32 {
+    let layout = Layout::of(&selftest::dut_module().unwrap());
+    signature(&layout, &mut SelftestModel::default(), hb::DEFAULT_CYCLES, fault)
+}
+
+fn start(top: &mut Top, expected: u32, fault: bool) {
+    top.dut.set(top.btn_n, 1);
+    top.dut.set(top.fault, fault as u64);
+    top.dut.set(top.expected, expected as u64);
+    top.dut.reset(1);
+}
+
+/// Cycles from the end of `rst` to the result: power-on reset (the button synchroniser settles
+/// inside it), the DUT reset phase, the run, the drain cycle and one cycle to register the
+/// comparison.
+fn cycles_to_result() -> u64 {
+    let (sw, _) = hb::port_widths(&selftest::dut_module().unwrap().ports);
+    hb::POR_CYCLES as u64 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2
+}
+
+#[test]
+fn golden_cycle_model_matches_the_plain_selftest_design() {
+    check_model_against_dut("selftest_default/eu_selftest", &mut SelftestModel::default(), 20_000, 7);
+}
+
+#[test]
+fn layout_follows_port_order_and_matches_the_wiring_constants() {
+    let l = Layout::of(&selftest::dut_module().unwrap());
+    let names: Vec<_> = l.inputs.iter().map(|(p, bit, _)| (p.name.as_str(), *bit)).collect();
+    assert_eq!(names, [("ce", 0), ("a", 1), ("b", 33), ("wide_d", 65)]);
+    let names: Vec<_> = l.outputs.iter().map(|(p, bit, _)| (p.name.as_str(), *bit)).collect();
+    assert_eq!(names, [("sum", 0), ("wide_q", 33), ("nibble", 129)]);
+    assert_eq!((l.sw, l.rw), (selftest::SW, selftest::RW));
+}
+
+#[test]
+fn bist_top_reaches_pass_with_the_golden_signature() {
+    let sig = expected_sig(false);
+    println!("golden signature {sig:08x}");
+    let mut top = Top::new();
+    start(&mut top, sig, false);
+    let (leds, n) = top.run_to_result(100_000);
+    assert_eq!(leds, Leds::Pass);
+    assert_eq!(n, cycles_to_result(), "result after POR + DUT reset + run + drain");
+    let line = top.read_line();
+    assert_eq!(line, format!("eu_selftest cycles={} sig={sig:08x} PASS\r\n", hb::DEFAULT_CYCLES));
+    assert_eq!(top.leds(), Leds::Pass, "result stays");
+}
+
+#[test]
+fn injected_fault_gives_fail_with_the_predicted_faulty_signature() {
+    let (good, bad) = (expected_sig(false), expected_sig(true));
+    assert_ne!(good, bad, "the fault changes the signature");
+    let mut top = Top::new();
+    start(&mut top, good, true);
+    let (leds, _) = top.run_to_result(100_000);
+    assert_eq!(leds, Leds::Fail);
+    let line = top.read_line();
+    assert_eq!(line, format!("eu_selftest cycles={} sig={bad:08x} FAIL\r\n", hb::DEFAULT_CYCLES));
+}
+
+#[test]
+fn wrong_expected_signature_gives_fail() {
+    let good = expected_sig(false);
+    let mut top = Top::new();
+    start(&mut top, good ^ 0x8000_0000, false);
+    assert_eq!(top.run_to_result(100_000).0, Leds::Fail);
+    assert_eq!(top.read_line(), format!("eu_selftest cycles={} sig={good:08x} FAIL\r\n", hb::DEFAULT_CYCLES));
+}
+
+#[test]
+fn button_restarts_the_run_and_the_report() {
+    let good = expected_sig(false);
+    let mut top = Top::new();
+    start(&mut top, good, false);
+    assert_eq!(top.run_to_result(100_000).0, Leds::Pass);
+    top.read_line();
+    // Press (active low) for a while, with the fault switch on: the new run must fail.
+    top.dut.set(top.fault, 1);
+    top.dut.set(top.btn_n, 0);
+    for _ in 0..50 {
+        top.dut.tick();
+    }
+    assert_eq!(top.leds(), Leds::Busy, "held in restart while pressed");
+    top.dut.set(top.btn_n, 1);
+    let (leds, n) = top.run_to_result(100_000);
+    assert_eq!(leds, Leds::Fail);
+    let (sw, _) = hb::port_widths(&selftest::dut_module().unwrap().ports);
+    // Button synchroniser (2) + DUT reset + run + drain + compare; no power-on delay this time.
+    assert_eq!(n, 2 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2);
+    assert!(top.read_line().ends_with(" FAIL\r\n"));
+}
