@@ -123,11 +123,11 @@ fn start(top: &mut Top, expected: u32, fault: bool) {
 }
 
 /// Cycles from the end of `rst` to the result: power-on reset (the button synchroniser settles
-/// inside it), the DUT reset phase, the run, the drain cycle and one cycle to register the
-/// comparison.
+/// inside it) plus one for the registered restart, the DUT reset phase, the run, the drain cycle
+/// and one cycle to register the comparison.
 fn cycles_to_result() -> u64 {
     let (sw, _) = hb::port_widths(&selftest::dut_module().unwrap().ports);
-    hb::POR_CYCLES as u64 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2
+    hb::POR_CYCLES as u64 + 1 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2
 }
 
 #[test]
@@ -198,7 +198,8 @@ fn button_restarts_the_run_and_the_report() {
     let (leds, n) = top.run_to_result(100_000);
     assert_eq!(leds, Leds::Fail);
     let (sw, _) = hb::port_widths(&selftest::dut_module().unwrap().ports);
-    // Button synchroniser (2) + DUT reset + run + drain + compare; no power-on delay this time.
-    assert_eq!(n, 2 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2);
+    // Button synchroniser (2) + registered restart (1) + DUT reset + run + drain + compare; no
+    // power-on delay this time.
+    assert_eq!(n, 3 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2);
     assert!(top.read_line().ends_with(" FAIL\r\n"));
 }

@@ -12,8 +12,9 @@
 //!
 //! Notation: `SW` stimulus bits, `RW` response bits, `N` run cycles, `R = reset_cycles(SW)`.
 //!
-//! * **Restart.** `sys_rst = rst | !por_done | !btn_sync`. The power-on reset counter (8 bits,
-//!   FPGA flops start at 0) holds `sys_rst` for 255 cycles after configuration; the button is an
+//! * **Restart.** `sys_rst = rst | restart_r` with `restart_r <= !por_done | !btn_sync` (registered:
+//!   it fans out to most of the core). The power-on reset counter (8 bits, FPGA flops start at 0)
+//!   holds `sys_rst` for 256 cycles after configuration; the button is an
 //!   active-low level synchronised through two flops (holding it keeps the core in reset, releasing
 //!   it starts a new run). `rst` clears everything, the power-on counter included.
 //!   While `sys_rst`: `x = SEED`, `S = 0`, `M = 0`, `phase = RESET`, `cnt = 0`, UART idle.
@@ -213,6 +214,26 @@ pub struct BistCore<const SW: usize, const RW: usize> {
     div_m1: Constant<Bits<16>>,
     rom: ROM<Bits<8>, 8>,
     _nw: usize,
+    // Sized literals (rust-hdl emits bare literals as 32-bit constants; these keep lint clean).
+    ph_reset: Constant<Bits<2>>,
+    ph_run: Constant<Bits<2>>,
+    ph_drain: Constant<Bits<2>>,
+    ph_done: Constant<Bits<2>>,
+    u_start: Constant<Bits<2>>,
+    u_fetch: Constant<Bits<2>>,
+    u_shift: Constant<Bits<2>>,
+    u_end: Constant<Bits<2>>,
+    one4: Constant<Bits<4>>,
+    nine4: Constant<Bits<4>>,
+    ten4: Constant<Bits<4>>,
+    one8: Constant<Bits<8>>,
+    fail8: Constant<Bits<8>>,
+    end8: Constant<Bits<8>>,
+    hex8: Constant<Bits<8>>,
+    ascii0: Constant<Bits<8>>,
+    asciia: Constant<Bits<8>>,
+    stop10: Constant<Bits<10>>,
+    one16: Constant<Bits<16>>,
     // State.
     por: DFF<Bits<8>>,
     btn1: DFF<Bit>,
@@ -233,6 +254,8 @@ pub struct BistCore<const SW: usize, const RW: usize> {
     nbit: DFF<Bits<4>>,
     div: DFF<Bits<16>>,
     tx_r: DFF<Bit>,
+    rst_r: DFF<Bit>,
+    rom_q: DFF<Bits<8>>,
     // Combinational temporaries.
     sys_rst: Signal<Local, Bit>,
     x1: Signal<Local, Bits<64>>,
@@ -241,13 +264,14 @@ pub struct BistCore<const SW: usize, const RW: usize> {
     fold: Signal<Local, Bits<32>>,
     rest: Signal<Local, Bits<RW>>,
     expv: Signal<Local, Bits<32>>,
-    nib: Signal<Local, Bits<8>>,
+    nib: Signal<Local, Bits<4>>,
     ch: Signal<Local, Bits<8>>,
 }
 
 impl<const SW: usize, const RW: usize> BistCore<SW, RW> {
     pub fn new(p: &BistParams) -> Self {
         assert!(p.cycles >= 1, "BIST needs at least one run cycle");
+        assert!(SW >= 64 && RW >= 32, "BistCore<{SW}, {RW}>: use SW >= 64 and RW >= 32 (pad a narrow DUT: the extra stimulus bits are unused, the extra response bits 0; the signature is unchanged)");
         let div = p.board.uart_div();
         assert!((2..=65536).contains(&div), "UART divider {div} out of range");
         let rom: Vec<Bits<8>> = template_rom(&p.dut_name, p.cycles).into_iter().map(|b| (b as u64).into()).collect();
@@ -274,6 +298,25 @@ impl<const SW: usize, const RW: usize> BistCore<SW, RW> {
             div_m1: Constant::new(((div - 1) as u64).into()),
             rom: rom.into_iter().into(),
             _nw: RW.div_ceil(32),
+            ph_reset: Constant::new(0.into()),
+            ph_run: Constant::new(1.into()),
+            ph_drain: Constant::new(2.into()),
+            ph_done: Constant::new(3.into()),
+            u_start: Constant::new(0.into()),
+            u_fetch: Constant::new(1.into()),
+            u_shift: Constant::new(2.into()),
+            u_end: Constant::new(3.into()),
+            one4: Constant::new(1.into()),
+            nine4: Constant::new(9.into()),
+            ten4: Constant::new(10.into()),
+            one8: Constant::new(1.into()),
+            fail8: Constant::new((1u64 << TPL_ADDR_BITS).into()),
+            end8: Constant::new((TPL_END as u64).into()),
+            hex8: Constant::new((TPL_HEX as u64).into()),
+            ascii0: Constant::new((b'0' as u64).into()),
+            asciia: Constant::new((b'a' as u64 - 10).into()),
+            stop10: Constant::new(0x200.into()),
+            one16: Constant::new(1.into()),
             por: Default::default(),
             btn1: Default::default(),
             btn2: Default::default(),
@@ -293,6 +336,8 @@ impl<const SW: usize, const RW: usize> BistCore<SW, RW> {
             nbit: Default::default(),
             div: Default::default(),
             tx_r: Default::default(),
+            rst_r: Default::default(),
+            rom_q: Default::default(),
             sys_rst: Default::default(),
             x1: Default::default(),
             x2: Default::default(),
@@ -313,16 +358,20 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
     fn update(&mut self) {
         dff_setup!(
             self, clk, por, btn1, btn2, x, s, resp_r, v_r, m, phase, cnt, done_r, pass_r, ust, hexsh, ptr, sh,
-            nbit, div, tx_r
+            nbit, div, tx_r, rst_r, rom_q
         );
         self.rom.address.next = self.ptr.q.val();
         // Restart sources.
         self.btn1.d.next = self.btn_n.val();
         self.btn2.d.next = self.btn1.q.val();
         if !self.por.q.val().all() {
-            self.por.d.next = self.por.q.val() + 1;
+            self.por.d.next = self.por.q.val() + self.one8.val();
         }
-        self.sys_rst.next = self.rst.val() | !self.por.q.val().all() | !self.btn2.q.val();
+        // Registered restart request (it fans out to most of the core); `rst` acts at once.
+        self.rst_r.d.next = !self.por.q.val().all() | !self.btn2.q.val();
+        self.sys_rst.next = self.rst.val() | self.rst_r.q.val();
+        // The template ROM output is registered: `ptr` is set at least 2 cycles before a fetch.
+        self.rom_q.d.next = self.rom.data.val();
         // Stimulus LFSR and register.
         self.x1.next = self.x.q.val() ^ (self.x.q.val() << 13);
         self.x2.next = self.x1.val() ^ (self.x1.val() >> 7);
@@ -337,11 +386,11 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
         } else {
             self.resp_r.d.next = self.resp.val();
         }
-        self.v_r.d.next = self.phase.q.val() == 1;
+        self.v_r.d.next = self.phase.q.val() == self.ph_run.val();
         self.fold.next = 0.into();
         self.rest.next = self.resp_r.q.val();
         for _k in 0..self._nw {
-            self.fold.next = self.fold.val() ^ bit_cast::<32, RW>(self.rest.val());
+            self.fold.next = self.fold.val() ^ self.rest.val().get_bits::<32>(0);
             self.rest.next = self.rest.val() >> 32;
         }
         if self.v_r.q.val() {
@@ -352,19 +401,19 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
             }
         }
         // Sequencing.
-        if self.phase.q.val() == 0 {
+        if self.phase.q.val() == self.ph_reset.val() {
             self.cnt.d.next = self.cnt.q.val() + 1;
             if self.cnt.q.val() == self.reset_m1.val() {
                 self.cnt.d.next = 0.into();
-                self.phase.d.next = 1.into();
+                self.phase.d.next = self.ph_run.val();
             }
-        } else if self.phase.q.val() == 1 {
+        } else if self.phase.q.val() == self.ph_run.val() {
             self.cnt.d.next = self.cnt.q.val() + 1;
             if self.cnt.q.val() == self.cycles_m1.val() {
-                self.phase.d.next = 2.into();
+                self.phase.d.next = self.ph_drain.val();
             }
-        } else if self.phase.q.val() == 2 {
-            self.phase.d.next = 3.into();
+        } else if self.phase.q.val() == self.ph_drain.val() {
+            self.phase.d.next = self.ph_done.val();
         }
         // Result and UART.
         if self.use_baked.val() {
@@ -372,49 +421,52 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
         } else {
             self.expv.next = self.expected_in.val();
         }
-        self.nib.next = bit_cast::<8, 32>(self.hexsh.q.val() >> 28);
-        if self.nib.val() < 10 {
-            self.ch.next = self.nib.val() + 0x30;
+        self.nib.next = self.hexsh.q.val().get_bits::<4>(28);
+        if self.nib.val() < self.ten4.val() {
+            self.ch.next = bit_cast::<8, 4>(self.nib.val()) + self.ascii0.val();
         } else {
-            self.ch.next = self.nib.val() + 0x57;
+            self.ch.next = bit_cast::<8, 4>(self.nib.val()) + self.asciia.val();
         }
-        if self.phase.q.val() == 3 {
-            if self.ust.q.val() == 0 {
+        if self.phase.q.val() == self.ph_done.val() {
+            if self.ust.q.val() == self.u_start.val() {
+                if !self.done_r.q.val() {
                     self.done_r.d.next = true;
                     self.pass_r.d.next = self.m.q.val() == self.expv.val();
                     self.hexsh.d.next = self.m.q.val();
                     if self.m.q.val() == self.expv.val() {
                         self.ptr.d.next = 0.into();
                     } else {
-                        self.ptr.d.next = 128.into();
+                        self.ptr.d.next = self.fail8.val();
                     }
-                    self.ust.d.next = 1.into();
-            } else if self.ust.q.val() == 1 {
+                } else {
+                    self.ust.d.next = self.u_fetch.val();
+                }
+            } else if self.ust.q.val() == self.u_fetch.val() {
                     self.div.d.next = 0.into();
                     self.nbit.d.next = 0.into();
-                    self.ptr.d.next = self.ptr.q.val() + 1;
-                    self.ust.d.next = 2.into();
-                    if self.rom.data.val() == 0 {
-                        self.ust.d.next = 3.into();
-                    } else if self.rom.data.val() == 1 {
-                        self.sh.d.next = (bit_cast::<10, 8>(self.ch.val()) << 1) | 0x200;
+                    self.ptr.d.next = self.ptr.q.val() + self.one8.val();
+                    self.ust.d.next = self.u_shift.val();
+                    if self.rom_q.q.val() == self.end8.val() {
+                        self.ust.d.next = self.u_end.val();
+                    } else if self.rom_q.q.val() == self.hex8.val() {
+                        self.sh.d.next = (bit_cast::<10, 8>(self.ch.val()) << 1) | self.stop10.val();
                         self.hexsh.d.next = self.hexsh.q.val() << 4;
                     } else {
-                        self.sh.d.next = (bit_cast::<10, 8>(self.rom.data.val()) << 1) | 0x200;
+                        self.sh.d.next = (bit_cast::<10, 8>(self.rom_q.q.val()) << 1) | self.stop10.val();
                     }
-            } else if self.ust.q.val() == 2 {
-                    self.div.d.next = self.div.q.val() + 1;
+            } else if self.ust.q.val() == self.u_shift.val() {
+                    self.div.d.next = self.div.q.val() + self.one16.val();
                     if self.div.q.val() == self.div_m1.val() {
                         self.div.d.next = 0.into();
                         self.sh.d.next = self.sh.q.val() >> 1;
-                        self.nbit.d.next = self.nbit.q.val() + 1;
-                        if self.nbit.q.val() == 9 {
-                            self.ust.d.next = 1.into();
+                        self.nbit.d.next = self.nbit.q.val() + self.one4.val();
+                        if self.nbit.q.val() == self.nine4.val() {
+                            self.ust.d.next = self.u_fetch.val();
                         }
                     }
             }
         }
-        self.tx_r.d.next = !(self.ust.q.val() == 2) | self.sh.q.val().get_bit(0);
+        self.tx_r.d.next = !(self.ust.q.val() == self.u_shift.val()) | self.sh.q.val().get_bit(0);
         if self.sys_rst.val() {
             self.x.d.next = self.seed.val();
             self.s.d.next = 0.into();
@@ -432,6 +484,8 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
             self.por.d.next = 0.into();
             self.btn1.d.next = false;
             self.btn2.d.next = false;
+            self.rst_r.d.next = false;
+            self.rom_q.d.next = 0.into();
             self.resp_r.d.next = 0.into();
             self.hexsh.d.next = 0.into();
             self.sh.d.next = 0.into();
@@ -440,7 +494,7 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
         }
         // Outputs.
         self.stim.next = self.s.q.val();
-        self.dut_rst.next = self.sys_rst.val() | (self.phase.q.val() == 0);
+        self.dut_rst.next = self.sys_rst.val() | (self.phase.q.val() == self.ph_reset.val());
         self.led_busy.next = !self.done_r.q.val() ^ self.led_inv.val();
         self.led_pass.next = (self.done_r.q.val() & self.pass_r.q.val()) ^ self.led_inv.val();
         self.led_fail.next = (self.done_r.q.val() & !self.pass_r.q.val()) ^ self.led_inv.val();
