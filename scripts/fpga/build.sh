@@ -19,7 +19,9 @@
 #     --out DIR      output directory (default target/fpga/<block>-<config>-<target>[-fault]-s<seed>)
 #
 # The last line printed is a summary (key=value) also written to DIR/result.env:
-#   block config target part seed lc ff bram dsp io fmax freq sig bitstream
+#   block config target part seed lc ff bram dsp io fmax crit dut_lut dut_ff dut_bram dut_dsp freq
+#   sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*: the DUT
+#   alone, out of context, from yosys; crit: first -> last cell of the worst path)
 # Exit status: 0 ok; 1 a tool failed (log tail shown); 3 the design does not fit the part;
 # 4 Fmax below the board clock (the bitstream would not work); 2 usage or setup error.
 set -euo pipefail
@@ -122,6 +124,13 @@ if ! $YOSYS -q -l "$out/yosys.log" -p "read_verilog $vfile; hierarchy -check -to
   grep -iE 'error' "$out/yosys.log" | head -20 >&2; echo "fpga/build.sh: yosys failed ($out/yosys.log)" >&2; exit 1
 fi
 
+# The DUT alone, out of context (no I/O, no BIST): its own cell counts.
+if [ $family = ice40 ]; then dsynth="synth_ice40 -top $DUT $dsp"; else dsynth="synth_ecp5 -top $DUT"; fi
+if ! $YOSYS -q -l "$out/yosys-dut.log" -p "read_verilog $out/$DUT.v; hierarchy -check -top $DUT; $dsynth; \
+      tee -q -o $out/stat-dut.txt stat" > /dev/null 2>&1; then
+  grep -iE 'error' "$out/yosys-dut.log" | head -20 >&2; echo "fpga/build.sh: yosys failed on the DUT alone" >&2; exit 1
+fi
+
 # --- 5. place and route -----------------------------------------------------------------------
 pnr=("${pnr_dev[@]}" --json "$out/synth.json" --freq "$freq" --seed "$seed" --timing-allow-fail --report "$out/report.json")
 if [ $family = ice40 ]; then pnr+=(--pcf "$cons" --asc "$out/$TOP.asc"); else pnr+=(--lpf "$cons" --textcfg "$out/$TOP.config"); fi
@@ -159,13 +168,33 @@ if family == "ice40":
 else:
     lc = util.get("TRELLIS_COMB", 0); ff = util.get("TRELLIS_FF", 0)
     bram = util.get("DP16KD", 0); dsp = util.get("MULT18X18D", 0); io = util.get("TRELLIS_IO", 0)
+def cellcounts(path):
+    t = open(path).read()
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", t, re.M)}
+d = cellcounts(f"{out}/stat-dut.txt")
+if family == "ice40":
+    dlut = d.get("SB_LUT4", 0); dff = sum(n for c, n in d.items() if c.startswith("SB_DFF"))
+    dbram = d.get("SB_RAM40_4K", 0) + d.get("SB_SPRAM256KA", 0); ddsp = d.get("SB_MAC16", 0)
+else:
+    dlut = d.get("LUT4", 0) + 2 * d.get("CCU2C", 0); dff = sum(n for c, n in d.items() if c.startswith("TRELLIS_FF"))
+    dbram = d.get("DP16KD", 0); ddsp = d.get("MULT18X18D", 0)
+# Critical path: first and last cell of the worst register-to-register path.
+crit = "-"
+for cp in rep.get("critical_paths", []):
+    if cp["from"].startswith("posedge") and cp["to"].startswith("posedge") and cp["path"]:
+        short = lambda c: ".".join(c.split(".")[:2]).split("_SB_")[0].split("_TRELLIS")[0].split("$")[0]
+        p0 = cp["path"][0]
+        first = p0["to"]["cell"] if p0["type"] == "clk-to-q" else p0["from"]["cell"]
+        crit = short(first) + "->" + short(cp["path"][-1]["to"]["cell"])
+        break
 print(f"lc={lc}\nff={ff}\nbram={bram}\ndsp={dsp}\nio={io}\nfmax={fmax:.2f}")
+print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'")
 PY
 # shellcheck disable=SC1091
 . "$out/result.env"
-summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
+summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
 echo "$summary" > "$out/result.env.line"
-{ echo "part=$part"; echo "seed=$seed"; echo "freq=$freq"; echo "bitstream=$bit"; } >> "$out/result.env"
+{ echo "part='$part'"; echo "seed=$seed"; echo "freq=$freq"; echo "bitstream='$bit'"; } >> "$out/result.env"
 board_mhz=$(python3 -c "print($CLK_HZ/1e6)")
 if python3 -c "import sys; sys.exit(0 if $fmax >= $board_mhz else 1)"; then :; else
   echo "fpga/build.sh: Fmax $fmax MHz is below the board clock $board_mhz MHz: the bitstream would not work" >&2

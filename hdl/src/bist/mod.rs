@@ -212,7 +212,8 @@ pub struct BistCore<const SW: usize, const RW: usize> {
     reset_m1: Constant<Bits<32>>,
     cycles_m1: Constant<Bits<32>>,
     div_m1: Constant<Bits<16>>,
-    rom: ROM<Bits<8>, 8>,
+    /// Template ROM word: bits [7:0] the character, bit 8 "signature digit", bit 9 "end of line".
+    rom: ROM<Bits<10>, 8>,
     _nw: usize,
     // Sized literals (rust-hdl emits bare literals as 32-bit constants; these keep lint clean).
     ph_reset: Constant<Bits<2>>,
@@ -228,8 +229,6 @@ pub struct BistCore<const SW: usize, const RW: usize> {
     ten4: Constant<Bits<4>>,
     one8: Constant<Bits<8>>,
     fail8: Constant<Bits<8>>,
-    end8: Constant<Bits<8>>,
-    hex8: Constant<Bits<8>>,
     ascii0: Constant<Bits<8>>,
     asciia: Constant<Bits<8>>,
     stop10: Constant<Bits<10>>,
@@ -255,7 +254,7 @@ pub struct BistCore<const SW: usize, const RW: usize> {
     div: DFF<Bits<16>>,
     tx_r: DFF<Bit>,
     rst_r: DFF<Bit>,
-    rom_q: DFF<Bits<8>>,
+    rom_q: DFF<Bits<10>>,
     // Combinational temporaries.
     sys_rst: Signal<Local, Bit>,
     x1: Signal<Local, Bits<64>>,
@@ -274,7 +273,13 @@ impl<const SW: usize, const RW: usize> BistCore<SW, RW> {
         assert!(SW >= 64 && RW >= 32, "BistCore<{SW}, {RW}>: use SW >= 64 and RW >= 32 (pad a narrow DUT: the extra stimulus bits are unused, the extra response bits 0; the signature is unchanged)");
         let div = p.board.uart_div();
         assert!((2..=65536).contains(&div), "UART divider {div} out of range");
-        let rom: Vec<Bits<8>> = template_rom(&p.dut_name, p.cycles).into_iter().map(|b| (b as u64).into()).collect();
+        // Flags decoded at generation time, so the UART needs no comparator after the ROM.
+        let word = |b: u8| match b {
+            TPL_END => 1u64 << 9,
+            TPL_HEX => 1u64 << 8,
+            c => c as u64,
+        };
+        let rom: Vec<Bits<10>> = template_rom(&p.dut_name, p.cycles).into_iter().map(|b| word(b).into()).collect();
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -311,8 +316,6 @@ impl<const SW: usize, const RW: usize> BistCore<SW, RW> {
             ten4: Constant::new(10.into()),
             one8: Constant::new(1.into()),
             fail8: Constant::new((1u64 << TPL_ADDR_BITS).into()),
-            end8: Constant::new((TPL_END as u64).into()),
-            hex8: Constant::new((TPL_HEX as u64).into()),
             ascii0: Constant::new((b'0' as u64).into()),
             asciia: Constant::new((b'a' as u64 - 10).into()),
             stop10: Constant::new(0x200.into()),
@@ -446,13 +449,13 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
                     self.nbit.d.next = 0.into();
                     self.ptr.d.next = self.ptr.q.val() + self.one8.val();
                     self.ust.d.next = self.u_shift.val();
-                    if self.rom_q.q.val() == self.end8.val() {
+                    if self.rom_q.q.val().get_bit(9) {
                         self.ust.d.next = self.u_end.val();
-                    } else if self.rom_q.q.val() == self.hex8.val() {
+                    } else if self.rom_q.q.val().get_bit(8) {
                         self.sh.d.next = (bit_cast::<10, 8>(self.ch.val()) << 1) | self.stop10.val();
                         self.hexsh.d.next = self.hexsh.q.val() << 4;
                     } else {
-                        self.sh.d.next = (bit_cast::<10, 8>(self.rom_q.q.val()) << 1) | self.stop10.val();
+                        self.sh.d.next = (bit_cast::<10, 8>(self.rom_q.q.val().get_bits::<8>(0)) << 1) | self.stop10.val();
                     }
             } else if self.ust.q.val() == self.u_shift.val() {
                     self.div.d.next = self.div.q.val() + self.one16.val();

@@ -7,7 +7,7 @@
 //! eu-bist sig  <block> [--config C] [--cycles N] [--fault]
 //! eu-bist emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]
 //! ```
-//! `emit` writes `DIR/<top>.v` and `DIR/bist.env` (shell variables: TOP, SIG, INPUTS, OUTPUTS, ...).
+//! `emit` writes `DIR/<top>.v`, the DUT alone as `DIR/<dut>.v`, and `DIR/bist.env` (shell variables: TOP, SIG, INPUTS, OUTPUTS, ...).
 //! `--fault` builds a top whose fault injection is always on: that bitstream must show FAIL.
 
 use hdl::bist::{board, BOARDS, DEFAULT_CYCLES};
@@ -92,6 +92,10 @@ fn run(args: &[String]) -> Result<(), String> {
             let top = &built.top;
             let vfile = format!("{out}/{}.v", top.name);
             std::fs::write(&vfile, &top.verilog).map_err(|e| format!("{vfile}: {e}"))?;
+            // The DUT alone (same config), for its out-of-context synthesis figures.
+            let dut = (e.dut)(&c);
+            let dfile = format!("{out}/{}.v", dut.name);
+            std::fs::write(&dfile, &dut.verilog).map_err(|e| format!("{dfile}: {e}"))?;
             let names = |d: Dir| top.ports.iter().filter(|p| p.dir == d).map(|p| p.name.clone()).collect::<Vec<_>>().join(" ");
             let mut env = String::new();
             let p = &built.params;
