@@ -78,6 +78,11 @@ gen_args=(emit "$block" "$target" --out "$out")
 [ -n "$config" ] && gen_args+=(--config "$config")
 [ -n "$cycles" ] && gen_args+=(--cycles "$cycles")
 [ $fault = 1 ] && gen_args+=(--fault)
+# A named config is configs/<block>-<config>.toml, the file eu-gen reads: let eu-gen validate it.
+if [ -n "$config" ] && [ -f "$root/configs/$block-$config.toml" ]; then
+  (cd "$root" && cargo run -q -p eu-gen -- --config "configs/$block-$config.toml" check) > "$out/eu-gen-check.log" 2>&1 \
+    || { cat "$out/eu-gen-check.log" >&2; echo "fpga/build.sh: eu-gen rejects configs/$block-$config.toml" >&2; exit 2; }
+fi
 (cd "$root" && cargo run -q -p sim --bin eu-bist -- "${gen_args[@]}") || { echo "fpga/build.sh: eu-bist failed" >&2; exit 1; }
 # shellcheck disable=SC1091
 . "$out/bist.env"
@@ -136,7 +141,12 @@ pnr=("${pnr_dev[@]}" --json "$out/synth.json" --freq "$freq" --seed "$seed" --ti
 if [ $family = ice40 ]; then pnr+=(--pcf "$cons" --asc "$out/$TOP.asc"); else pnr+=(--lpf "$cons" --textcfg "$out/$TOP.config"); fi
 if ! $NEXTPNR "${pnr[@]}" > "$out/nextpnr.log" 2>&1; then
   # Over-utilisation: nextpnr lists "<type>: used/avail" before giving up.
-  over=$(awk '/utili[sz]ation/{u=1} u && match($0,/([A-Z_0-9]+): *([0-9]+)\/ *([0-9]+)/,m) && m[2]+0>m[3]+0 {print m[1]" "m[2]"/"m[3]}' "$out/nextpnr.log" || true)
+  over=$(python3 - "$out/nextpnr.log" <<'PY'
+import re, sys
+over = [f"{t} {u}/{a}" for t, u, a in re.findall(r"(\w+):\s+(\d+)/\s*(\d+)", open(sys.argv[1]).read()) if int(u) > int(a)]
+print(", ".join(dict.fromkeys(over)))
+PY
+)
   if [ -n "$over" ] || grep -qiE "no (more )?BELs? (remaining|left)|Unable to place cell|unable to find a placement|too many" "$out/nextpnr.log"; then
     echo "fpga/build.sh: $block ($cfg_tag) does not fit $part: ${over:-see $out/nextpnr.log}" >&2
     grep -E "ERROR" "$out/nextpnr.log" | head -5 >&2

@@ -171,6 +171,25 @@ pub fn entry(block: &str) -> Option<BistEntry> {
     registry().into_iter().find(|e| e.block == block)
 }
 
+/// A block's config for the BIST: `"default"` is the spec defaults; any other name `C` is read
+/// from `configs/<block>-C.toml` (the file `eu-gen --config` takes), validated, and its section
+/// picked with `pick` (e.g. `|all| all.branch_unit`). Panics with the file and the error.
+pub fn load_config<T: Default>(block: &str, config: &str, pick: impl FnOnce(hdl::EuConfig) -> Option<T>) -> T {
+    if config == "default" {
+        return T::default();
+    }
+    let path = config_path(block, config);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("BIST config {}: {e}", path.display()));
+    let all = hdl::EuConfig::from_toml(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    all.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    pick(all).unwrap_or_else(|| panic!("{} has no [{block}] section", path.display()))
+}
+
+/// `configs/<block>-<config>.toml` in the workspace.
+pub fn config_path(block: &str, config: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs").join(format!("{block}-{config}.toml"))
+}
+
 /// What `eu-bist` needs to build one bitstream.
 pub struct Built {
     pub top: EmittedModule,

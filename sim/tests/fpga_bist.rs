@@ -203,3 +203,52 @@ fn button_restarts_the_run_and_the_report() {
     assert_eq!(n, 3 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2);
     assert!(top.read_line().ends_with(" FAIL\r\n"));
 }
+
+/// The board build's Verilog (signature baked in by `sim::bist::build`, the `expected` port tied
+/// to a wrong value) simulated as it is written to the bitstream flow, in Icarus Verilog from
+/// power-up (flops start at their `initial` values, no `rst`): PASS, and FAIL for the
+/// `--fault` build, at the predicted cycle.
+#[test]
+fn baked_board_top_passes_from_power_up_in_icarus() {
+    if std::process::Command::new("iverilog").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: iverilog not installed (apt-get install -y iverilog)");
+        return;
+    }
+    let e = sim::bist::entry("selftest").unwrap();
+    for fault in [false, true] {
+        let built = sim::bist::build(&e, "default", hb::HX8K_BREAKOUT, hb::DEFAULT_CYCLES, fault);
+        assert_eq!(built.params.expected, Some(expected_sig(false)));
+        let dir = tempfile::tempdir().unwrap();
+        let v = dir.path().join("top.v");
+        std::fs::write(&v, &built.top.verilog).unwrap();
+        let tb = dir.path().join("tb.v");
+        std::fs::write(
+            &tb,
+            format!(
+                "module tb;\n reg clk = 0; integer n = 0; wire lp, lf, lb, tx;\n\
+                 {top} dut(.clk(clk), .rst(1'b0), .btn_n(1'b1), .inject_fault(1'b0), .expected(32'h0),\n\
+                 .led_pass(lp), .led_fail(lf), .led_busy(lb), .uart_tx(tx));\n\
+                 always #1 clk = ~clk;\n\
+                 always @(posedge clk) begin n = n + 1;\n\
+                   if (lb === 1'b0) begin $display(\"RESULT pass=%b fail=%b cycles=%0d\", lp, lf, n); $finish; end\n\
+                   if (n > 20000) begin $display(\"TIMEOUT\"); $finish; end\n\
+                 end\nendmodule\n",
+                top = built.top.name
+            ),
+        )
+        .unwrap();
+        let sim = dir.path().join("a.out");
+        let st = std::process::Command::new("iverilog").arg("-o").arg(&sim).arg(&tb).arg(&v).output().unwrap();
+        assert!(st.status.success(), "iverilog: {}", String::from_utf8_lossy(&st.stderr));
+        let run = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
+        let out = String::from_utf8_lossy(&run.stdout);
+        // The result LEDs light one cycle after `done_r` is set: after the edge counted here.
+        let want = format!(
+            "RESULT pass={} fail={} cycles={}",
+            (!fault) as u8,
+            fault as u8,
+            cycles_to_result() + 1
+        );
+        assert!(out.contains(&want), "fault={fault}: want `{want}`, Icarus printed:\n{out}");
+    }
+}
