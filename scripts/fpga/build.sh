@@ -169,8 +169,13 @@ out, family = sys.argv[1], sys.argv[2]
 rep = json.load(open(f"{out}/report.json"))
 util = {k: v["used"] for k, v in rep.get("utilization", {}).items()}
 fmax = min((v["achieved"] for v in rep.get("fmax", {}).values()), default=0.0)
-stat = open(f"{out}/stat.txt").read()
-cells = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", stat, re.M)}
+def cellcounts(path):
+    # yosys <= 0.3x prints "   CELL   count", newer versions "   count   CELL".
+    t = open(path).read()
+    c = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+([A-Za-z_$][\w$]*)\s+(\d+)\s*$", t, re.M)}
+    c.update({m.group(2): int(m.group(1)) for m in re.finditer(r"^\s+(\d+)\s+([A-Za-z_$][\w$]*)\s*$", t, re.M)})
+    return c
+cells = cellcounts(f"{out}/stat.txt")
 if family == "ice40":
     lc = util.get("ICESTORM_LC", 0); bram = util.get("ICESTORM_RAM", 0) + util.get("ICESTORM_SPRAM", 0)
     dsp = util.get("ICESTORM_DSP", 0); io = util.get("SB_IO", 0)
@@ -178,9 +183,6 @@ if family == "ice40":
 else:
     lc = util.get("TRELLIS_COMB", 0); ff = util.get("TRELLIS_FF", 0)
     bram = util.get("DP16KD", 0); dsp = util.get("MULT18X18D", 0); io = util.get("TRELLIS_IO", 0)
-def cellcounts(path):
-    t = open(path).read()
-    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s*$", t, re.M)}
 d = cellcounts(f"{out}/stat-dut.txt")
 if family == "ice40":
     dlut = d.get("SB_LUT4", 0); dff = sum(n for c, n in d.items() if c.startswith("SB_DFF"))

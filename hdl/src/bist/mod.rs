@@ -255,6 +255,7 @@ pub struct BistCore<const SW: usize, const RW: usize> {
     tx_r: DFF<Bit>,
     rst_r: DFF<Bit>,
     rom_q: DFF<Bits<10>>,
+    rom_q2: DFF<Bits<10>>,
     // Combinational temporaries.
     sys_rst: Signal<Local, Bit>,
     x1: Signal<Local, Bits<64>>,
@@ -341,6 +342,7 @@ impl<const SW: usize, const RW: usize> BistCore<SW, RW> {
             tx_r: Default::default(),
             rst_r: Default::default(),
             rom_q: Default::default(),
+            rom_q2: Default::default(),
             sys_rst: Default::default(),
             x1: Default::default(),
             x2: Default::default(),
@@ -361,7 +363,7 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
     fn update(&mut self) {
         dff_setup!(
             self, clk, por, btn1, btn2, x, s, resp_r, v_r, m, phase, cnt, done_r, pass_r, ust, hexsh, ptr, sh,
-            nbit, div, tx_r, rst_r, rom_q
+            nbit, div, tx_r, rst_r, rom_q, rom_q2
         );
         self.rom.address.next = self.ptr.q.val();
         // Restart sources.
@@ -373,8 +375,10 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
         // Registered restart request (it fans out to most of the core); `rst` acts at once.
         self.rst_r.d.next = !self.por.q.val().all() | !self.btn2.q.val();
         self.sys_rst.next = self.rst.val() | self.rst_r.q.val();
-        // The template ROM output is registered: `ptr` is set at least 2 cycles before a fetch.
+        // The template ROM output is registered twice (the first register goes into the BRAM on
+        // FPGAs, whose clock-to-out is slow): `ptr` is set at least 3 cycles before a fetch.
         self.rom_q.d.next = self.rom.data.val();
+        self.rom_q2.d.next = self.rom_q.q.val();
         // Stimulus LFSR and register.
         self.x1.next = self.x.q.val() ^ (self.x.q.val() << 13);
         self.x2.next = self.x1.val() ^ (self.x1.val() >> 7);
@@ -442,20 +446,25 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
                         self.ptr.d.next = self.fail8.val();
                     }
                 } else {
-                    self.ust.d.next = self.u_fetch.val();
+                    // One idle frame (line high) before the first character; it also covers the
+                    // ROM read latency.
+                    self.sh.d.next = 0x3FF.into();
+                    self.nbit.d.next = 0.into();
+                    self.div.d.next = 0.into();
+                    self.ust.d.next = self.u_shift.val();
                 }
             } else if self.ust.q.val() == self.u_fetch.val() {
                     self.div.d.next = 0.into();
                     self.nbit.d.next = 0.into();
                     self.ptr.d.next = self.ptr.q.val() + self.one8.val();
                     self.ust.d.next = self.u_shift.val();
-                    if self.rom_q.q.val().get_bit(9) {
+                    if self.rom_q2.q.val().get_bit(9) {
                         self.ust.d.next = self.u_end.val();
-                    } else if self.rom_q.q.val().get_bit(8) {
+                    } else if self.rom_q2.q.val().get_bit(8) {
                         self.sh.d.next = (bit_cast::<10, 8>(self.ch.val()) << 1) | self.stop10.val();
                         self.hexsh.d.next = self.hexsh.q.val() << 4;
                     } else {
-                        self.sh.d.next = (bit_cast::<10, 8>(self.rom_q.q.val().get_bits::<8>(0)) << 1) | self.stop10.val();
+                        self.sh.d.next = (bit_cast::<10, 8>(self.rom_q2.q.val().get_bits::<8>(0)) << 1) | self.stop10.val();
                     }
             } else if self.ust.q.val() == self.u_shift.val() {
                     self.div.d.next = self.div.q.val() + self.one16.val();
@@ -489,6 +498,7 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
             self.btn2.d.next = false;
             self.rst_r.d.next = false;
             self.rom_q.d.next = 0.into();
+            self.rom_q2.d.next = 0.into();
             self.resp_r.d.next = 0.into();
             self.hexsh.d.next = 0.into();
             self.sh.d.next = 0.into();
