@@ -218,36 +218,101 @@ fn baked_board_top_passes_from_power_up_in_icarus() {
     for fault in [false, true] {
         let built = sim::bist::build(&e, "default", hb::HX8K_BREAKOUT, hb::DEFAULT_CYCLES, fault);
         assert_eq!(built.params.expected, Some(expected_sig(false)));
-        let dir = tempfile::tempdir().unwrap();
-        let v = dir.path().join("top.v");
-        std::fs::write(&v, &built.top.verilog).unwrap();
-        let tb = dir.path().join("tb.v");
-        std::fs::write(
-            &tb,
-            format!(
-                "module tb;\n reg clk = 0; integer n = 0; wire lp, lf, lb, tx;\n\
-                 {top} dut(.clk(clk), .rst(1'b0), .btn_n(1'b1), .inject_fault(1'b0), .expected(32'h0),\n\
-                 .led_pass(lp), .led_fail(lf), .led_busy(lb), .uart_tx(tx));\n\
-                 always #1 clk = ~clk;\n\
-                 always @(posedge clk) begin n = n + 1;\n\
-                   if (lb === 1'b0) begin $display(\"RESULT pass=%b fail=%b cycles=%0d\", lp, lf, n); $finish; end\n\
-                   if (n > 20000) begin $display(\"TIMEOUT\"); $finish; end\n\
-                 end\nendmodule\n",
-                top = built.top.name
-            ),
-        )
-        .unwrap();
-        let sim = dir.path().join("a.out");
-        let st = std::process::Command::new("iverilog").arg("-o").arg(&sim).arg(&tb).arg(&v).output().unwrap();
-        assert!(st.status.success(), "iverilog: {}", String::from_utf8_lossy(&st.stderr));
-        let run = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
-        let out = String::from_utf8_lossy(&run.stdout);
+        let out = run_icarus(&built.top);
         // The result LEDs light one cycle after `done_r` is set: after the edge counted here.
         let want = format!(
             "RESULT pass={} fail={} cycles={}",
             (!fault) as u8,
             fault as u8,
             cycles_to_result() + 1
+        );
+        assert!(out.contains(&want), "fault={fault}: want `{want}`, Icarus printed:\n{out}");
+    }
+}
+
+/// Simulates a BIST top from power-up in Icarus Verilog (no `rst`, button released, fault switch
+/// off, `expected` port 0) until the busy LED goes off (active-high board LEDs); returns the
+/// `RESULT pass=.. fail=.. cycles=..` line.
+fn run_icarus(top: &hdl::EmittedModule) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("top.v");
+    std::fs::write(&v, &top.verilog).unwrap();
+    let tb = dir.path().join("tb.v");
+    std::fs::write(
+        &tb,
+        format!(
+            "module tb;\n reg clk = 0; integer n = 0; wire lp, lf, lb, tx;\n\
+             {top} dut(.clk(clk), .rst(1'b0), .btn_n(1'b1), .inject_fault(1'b0), .expected(32'h0),\n\
+             .led_pass(lp), .led_fail(lf), .led_busy(lb), .uart_tx(tx));\n\
+             always #1 clk = ~clk;\n\
+             always @(posedge clk) begin n = n + 1;\n\
+               if (lb === 1'b0) begin $display(\"RESULT pass=%b fail=%b cycles=%0d\", lp, lf, n); $finish; end\n\
+               if (n > 20000) begin $display(\"TIMEOUT\"); $finish; end\n\
+             end\nendmodule\n",
+            top = top.name
+        ),
+    )
+    .unwrap();
+    let sim = dir.path().join("a.out");
+    let st = std::process::Command::new("iverilog").arg("-o").arg(&sim).arg(&tb).arg(&v).output().unwrap();
+    assert!(st.status.success(), "iverilog: {}", String::from_utf8_lossy(&st.stderr));
+    let run = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+/// Golden model of `hdl::bist::example` (from its doc comment): `out_valid <= in_valid`,
+/// `q <= d[11:4] + k` (8 bits), registered; `parity = k[0] ^ in_valid`, combinational.
+#[derive(Default)]
+struct ExampleModel {
+    v: u32,
+    q: u32,
+}
+
+impl sim::bist::CycleModel for ExampleModel {
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+    fn step(&mut self, i: &[u32], o: &mut [u32]) {
+        let (valid, d, k) = (i[0] & 1, i[1], i[2]);
+        o[0] = self.v;
+        o[1] = self.q;
+        o[2] = (k & 1) ^ valid;
+        self.v = valid;
+        self.q = ((d >> 4) + k) & 0xFF;
+    }
+}
+
+/// The recipe for narrow DUTs and 1-bit ports: the example DUT (17 stimulus / 10 response bits)
+/// in a padded `BistCore<64, 32>`. The signature computed at the DUT's own widths must make the
+/// padded top PASS, and a fault must make it FAIL.
+#[test]
+fn narrow_dut_in_a_padded_core_passes_with_the_signature_of_its_own_widths() {
+    if std::process::Command::new("iverilog").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: iverilog not installed (apt-get install -y iverilog)");
+        return;
+    }
+    use hdl::bist::example;
+    let layout = Layout::of(&example::dut_module().unwrap());
+    assert_eq!((layout.sw, layout.rw), (17, 10));
+    let cycles = 1000;
+    let sig = signature(&layout, &mut ExampleModel::default(), cycles, false);
+    let bad = signature(&layout, &mut ExampleModel::default(), cycles, true);
+    assert_ne!(sig, bad);
+    for fault in [false, true] {
+        let p = hb::BistParams {
+            dut_name: "eu_bist_example_dut".into(),
+            board: hb::HX8K_BREAKOUT,
+            cycles,
+            expected: Some(sig),
+            fault_always: fault,
+        };
+        let top = example::emit(&p).unwrap();
+        let out = run_icarus(&top);
+        let want = format!(
+            "RESULT pass={} fail={} cycles={}",
+            (!fault) as u8,
+            fault as u8,
+            hb::POR_CYCLES as u64 + 1 + hb::reset_cycles(layout.sw) as u64 + cycles as u64 + 2 + 1
         );
         assert!(out.contains(&want), "fault={fault}: want `{want}`, Icarus printed:\n{out}");
     }

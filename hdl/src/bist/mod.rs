@@ -46,6 +46,7 @@
 use crate::emit::PortInfo;
 use rust_hdl::prelude::*;
 
+pub mod example;
 pub mod selftest;
 
 /// The xorshift LFSR's start value (any non-zero value; this is the 64-bit golden ratio).
@@ -544,8 +545,11 @@ mod tests {
         p.expected = Some(0x1a2b_3c4d);
         let b = selftest::emit(&p).unwrap();
         assert!(b.verilog.contains("32'h1a2b3c4d"), "baked signature is a constant in the Verilog");
+        let ex = example::emit(&BistParams { dut_name: "eu_bist_example_dut".into(), ..p.clone() }).unwrap();
         if let Ok(dir) = std::env::var("EU_BIST_DUMP") {
-            std::fs::write(format!("{dir}/{}.v", m.name), &m.verilog).unwrap();
+            for m in [&m, &ex] {
+                std::fs::write(format!("{dir}/{}.v", m.name), &m.verilog).unwrap();
+            }
         }
     }
 }
