@@ -14,6 +14,8 @@ pub mod tanh_sigmoid;
 pub mod trap_controller;
 /// Harness self-test design (not a GPU block, not emitted by eu-gen).
 pub mod selftest;
+/// FPGA bring-up: BIST tops (stimulus LFSR + MISR + UART report) around blocks.
+pub mod bist;
 
 pub use config::{ConfigError, EuConfig, GenError};
 pub use emit::{Dir, EmitError, EmittedModule, PortInfo};
@@ -42,6 +44,8 @@ pub fn cosim_builds() -> Vec<(String, Vec<EmittedModule>)> {
         }
     }
     let mut out = vec![("selftest_default".to_string(), vec![selftest::emit().expect("selftest emits")])];
+    // BIST tops (expected signature from a port, so the golden model stays in `sim`).
+    out.push(("bist_selftest".to_string(), vec![bist::selftest::emit(&bist::selftest::cosim_params()).expect("BIST top emits")]));
     add::<region_addr_gen::Block>(&mut out);
     add::<branch_unit::Block>(&mut out);
     add::<alu_pipeline::Block>(&mut out);

@@ -3,3 +3,5 @@
 
 pub mod cosim;
 pub mod golden;
+/// Expected signatures of the FPGA BIST tops (golden models through the BIST core's recurrence).
+pub mod bist;

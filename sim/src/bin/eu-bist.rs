@@ -1,0 +1,132 @@
+//! `eu-bist`: emits a block's FPGA BIST top with the expected signature computed from the golden
+//! model (used by `scripts/fpga/build.sh`).
+//!
+//! ```text
+//! eu-bist list                                   blocks with a BIST top and their configs
+//! eu-bist targets                                FPGA targets (board, clock, constraint file)
+//! eu-bist sig  <block> [--config C] [--cycles N] [--fault]
+//! eu-bist emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]
+//! ```
+//! `emit` writes `DIR/<top>.v`, the DUT alone as `DIR/<dut>.v`, and `DIR/bist.env` (shell variables: TOP, SIG, INPUTS, OUTPUTS, ...).
+//! `--fault` builds a top whose fault injection is always on: that bitstream must show FAIL.
+
+use hdl::bist::{board, BOARDS, DEFAULT_CYCLES};
+use hdl::Dir;
+use sim::bist::{build, entry, registry, signature, Layout};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+struct Opts {
+    pos: Vec<String>,
+    config: Option<String>,
+    cycles: u32,
+    fault: bool,
+    out: Option<String>,
+}
+
+fn parse(args: &[String]) -> Result<Opts, String> {
+    let mut o = Opts { pos: vec![], config: None, cycles: DEFAULT_CYCLES, fault: false, out: None };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--config" => o.config = Some(val("--config")?),
+            "--cycles" => {
+                let v = val("--cycles")?;
+                o.cycles = v.parse().map_err(|_| format!("--cycles: not a number: {v}"))?;
+                if o.cycles == 0 {
+                    return Err("--cycles must be at least 1".into());
+                }
+            }
+            "--out" => o.out = Some(val("--out")?),
+            "--fault" => o.fault = true,
+            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            s => o.pos.push(s.to_string()),
+        }
+    }
+    Ok(o)
+}
+
+fn block_and_config(o: &Opts) -> Result<(sim::bist::BistEntry, String), String> {
+    let name = o.pos.get(1).ok_or("missing <block>")?;
+    let e = entry(name).ok_or_else(|| {
+        format!(
+            "block `{name}` has no BIST top; blocks with one: {}",
+            registry().iter().map(|e| e.block).collect::<Vec<_>>().join(", ")
+        )
+    })?;
+    let c = o.config.clone().unwrap_or_else(|| e.configs[0].to_string());
+    if !e.configs.contains(&c.as_str()) {
+        return Err(format!("block `{name}` has no BIST config `{c}`; configs: {}", e.configs.join(", ")));
+    }
+    Ok((e, c))
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let o = parse(args)?;
+    match o.pos.first().map(String::as_str) {
+        Some("list") => {
+            for e in registry() {
+                println!("{} {}", e.block, e.configs.join(" "));
+            }
+        }
+        Some("targets") => {
+            for b in BOARDS {
+                println!("{} {} {} {}", b.target, b.clk_hz, b.constraints, b.name.replace(' ', "_"));
+            }
+        }
+        Some("sig") => {
+            let (e, c) = block_and_config(&o)?;
+            let layout = Layout::of(&(e.dut)(&c));
+            println!("{:08x}", signature(&layout, (e.model)(&c).as_mut(), o.cycles, o.fault));
+        }
+        Some("emit") => {
+            let (e, c) = block_and_config(&o)?;
+            let t = o.pos.get(2).ok_or("missing <target>")?;
+            let b = board(t).ok_or_else(|| {
+                format!("unknown target `{t}`; targets: {}", BOARDS.iter().map(|b| b.target).collect::<Vec<_>>().join(", "))
+            })?;
+            let out = o.out.as_ref().ok_or("emit needs --out DIR")?;
+            let built = build(&e, &c, b, o.cycles, o.fault);
+            std::fs::create_dir_all(out).map_err(|e| format!("{out}: {e}"))?;
+            let top = &built.top;
+            let vfile = format!("{out}/{}.v", top.name);
+            std::fs::write(&vfile, &top.verilog).map_err(|e| format!("{vfile}: {e}"))?;
+            // The DUT alone (same config), for its out-of-context synthesis figures.
+            let dut = (e.dut)(&c);
+            let dfile = format!("{out}/{}.v", dut.name);
+            std::fs::write(&dfile, &dut.verilog).map_err(|e| format!("{dfile}: {e}"))?;
+            let names = |d: Dir| top.ports.iter().filter(|p| p.dir == d).map(|p| p.name.clone()).collect::<Vec<_>>().join(" ");
+            let mut env = String::new();
+            let p = &built.params;
+            let sig = p.expected.unwrap();
+            writeln!(env, "BLOCK={}\nCONFIG={c}\nTOP={}\nDUT={}\nTARGET={}", e.block, top.name, p.dut_name, b.target).unwrap();
+            writeln!(env, "CLK_HZ={}\nCYCLES={}\nSIG={sig:08x}\nFAULT={}", b.clk_hz, p.cycles, o.fault as u8).unwrap();
+            writeln!(env, "SW={}\nRW={}\nCONSTRAINTS={}", built.layout.sw, built.layout.rw, b.constraints).unwrap();
+            writeln!(env, "INPUTS=\"{}\"\nOUTPUTS=\"{}\"", names(Dir::In), names(Dir::Out)).unwrap();
+            std::fs::write(format!("{out}/bist.env"), env).map_err(|e| format!("{out}/bist.env: {e}"))?;
+            println!(
+                "eu-bist: {vfile}: {} around {} ({} stimulus, {} response bits), {} cycles, expected signature {sig:08x}{}",
+                top.name,
+                p.dut_name,
+                built.layout.sw,
+                built.layout.rw,
+                p.cycles,
+                if o.fault { ", fault injection always on (must FAIL)" } else { "" }
+            );
+        }
+        _ => return Err("usage: eu-bist list | targets | sig <block> [..] | emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]".into()),
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("eu-bist: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! The FPGA BIST top of the harness self-test design, co-simulated in Verilator: it must reach
+//! PASS with the signature the golden model predicts (LEDs and the UART line decoded here), FAIL
+//! with a fault injected (and then report exactly the faulty signature the Rust model predicts),
+//! FAIL on a wrong expected signature, and restart from the button.
+
+use hdl::bist::{self as hb, selftest};
+use sim::bist::{check_model_against_dut, signature, Layout, SelftestModel};
+use sim::cosim::{Dut, In, Out};
+
+const MODEL: &str = "bist_selftest/eu_bist_selftest";
+
+struct Top {
+    dut: Dut,
+    btn_n: In,
+    fault: In,
+    expected: In,
+    pass: Out,
+    fail: Out,
+    busy: Out,
+    tx: Out,
+    /// LED polarity of the co-simulated board (iCEBreaker: active low).
+    on: u64,
+    div: u64,
+}
+
+#[derive(Debug, PartialEq)]
+enum Leds {
+    Busy,
+    Pass,
+    Fail,
+}
+
+impl Top {
+    fn new() -> Self {
+        let dut = Dut::new(MODEL);
+        let p = selftest::cosim_params();
+        assert_eq!(dut.param("uart_div"), p.board.uart_div().to_string());
+        Top {
+            btn_n: dut.input("btn_n"),
+            fault: dut.input("inject_fault"),
+            expected: dut.input("expected"),
+            pass: dut.output("led_pass"),
+            fail: dut.output("led_fail"),
+            busy: dut.output("led_busy"),
+            tx: dut.output("uart_tx"),
+            on: if p.board.led_active_low { 0 } else { 1 },
+            div: p.board.uart_div() as u64,
+            dut,
+        }
+    }
+
+    fn leds(&self) -> Leds {
+        let l = |p| self.dut.get(p) == self.on;
+        match (l(self.busy), l(self.pass), l(self.fail)) {
+            (true, false, false) => Leds::Busy,
+            (false, true, false) => Leds::Pass,
+            (false, false, true) => Leds::Fail,
+            x => panic!("inconsistent LEDs busy/pass/fail = {x:?} at cycle {}", self.dut.cycle()),
+        }
+    }
+
+    /// Runs until the LEDs leave Busy; returns the LED state and the number of cycles it took.
+    fn run_to_result(&mut self, limit: u64) -> (Leds, u64) {
+        let start = self.dut.cycle();
+        loop {
+            self.dut.tick();
+            assert_eq!(self.dut.get(self.tx), 1, "UART idle while the test runs");
+            let l = self.leds();
+            if l != Leds::Busy {
+                return (l, self.dut.cycle() - start);
+            }
+            assert!(self.dut.cycle() - start < limit, "no result after {limit} cycles");
+        }
+    }
+
+    /// Decodes one UART line (8N1, LSB first, sampled mid-bit) up to `\n`.
+    fn read_line(&mut self) -> String {
+        let mut line = Vec::new();
+        let mut idle = 0;
+        loop {
+            self.dut.tick();
+            if self.dut.get(self.tx) == 1 {
+                idle += 1;
+                assert!(idle < 100 * self.div, "UART stayed idle; got {:?} so far", String::from_utf8_lossy(&line));
+                continue;
+            }
+            idle = 0;
+            // Start bit seen at its first cycle: sample each bit in its middle.
+            for _ in 0..self.div / 2 {
+                self.dut.tick();
+            }
+            assert_eq!(self.dut.get(self.tx), 0, "start bit still low mid-bit");
+            let mut byte = 0u8;
+            for b in 0..8 {
+                for _ in 0..self.div {
+                    self.dut.tick();
+                }
+                byte |= (self.dut.get(self.tx) as u8) << b;
+            }
+            for _ in 0..self.div {
+                self.dut.tick();
+            }
+            assert_eq!(self.dut.get(self.tx), 1, "stop bit");
+            line.push(byte);
+            if byte == b'\n' {
+                return String::from_utf8(line).expect("ASCII line");
+            }
+            assert!(line.len() < 200, "runaway line");
+        }
+    }
+}
+
+fn expected_sig(fault: bool) -> u32 {
+    let layout = Layout::of(&selftest::dut_module().unwrap());
+    signature(&layout, &mut SelftestModel::default(), hb::DEFAULT_CYCLES, fault)
+}
+
+fn start(top: &mut Top, expected: u32, fault: bool) {
+    top.dut.set(top.btn_n, 1);
+    top.dut.set(top.fault, fault as u64);
+    top.dut.set(top.expected, expected as u64);
+    top.dut.reset(1);
+}
+
+/// Cycles from the end of `rst` to the result: power-on reset (the button synchroniser settles
+/// inside it) plus one for the registered restart, the DUT reset phase, the run, the drain cycle
+/// and one cycle to register the comparison.
+fn cycles_to_result() -> u64 {
+    let (sw, _) = hb::port_widths(&selftest::dut_module().unwrap().ports);
+    hb::POR_CYCLES as u64 + 1 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2
+}
+
+#[test]
+fn golden_cycle_model_matches_the_plain_selftest_design() {
+    check_model_against_dut("selftest_default/eu_selftest", &mut SelftestModel::default(), 20_000, 7);
+}
+
+#[test]
+fn layout_follows_port_order_and_matches_the_wiring_constants() {
+    let l = Layout::of(&selftest::dut_module().unwrap());
+    let names: Vec<_> = l.inputs.iter().map(|(p, bit, _)| (p.name.as_str(), *bit)).collect();
+    assert_eq!(names, [("ce", 0), ("a", 1), ("b", 33), ("wide_d", 65)]);
+    let names: Vec<_> = l.outputs.iter().map(|(p, bit, _)| (p.name.as_str(), *bit)).collect();
+    assert_eq!(names, [("sum", 0), ("wide_q", 33), ("nibble", 129)]);
+    assert_eq!((l.sw, l.rw), (selftest::SW, selftest::RW));
+}
+
+#[test]
+fn bist_top_reaches_pass_with_the_golden_signature() {
+    let sig = expected_sig(false);
+    println!("golden signature {sig:08x}");
+    let mut top = Top::new();
+    start(&mut top, sig, false);
+    let (leds, n) = top.run_to_result(100_000);
+    assert_eq!(leds, Leds::Pass);
+    assert_eq!(n, cycles_to_result(), "result after POR + DUT reset + run + drain");
+    let line = top.read_line();
+    assert_eq!(line, format!("eu_selftest cycles={} sig={sig:08x} PASS\r\n", hb::DEFAULT_CYCLES));
+    assert_eq!(top.leds(), Leds::Pass, "result stays");
+}
+
+#[test]
+fn injected_fault_gives_fail_with_the_predicted_faulty_signature() {
+    let (good, bad) = (expected_sig(false), expected_sig(true));
+    assert_ne!(good, bad, "the fault changes the signature");
+    let mut top = Top::new();
+    start(&mut top, good, true);
+    let (leds, _) = top.run_to_result(100_000);
+    assert_eq!(leds, Leds::Fail);
+    let line = top.read_line();
+    assert_eq!(line, format!("eu_selftest cycles={} sig={bad:08x} FAIL\r\n", hb::DEFAULT_CYCLES));
+}
+
+#[test]
+fn wrong_expected_signature_gives_fail() {
+    let good = expected_sig(false);
+    let mut top = Top::new();
+    start(&mut top, good ^ 0x8000_0000, false);
+    assert_eq!(top.run_to_result(100_000).0, Leds::Fail);
+    assert_eq!(top.read_line(), format!("eu_selftest cycles={} sig={good:08x} FAIL\r\n", hb::DEFAULT_CYCLES));
+}
+
+#[test]
+fn button_restarts_the_run_and_the_report() {
+    let good = expected_sig(false);
+    let mut top = Top::new();
+    start(&mut top, good, false);
+    assert_eq!(top.run_to_result(100_000).0, Leds::Pass);
+    top.read_line();
+    // Press (active low) for a while, with the fault switch on: the new run must fail.
+    top.dut.set(top.fault, 1);
+    top.dut.set(top.btn_n, 0);
+    for _ in 0..50 {
+        top.dut.tick();
+    }
+    assert_eq!(top.leds(), Leds::Busy, "held in restart while pressed");
+    top.dut.set(top.btn_n, 1);
+    let (leds, n) = top.run_to_result(100_000);
+    assert_eq!(leds, Leds::Fail);
+    let (sw, _) = hb::port_widths(&selftest::dut_module().unwrap().ports);
+    // Button synchroniser (2) + registered restart (1) + DUT reset + run + drain + compare; no
+    // power-on delay this time.
+    assert_eq!(n, 3 + hb::reset_cycles(sw) as u64 + hb::DEFAULT_CYCLES as u64 + 2);
+    assert!(top.read_line().ends_with(" FAIL\r\n"));
+}
+
+/// The board build's Verilog (signature baked in by `sim::bist::build`, the `expected` port tied
+/// to a wrong value) simulated as it is written to the bitstream flow, in Icarus Verilog from
+/// power-up (flops start at their `initial` values, no `rst`): PASS, and FAIL for the
+/// `--fault` build, at the predicted cycle.
+#[test]
+fn baked_board_top_passes_from_power_up_in_icarus() {
+    if std::process::Command::new("iverilog").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: iverilog not installed (apt-get install -y iverilog)");
+        return;
+    }
+    let e = sim::bist::entry("selftest").unwrap();
+    for fault in [false, true] {
+        let built = sim::bist::build(&e, "default", hb::HX8K_BREAKOUT, hb::DEFAULT_CYCLES, fault);
+        assert_eq!(built.params.expected, Some(expected_sig(false)));
+        let out = run_icarus(&built.top);
+        // The result LEDs light one cycle after `done_r` is set: after the edge counted here.
+        let want = format!(
+            "RESULT pass={} fail={} cycles={}",
+            (!fault) as u8,
+            fault as u8,
+            cycles_to_result() + 1
+        );
+        assert!(out.contains(&want), "fault={fault}: want `{want}`, Icarus printed:\n{out}");
+    }
+}
+
+/// Simulates a BIST top from power-up in Icarus Verilog (no `rst`, button released, fault switch
+/// off, `expected` port 0) until the busy LED goes off (active-high board LEDs); returns the
+/// `RESULT pass=.. fail=.. cycles=..` line.
+fn run_icarus(top: &hdl::EmittedModule) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("top.v");
+    std::fs::write(&v, &top.verilog).unwrap();
+    let tb = dir.path().join("tb.v");
+    std::fs::write(
+        &tb,
+        format!(
+            "module tb;\n reg clk = 0; integer n = 0; wire lp, lf, lb, tx;\n\
+             {top} dut(.clk(clk), .rst(1'b0), .btn_n(1'b1), .inject_fault(1'b0), .expected(32'h0),\n\
+             .led_pass(lp), .led_fail(lf), .led_busy(lb), .uart_tx(tx));\n\
+             always #1 clk = ~clk;\n\
+             always @(posedge clk) begin n = n + 1;\n\
+               if (lb === 1'b0) begin $display(\"RESULT pass=%b fail=%b cycles=%0d\", lp, lf, n); $finish; end\n\
+               if (n > 20000) begin $display(\"TIMEOUT\"); $finish; end\n\
+             end\nendmodule\n",
+            top = top.name
+        ),
+    )
+    .unwrap();
+    let sim = dir.path().join("a.out");
+    let st = std::process::Command::new("iverilog").arg("-o").arg(&sim).arg(&tb).arg(&v).output().unwrap();
+    assert!(st.status.success(), "iverilog: {}", String::from_utf8_lossy(&st.stderr));
+    let run = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+/// Golden model of `hdl::bist::example` (from its doc comment): `out_valid <= in_valid`,
+/// `q <= d[11:4] + k` (8 bits), registered; `parity = k[0] ^ in_valid`, combinational.
+#[derive(Default)]
+struct ExampleModel {
+    v: u32,
+    q: u32,
+}
+
+impl sim::bist::CycleModel for ExampleModel {
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+    fn step(&mut self, i: &[u32], o: &mut [u32]) {
+        let (valid, d, k) = (i[0] & 1, i[1], i[2]);
+        o[0] = self.v;
+        o[1] = self.q;
+        o[2] = (k & 1) ^ valid;
+        self.v = valid;
+        self.q = ((d >> 4) + k) & 0xFF;
+    }
+}
+
+/// The recipe for narrow DUTs and 1-bit ports: the example DUT (17 stimulus / 10 response bits)
+/// in a padded `BistCore<64, 32>`. The signature computed at the DUT's own widths must make the
+/// padded top PASS, and a fault must make it FAIL.
+#[test]
+fn narrow_dut_in_a_padded_core_passes_with_the_signature_of_its_own_widths() {
+    if std::process::Command::new("iverilog").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: iverilog not installed (apt-get install -y iverilog)");
+        return;
+    }
+    use hdl::bist::example;
+    let layout = Layout::of(&example::dut_module().unwrap());
+    assert_eq!((layout.sw, layout.rw), (17, 10));
+    let cycles = 1000;
+    let sig = signature(&layout, &mut ExampleModel::default(), cycles, false);
+    let bad = signature(&layout, &mut ExampleModel::default(), cycles, true);
+    assert_ne!(sig, bad);
+    for fault in [false, true] {
+        let p = hb::BistParams {
+            dut_name: "eu_bist_example_dut".into(),
+            board: hb::HX8K_BREAKOUT,
+            cycles,
+            expected: Some(sig),
+            fault_always: fault,
+        };
+        let top = example::emit(&p).unwrap();
+        let out = run_icarus(&top);
+        let want = format!(
+            "RESULT pass={} fail={} cycles={}",
+            (!fault) as u8,
+            fault as u8,
+            hb::POR_CYCLES as u64 + 1 + hb::reset_cycles(layout.sw) as u64 + cycles as u64 + 2 + 1
+        );
+        assert!(out.contains(&want), "fault={fault}: want `{want}`, Icarus printed:\n{out}");
+    }
+}
