@@ -19,8 +19,9 @@ pub enum Node {
     Call { f: usize, rec: bool },
     /// early return
     Ret,
-    /// forward BRANCH over the body to a JOIN_BR
-    Branch(Vec<Node>),
+    /// forward BRANCH over the body to a JOIN_BR; with a second part, a second BRANCH to the
+    /// same JOIN_BR sits between the two parts (two exits to one join: R2 reuse)
+    Branch(Vec<Node>, Option<Vec<Node>>),
     Halt,
 }
 
@@ -113,7 +114,14 @@ impl Gen<'_> {
                 84..=92 if !deep => {
                     let c = GenCtx { depth: cx.depth + 1, ..*cx };
                     let n = self.rng.gen_range(0..4);
-                    return Node::Branch(self.block(&c, n));
+                    let b1 = self.block(&c, n);
+                    let b2 = if self.rng.gen_bool(0.3) {
+                        let n2 = self.rng.gen_range(0..3);
+                        Some(self.block(&c, n2))
+                    } else {
+                        None
+                    };
+                    return Node::Branch(b1, b2);
                 }
                 93..=96 => return Node::Halt,
                 _ => continue,
@@ -151,7 +159,11 @@ fn calls(b: &[Node], out: &mut Vec<(usize, bool)>) {
                     calls(e, out);
                 }
             }
-            Node::Loop(b) | Node::Branch(b) => calls(b, out),
+            Node::Loop(b) | Node::Branch(b, None) => calls(b, out),
+            Node::Branch(b, Some(b2)) => {
+                calls(b, out);
+                calls(b2, out);
+            }
             Node::Call { f, rec } => out.push((*f, *rec)),
             _ => {}
         }
@@ -262,10 +274,14 @@ impl Asm {
                     let r = self.rj(cx.rj);
                     self.emit(op::RET, r, Tgt::None);
                 }
-                Node::Branch(b) => {
+                Node::Branch(b, b2) => {
                     let lj = self.label();
                     self.emit(op::BRANCH, Tgt::Lbl(lj), Tgt::None);
                     self.block(b, Cx { rj: lj, ..cx }, entries);
+                    if let Some(b2) = b2 {
+                        self.emit(op::BRANCH, Tgt::Lbl(lj), Tgt::None);
+                        self.block(b2, Cx { rj: lj, ..cx }, entries);
+                    }
                     self.place(lj);
                     let r = self.rj(cx.rj);
                     self.emit(op::JOIN_BR, r, Tgt::None);
