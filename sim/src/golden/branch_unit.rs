@@ -1,1 +1,0 @@
-//! Golden model for branch_unit: placeholder until the block lands.

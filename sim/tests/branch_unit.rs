@@ -1,0 +1,790 @@
+//! branch_unit: the spec's vectors (§4 TV-1..TV-7, §7 E-1..E-8) on the golden model and, step
+//! by step, on the Verilated RTL; every §7 error code; random structured programs (golden model
+//! against the per-lane scalar oracle, RTL against the golden model on every port every cycle,
+//! including the state snapshot ports `dbg_*`); random raw streams for the error paths.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use sim::cosim::{Dut, In, Out as Port};
+use sim::golden::branch_unit::prog::{assemble, oracle, simd_run, Gen, Program};
+use sim::golden::branch_unit::{err, event, op, step, ty, Cfg, Instr, Out, State, S_CALL, S_HALT};
+
+// ------------------------------------------------------------------ RTL driver
+
+struct Sbu {
+    dut: Dut,
+    cfg: Cfg,
+    i_valid: In,
+    i_op: In,
+    i_ip: In,
+    i_jip: In,
+    i_uip: In,
+    i_pred: In,
+    o: [Port; 15],
+}
+
+const OUTS: [&str; 15] = [
+    "req_ready", "rsp_valid", "rsp_next_ip", "rsp_exec_mask", "rsp_lane_mask", "rsp_pred_mask", "rsp_err",
+    "rsp_err_code", "rsp_err_type", "rsp_warn", "rsp_event", "lane_mask", "fault", "dbg_cic", "dbg_loop_nest",
+];
+
+impl Sbu {
+    fn new(variant: &str, cfg: Cfg) -> Self {
+        let dut = Dut::new(&format!("branch_unit_{variant}/eu_branch_unit"));
+        assert_eq!(dut.param("lanes"), cfg.n.to_string());
+        assert_eq!(dut.param("maxd"), cfg.maxd.to_string());
+        assert_eq!(dut.param("maxd_call"), cfg.maxd_call.to_string());
+        assert_eq!(dut.param("dw"), cfg.dw().to_string());
+        let o = OUTS.map(|n| dut.output(n));
+        let mut s = Self {
+            i_valid: dut.input("req_valid"),
+            i_op: dut.input("req_op"),
+            i_ip: dut.input("req_ip"),
+            i_jip: dut.input("req_jip"),
+            i_uip: dut.input("req_uip"),
+            i_pred: dut.input("req_pred"),
+            o,
+            dut,
+            cfg,
+        };
+        s.dut.reset(1);
+        s
+    }
+
+    fn wide(&self) -> (Port, Port) {
+        (self.dut.output("dbg_cnt"), self.dut.output("dbg_tos"))
+    }
+
+    /// Compares every output port with the golden step (`out`, state after `s`).
+    fn expect(&mut self, valid: bool, out: &Out, s: &State) {
+        let c = self.cfg;
+        let (dcnt, dtos) = self.wide();
+        let mut e = self.dut.expected();
+        let o = &self.o;
+        e.set(o[0], 1).set(o[1], valid as u64);
+        if valid {
+            e.set(o[2], out.next_ip)
+                .set(o[3], out.exec_mask)
+                .set(o[4], out.lane_mask)
+                .set(o[5], out.pred_mask)
+                .set(o[6], out.err as u64)
+                .set(o[7], out.err_code as u64)
+                .set(o[8], out.err_type as u64)
+                .set(o[9], out.warn as u64)
+                .set(o[10], out.event as u64);
+        } else {
+            for p in &o[2..11] {
+                e.set(*p, 0);
+            }
+        }
+        e.set(o[11], s.e()).set(o[12], s.fault as u64);
+        let dw = c.dw() as usize;
+        let mut cic = 0u64;
+        for t in (0..5).rev() {
+            cic = cic << dw | s.cic[t] as u64;
+        }
+        e.set(o[13], cic).set(o[14], s.loop_nest as u64);
+        let cw = c.cw() as usize;
+        for (n, &v) in s.cnt.iter().enumerate() {
+            e.set_field(dcnt, n * cw, cw, v as u64);
+        }
+        let ew = 16 + dw;
+        for t in 0..5 {
+            let en = s.tos_view(t);
+            e.set_field(dtos, t * ew, dw, en.aux as u64).set_field(dtos, t * ew + dw, 16, en.ip);
+        }
+        self.dut.check(&e);
+    }
+
+    fn drive(&mut self, i: &Instr, pred: u64) {
+        self.dut.set(self.i_valid, 1);
+        self.dut.set(self.i_op, i.op as u64);
+        self.dut.set(self.i_ip, i.ip);
+        self.dut.set(self.i_jip, (i.jip as u64) & 0xffff);
+        self.dut.set(self.i_uip, (i.uip as u64) & 0xffff);
+        self.dut.set(self.i_pred, pred & self.cfg.nmask());
+        self.dut.tick();
+    }
+
+    fn step(&mut self, i: &Instr, pred: u64, out: &Out, after: &State) {
+        self.drive(i, pred);
+        self.expect(true, out, after);
+    }
+
+    fn idle(&mut self, s: &State) {
+        self.dut.set(self.i_valid, 0);
+        self.dut.tick();
+        self.expect(false, &Out::default(), s);
+    }
+}
+
+/// Golden model plus (optionally) the RTL in lock step.
+struct Both {
+    cfg: Cfg,
+    s: State,
+    rtl: Option<Sbu>,
+}
+
+impl Both {
+    fn new(cfg: Cfg, variant: Option<&str>) -> Self {
+        Self { cfg, s: State::reset(&cfg), rtl: variant.map(|v| Sbu::new(v, cfg)) }
+    }
+    fn step(&mut self, i: Instr, pred: u64) -> Out {
+        let (s2, o) = step(&self.cfg, &self.s, &i, pred);
+        if let Some(r) = self.rtl.as_mut() {
+            r.dut.set_label(format!("{:?} pred {pred:#x}", i));
+            r.step(&i, pred, &o, &s2);
+        }
+        self.s = s2;
+        o
+    }
+}
+
+// ------------------------------------------------------------------ spec vector tables
+
+fn parse_instr(s: &str) -> (u8, i64, i64) {
+    let mut it = s.split_whitespace();
+    let name = it.next().unwrap().split('·').next().unwrap();
+    let o = match name {
+        "NOP" => op::NOP,
+        "IF" => op::IF,
+        "ELSE" => op::ELSE,
+        "ENDIF" => op::ENDIF,
+        "DO" => op::DO,
+        "WHILE" => op::WHILE,
+        "BREAK" => op::BREAK,
+        "CONT" => op::CONT,
+        "CALL" => op::CALL,
+        "RET" => op::RET,
+        "BRANCH" => op::BRANCH,
+        "HALT" => op::HALT,
+        "JOIN_BR" => op::JOIN_BR,
+        "JOIN_HALT" => op::JOIN_HALT,
+        "JMP" => op::JMP,
+        "EOT" => op::EOT,
+        x => panic!("op {x}"),
+    };
+    let (mut j, mut u) = (0, 0);
+    for f in it {
+        let v: i64 = f[1..].trim_start_matches('+').parse().unwrap();
+        match &f[..1] {
+            "j" => j = v,
+            "u" => u = v,
+            x => panic!("field {x}"),
+        }
+    }
+    (o, j, u)
+}
+
+fn hex(s: &str) -> u64 {
+    u64::from_str_radix(s.trim().trim_start_matches("0x"), 16).unwrap()
+}
+
+fn code_of(cfg: &Cfg, tok: &str) -> u32 {
+    if tok == "0" {
+        return 0;
+    }
+    if tok == "-" {
+        return cfg.off();
+    }
+    let t = match &tok[..1] {
+        "I" => ty::IF,
+        "L" => ty::LOOP,
+        "C" => ty::CONT,
+        "K" => ty::CALL,
+        "B" => ty::BR,
+        "H" => ty::HALT,
+        x => panic!("code {x}"),
+    };
+    cfg.code(t, tok[1..].parse().unwrap())
+}
+
+/// Runs one §4 table (rows typed from the spec) on the golden model and the RTL.
+fn run_tv(name: &str, n: usize, live: u64, rows: &[&str]) {
+    let cfg = Cfg::new(n);
+    let mut b = Both::new(cfg, Some(&format!("n{n}")));
+    let o = b.step(Instr::new(op::INIT, 0, 0, 0), live);
+    assert!(!o.err && o.lane_mask == live, "{name}: INIT");
+    for row in rows {
+        let f: Vec<&str> = row.split('|').map(|x| x.trim()).collect();
+        assert_eq!(f.len(), 10, "{name}: row {row}");
+        let ip: u64 = f[0].parse().unwrap();
+        let (o_, j, u) = parse_instr(f[1]);
+        let pred = if f[2] == "·" { cfg.nmask() } else { hex(f[2]) };
+        let e_in = hex(f[3]);
+        assert_eq!(b.s.e(), e_in, "{name} ip {ip}: E in");
+        let out = b.step(Instr::new(o_, ip, j, u), pred);
+        let ctx = format!("{name} row `{row}`");
+        assert!(!out.err, "{ctx}: error {:?}", out);
+        let cnt: Vec<u32> = f[4].split_whitespace().map(|t| code_of(&cfg, t)).collect();
+        assert_eq!(b.s.cnt, cnt, "{ctx}: counters");
+        let cic: Vec<u32> = f[5].split_whitespace().map(|t| t.parse().unwrap()).collect();
+        assert_eq!(b.s.cic.to_vec(), cic, "{ctx}: CIC");
+        // tops: `I:7,L:10` (others have no open level)
+        let mut want = [None; 5];
+        if f[6] != "–" {
+            for t in f[6].split(',') {
+                let (k, v) = t.split_once(':').unwrap();
+                let s = ["I", "L", "K", "B", "H"].iter().position(|x| *x == k).unwrap();
+                want[s] = Some(v.parse::<u64>().unwrap());
+            }
+        }
+        for s in 0..5 {
+            let got = if b.s.cic[s] > 0 { Some(b.s.top(s).ip) } else { None };
+            assert_eq!(got, want[s], "{ctx}: top of stack {s}");
+        }
+        let next = if f[7] == "·" { ip } else { f[7].parse().unwrap() };
+        assert_eq!(out.next_ip, next, "{ctx}: next");
+        assert_eq!(out.lane_mask, hex(f[8]), "{ctx}: mask");
+        assert_eq!(out.exec_mask, e_in, "{ctx}: exec mask");
+        assert_eq!(out.event, event(f[9]), "{ctx}: event");
+    }
+}
+
+#[test]
+fn tv1_nested_divergent_if_else() {
+    run_tv("TV-1", 8, 0xff, &[
+        "0 | IF j+6 u+7 | 0x0f | 0xff | 0 0 0 0 I1 I1 I1 I1 | 1 0 0 0 0 | I:7 | 1 | 0x0f | if-diverge",
+        "1 | NOP·a | · | 0x0f | 0 0 0 0 I1 I1 I1 I1 | 1 0 0 0 0 | I:7 | 2 | 0x0f | nop",
+        "2 | IF j+2 u+2 | 0xa5 | 0x0f | 0 I2 0 I2 I1 I1 I1 I1 | 2 0 0 0 0 | I:4 | 3 | 0x05 | if-diverge",
+        "3 | NOP·b | · | 0x05 | 0 I2 0 I2 I1 I1 I1 I1 | 2 0 0 0 0 | I:4 | 4 | 0x05 | nop",
+        "4 | ENDIF j+1 | 0xff | 0x05 | 0 0 0 0 I1 I1 I1 I1 | 1 0 0 0 0 | I:7 | 5 | 0x0f | conv-pop",
+        "5 | ELSE u+2 | · | 0x0f | I1 I1 I1 I1 0 0 0 0 | 1 0 0 0 0 | I:7 | 6 | 0xf0 | else-swap",
+        "6 | NOP·c | · | 0xf0 | I1 I1 I1 I1 0 0 0 0 | 1 0 0 0 0 | I:7 | 7 | 0xf0 | nop",
+        "7 | ENDIF j+1 | 0xff | 0xf0 | 0 0 0 0 0 0 0 0 | 0 0 0 0 0 | – | 8 | 0xff | conv-pop",
+        "8 | EOT | · | 0xff | 0 0 0 0 0 0 0 0 | 0 0 0 0 0 | – | · | 0xff | eot",
+    ]);
+}
+
+#[test]
+fn tv2_uniform_ifs_non_live_lanes() {
+    run_tv("TV-2", 8, 0x3f, &[
+        "0 | IF j+3 u+4 | 0xff | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | 1 | 0x3f | if-uniform-true",
+        "1 | NOP·a | · | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | 2 | 0x3f | nop",
+        "2 | ELSE u+2 | · | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | 4 | 0x3f | else-skip",
+        "4 | ENDIF j+1 | 0xff | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | 5 | 0x3f | conv-nomatch",
+        "5 | IF j+3 u+4 | 0xc0 | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | 8 | 0x3f | if-uniform-false",
+        "8 | NOP·d | · | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | 9 | 0x3f | nop",
+        "9 | ENDIF j+1 | 0xff | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | 10 | 0x3f | conv-nomatch",
+        "10 | EOT | · | 0x3f | 0 0 0 0 0 0 - - | 0 0 0 0 0 | – | · | 0x3f | eot",
+    ]);
+}
+
+#[test]
+fn tv3_divergent_loop_break_continue() {
+    run_tv("TV-3", 4, 0xf, &[
+        "0 | DO | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 1 | 0xf | do",
+        "1 | NOP·a | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 2 | 0xf | nop",
+        "2 | BREAK j+3 u+3 | 0x1 | 0xf | L1 0 0 0 | 0 1 0 0 0 | L:5 | 3 | 0xe | break-park-open",
+        "3 | CONT j+2 u+2 | 0x2 | 0xe | L1 C1 0 0 | 0 1 0 0 0 | L:5 | 4 | 0xc | cont-park-reuse",
+        "4 | NOP·b | · | 0xc | L1 C1 0 0 | 0 1 0 0 0 | L:5 | 5 | 0xc | nop",
+        "5 | WHILE j-4 u+1 | 0x6 | 0xc | L1 0 0 L1 | 0 1 0 0 0 | L:5 | 1 | 0x6 | while-diverge",
+        "1 | NOP·a | · | 0x6 | L1 0 0 L1 | 0 1 0 0 0 | L:5 | 2 | 0x6 | nop",
+        "2 | BREAK j+3 u+3 | 0x0 | 0x6 | L1 0 0 L1 | 0 1 0 0 0 | L:5 | 3 | 0x6 | break-none",
+        "3 | CONT j+2 u+2 | 0x4 | 0x6 | L1 0 C1 L1 | 0 1 0 0 0 | L:5 | 4 | 0x2 | cont-park-reuse",
+        "4 | NOP·b | · | 0x2 | L1 0 C1 L1 | 0 1 0 0 0 | L:5 | 5 | 0x2 | nop",
+        "5 | WHILE j-4 u+1 | 0x0 | 0x2 | 0 0 0 0 | 0 0 0 0 0 | – | 6 | 0xf | while-exit-pop",
+        "6 | NOP·z | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 7 | 0xf | nop",
+        "7 | EOT | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | · | 0xf | eot",
+    ]);
+}
+
+#[test]
+fn tv4a_fully_converged_shortcuts() {
+    run_tv("TV-4a", 4, 0xf, &[
+        "0 | DO | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 1 | 0xf | do",
+        "1 | CONT j+3 u+3 | 0xf | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 4 | 0xf | cont-shortcut",
+        "4 | WHILE j-3 u+1 | 0xf | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 1 | 0xf | while-uniform-loop",
+        "1 | CONT j+3 u+3 | 0x0 | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 2 | 0xf | cont-none",
+        "2 | BREAK j+2 u+2 | 0xf | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 5 | 0xf | break-shortcut",
+        "5 | NOP·z | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 6 | 0xf | nop",
+        "6 | EOT | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | · | 0xf | eot",
+    ]);
+}
+
+#[test]
+fn tv4b_break_while_others_parked() {
+    run_tv("TV-4b", 4, 0xf, &[
+        "0 | DO | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 1 | 0xf | do",
+        "1 | IF j+4 u+5 | 0x3 | 0xf | 0 0 I1 I1 | 1 0 0 0 0 | I:6 | 2 | 0x3 | if-diverge",
+        "2 | BREAK j+2 u+6 | 0x3 | 0x3 | L1 L1 I1 I1 | 1 1 0 0 0 | I:6,L:8 | 4 | 0x0 | break-park-open",
+        "4 | ELSE u+2 | · | 0x0 | L1 L1 0 0 | 1 1 0 0 0 | I:6,L:8 | 5 | 0xc | else-swap",
+        "5 | NOP·b | · | 0xc | L1 L1 0 0 | 1 1 0 0 0 | I:6,L:8 | 6 | 0xc | nop",
+        "6 | ENDIF j+2 | 0xf | 0xc | L1 L1 0 0 | 0 1 0 0 0 | L:8 | 7 | 0xc | conv-pop",
+        "7 | NOP·c | · | 0xc | L1 L1 0 0 | 0 1 0 0 0 | L:8 | 8 | 0xc | nop",
+        "8 | WHILE j-7 u+1 | 0x0 | 0xc | 0 0 0 0 | 0 0 0 0 0 | – | 9 | 0xf | while-exit-pop",
+        "9 | NOP·z | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 10 | 0xf | nop",
+        "10 | EOT | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | · | 0xf | eot",
+    ]);
+}
+
+#[test]
+fn tv5_divergent_call_early_ret() {
+    run_tv("TV-5", 4, 0xf, &[
+        "0 | CALL j+3 | 0x7 | 0xf | 0 0 0 K1 | 0 0 1 0 0 | K:1 | 3 | 0x7 | call-diverge",
+        "3 | NOP·f1 | · | 0x7 | 0 0 0 K1 | 0 0 1 0 0 | K:1 | 4 | 0x7 | nop",
+        "4 | RET j+2 | 0x1 | 0x7 | K1 0 0 K1 | 0 0 1 0 0 | K:1 | 5 | 0x6 | ret-park",
+        "5 | NOP·f2 | · | 0x6 | K1 0 0 K1 | 0 0 1 0 0 | K:1 | 6 | 0x6 | nop",
+        "6 | RET j0 | · | 0x6 | 0 0 0 0 | 0 0 0 0 0 | – | 1 | 0xf | ret-complete",
+        "1 | NOP·y | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 2 | 0xf | nop",
+        "2 | EOT | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | · | 0xf | eot",
+    ]);
+}
+
+#[test]
+fn tv6_fig12_snapshot() {
+    run_tv("TV-6", 8, 0xff, &[
+        "0 | CALL j+3 | 0x7f | 0xff | 0 0 0 0 0 0 0 K1 | 0 0 1 0 0 | K:1 | 3 | 0x7f | call-diverge",
+        "3 | DO | · | 0x7f | 0 0 0 0 0 0 0 K1 | 0 0 1 0 0 | K:1 | 4 | 0x7f | do",
+        "4 | BREAK j+6 u+6 | 0x40 | 0x7f | 0 0 0 0 0 0 L1 K1 | 0 1 1 0 0 | L:10,K:1 | 5 | 0x3f | break-park-open",
+        "5 | IF j+4 u+4 | 0x0f | 0x3f | 0 0 0 0 I1 I1 L1 K1 | 1 1 1 0 0 | I:9,L:10,K:1 | 6 | 0x0f | if-diverge",
+        "6 | IF j+2 u+2 | 0x03 | 0x0f | 0 0 I2 I2 I1 I1 L1 K1 | 2 1 1 0 0 | I:8,L:10,K:1 | 7 | 0x03 | if-diverge",
+        "7 | NOP·x | · | 0x03 | 0 0 I2 I2 I1 I1 L1 K1 | 2 1 1 0 0 | I:8,L:10,K:1 | 8 | 0x03 | nop",
+        "8 | ENDIF j+1 | 0xff | 0x03 | 0 0 0 0 I1 I1 L1 K1 | 1 1 1 0 0 | I:9,L:10,K:1 | 9 | 0x0f | conv-pop",
+        "9 | ENDIF j+1 | 0xff | 0x0f | 0 0 0 0 0 0 L1 K1 | 0 1 1 0 0 | L:10,K:1 | 10 | 0x3f | conv-pop",
+        "10 | WHILE j-6 u+1 | 0x00 | 0x3f | 0 0 0 0 0 0 0 K1 | 0 0 1 0 0 | K:1 | 11 | 0x7f | while-exit-pop",
+        "11 | RET j0 | · | 0x7f | 0 0 0 0 0 0 0 0 | 0 0 0 0 0 | – | 1 | 0xff | ret-complete",
+        "1 | NOP·y | · | 0xff | 0 0 0 0 0 0 0 0 | 0 0 0 0 0 | – | 2 | 0xff | nop",
+        "2 | EOT | · | 0xff | 0 0 0 0 0 0 0 0 | 0 0 0 0 0 | – | · | 0xff | eot",
+    ]);
+}
+
+#[test]
+fn tv7_branch_join_and_halt() {
+    run_tv("TV-7", 4, 0xf, &[
+        "0 | BRANCH j+3 | 0x3 | 0xf | B1 B1 0 0 | 0 0 0 1 0 | B:3 | 1 | 0xc | br-diverge",
+        "1 | HALT j+2 u+4 | 0x4 | 0xc | B1 B1 H1 0 | 0 0 0 1 1 | B:3,H:5 | 2 | 0x8 | halt-park",
+        "2 | NOP·a | · | 0x8 | B1 B1 H1 0 | 0 0 0 1 1 | B:3,H:5 | 3 | 0x8 | nop",
+        "3 | JOIN_BR j+2 | 0xf | 0x8 | 0 0 H1 0 | 0 0 0 0 1 | H:5 | 4 | 0xb | conv-pop",
+        "4 | NOP·b | · | 0xb | 0 0 H1 0 | 0 0 0 0 1 | H:5 | 5 | 0xb | nop",
+        "5 | JOIN_HALT j+1 | 0xf | 0xb | 0 0 0 0 | 0 0 0 0 0 | – | 6 | 0xf | conv-pop",
+        "6 | NOP·end | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | 7 | 0xf | nop",
+        "7 | EOT | · | 0xf | 0 0 0 0 | 0 0 0 0 0 | – | · | 0xf | eot",
+    ]);
+}
+
+// ------------------------------------------------------------------ §7 error vectors
+
+/// Asserts an error response and the §7 fault contract: state unchanged except `fault`, and
+/// later requests answer FAULTED until INIT.
+fn expect_error(b: &mut Both, i: Instr, pred: u64, code: u8, t: u8) {
+    let before = b.s.clone();
+    let o = b.step(i, pred);
+    assert!(o.err, "{i:?}: expected error {code}, got {o:?}");
+    assert_eq!((o.err_code, o.err_type), (code, t), "{i:?}");
+    assert_eq!((o.next_ip, o.exec_mask, o.lane_mask, o.pred_mask, o.warn, o.event), (i.ip, 0, 0, 0, 0, 0));
+    let mut want = before.clone();
+    want.fault = true;
+    assert_eq!(b.s, want, "{i:?}: only fault changes");
+    let o2 = b.step(Instr::new(op::NOP, (i.ip + 1) & 0xffff, 0, 0), b.cfg.nmask());
+    assert_eq!((o2.err, o2.err_code), (true, err::FAULTED));
+    assert_eq!(b.s, want);
+}
+
+fn init(b: &mut Both, live: u64) {
+    let o = b.step(Instr::new(op::INIT, 0, 0, 0), live);
+    assert!(!o.err);
+}
+
+const ALL: u64 = 0xf;
+
+#[test]
+fn e1_to_e8_spec_error_vectors() {
+    let c4 = Cfg::new(4);
+    // E-1
+    let mut b = Both::new(c4, Some("n4"));
+    init(&mut b, ALL);
+    expect_error(&mut b, Instr::new(op::RET, 0, 0, 0), ALL, err::RET_UNDERFLOW, 0);
+    // E-2: MAXD_CALL = 2
+    let c2 = Cfg { n: 4, maxd: 2, maxd_call: 2, ipw: 16 };
+    let mut b = Both::new(c2, Some("n4_d2"));
+    init(&mut b, ALL);
+    let o = b.step(Instr::new(op::CALL, 0, 2, 0), ALL);
+    assert_eq!((o.event, o.next_ip, b.s.cic[S_CALL], b.s.top(S_CALL).ip), (event("call-uniform"), 2, 1, 1));
+    let o = b.step(Instr::new(op::CALL, 2, 0, 0), ALL);
+    assert_eq!((o.event, o.next_ip, b.s.cic[S_CALL], b.s.top(S_CALL).ip), (event("call-uniform"), 2, 2, 3));
+    expect_error(&mut b, Instr::new(op::CALL, 2, 0, 0), ALL, err::STACK_OVF, ty::CALL as u8);
+    // E-3
+    let mut b = Both::new(c4, Some("n4"));
+    init(&mut b, ALL);
+    expect_error(&mut b, Instr::new(op::BREAK, 0, 2, 2), 0x1, err::NO_LOOP, 0);
+    // E-4
+    init(&mut b, ALL);
+    let o = b.step(Instr::new(op::IF, 0, 1, 1), 0x3);
+    assert_eq!(o.event, event("if-diverge"));
+    assert_eq!(b.s.cnt, vec![0, 0, c4.code(ty::IF, 1), c4.code(ty::IF, 1)]);
+    assert_eq!(b.s.top(0).ip, 1);
+    let o = b.step(Instr::new(op::NOP, 1, 0, 0), ALL);
+    assert_eq!(o.lane_mask, 0x3);
+    expect_error(&mut b, Instr::new(op::NOP, 2, 0, 0), ALL, err::SKIPPED_CONV, ty::IF as u8);
+    // E-5
+    init(&mut b, ALL);
+    b.step(Instr::new(op::NOP, 0, 0, 0), ALL);
+    expect_error(&mut b, Instr::new(op::BRANCH, 1, -1, 0), 0x3, err::DIV_BACKWARD, 0);
+    // E-6
+    init(&mut b, ALL);
+    let o = b.step(Instr::new(op::HALT, 0, 3, 3), 0x1);
+    assert_eq!(o.event, event("halt-park"));
+    assert_eq!(b.s.cnt, vec![c4.code(ty::HALT, 1), 0, 0, 0]);
+    assert_eq!(b.s.top(S_HALT).ip, 3);
+    expect_error(&mut b, Instr::new(op::HALT, 1, 3, 3), 0x2, err::HALT_TARGET, 0);
+    // E-7
+    init(&mut b, ALL);
+    let o = b.step(Instr::new(op::IF, 0, 2, 2), 0x3);
+    assert_eq!(o.event, event("if-diverge"));
+    expect_error(&mut b, Instr::new(op::EOT, 1, 0, 0), ALL, err::UNCLOSED_AT_EOT, 0);
+    // E-8
+    init(&mut b, ALL);
+    b.step(Instr::new(op::IF, 0, 2, 2), 0x3);
+    assert_eq!(b.s.cnt, vec![0, 0, c4.code(ty::IF, 1), c4.code(ty::IF, 1)]);
+    b.step(Instr::new(op::NOP, 1, 0, 0), ALL);
+    let o = b.step(Instr::new(op::ENDIF, 2, 1, 0), 0x4);
+    assert_eq!((o.event, o.warn, o.lane_mask, o.next_ip), (event("conv-partial"), 1, 0x7, 3));
+    assert_eq!(b.s.cnt, vec![0, 0, 0, c4.code(ty::IF, 1)]);
+    assert_eq!(b.s.cic[0], 1);
+    expect_error(&mut b, Instr::new(op::EOT, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::IF as u8);
+}
+
+/// Every §7 code, each with the fault contract, on the RTL (defaults and the depth-2 config).
+#[test]
+fn every_error_code_and_overflow_path() {
+    let mut seen = [false; 15];
+    let c4 = Cfg::new(4);
+    let mut b = Both::new(c4, Some("n4"));
+    let mut e = |b: &mut Both, i: Instr, p: u64, code: u8, t: u8| {
+        expect_error(b, i, p, code, t);
+        seen[code as usize] = true;
+        seen[err::FAULTED as usize] = true;
+    };
+    // EMPTY_LIVE: INIT with an empty mask (state unchanged except fault; INIT then recovers)
+    init(&mut b, ALL);
+    e(&mut b, Instr::new(op::INIT, 0, 0, 0), 0, err::EMPTY_LIVE, 0);
+    init(&mut b, ALL);
+    assert!(!b.s.fault);
+    e(&mut b, Instr::new(0x0F, 0, 0, 0), ALL, err::BAD_OP, 0);
+    init(&mut b, ALL);
+    e(&mut b, Instr::new(0x1F, 0, 0, 0), ALL, err::BAD_OP, 0);
+    for (i, p) in [
+        (Instr::new(op::IF, 0, 3, 2), ALL),
+        (Instr::new(op::IF, 0, 0, 2), ALL),
+        (Instr::new(op::ELSE, 0, 0, 0), ALL),
+        (Instr::new(op::ENDIF, 0, 0, 0), ALL),
+        (Instr::new(op::WHILE, 0, 1, 1), ALL),
+        (Instr::new(op::BREAK, 0, 1, -1), ALL),
+        (Instr::new(op::CONT, 0, 0, 1), ALL),
+        (Instr::new(op::RET, 0, -1, 0), ALL),
+        (Instr::new(op::BRANCH, 0, 0, 0), ALL),
+        (Instr::new(op::HALT, 0, 1, 0), ALL),
+        (Instr::new(op::JOIN_BR, 0, -2, 0), ALL),
+    ] {
+        init(&mut b, ALL);
+        e(&mut b, i, p, err::BAD_OFFSET, 0);
+    }
+    for i in [
+        Instr::new(op::NOP, 0xffff, 0, 0),
+        Instr::new(op::JMP, 3, -4, 0),
+        Instr::new(op::IF, 0xfff0, 1, 0x20),
+        Instr::new(op::BREAK, 0xfff0, 1, 0xf),
+        Instr::new(op::CALL, 0x8001, 0x7fff, 0),
+        Instr::new(op::WHILE, 2, -3, 1),
+    ] {
+        init(&mut b, ALL);
+        e(&mut b, i, ALL, err::IP_RANGE, 0);
+    }
+    // a final RET has no candidate targets: RET j0 at the last IP is legal (RET_UNDERFLOW here)
+    init(&mut b, ALL);
+    e(&mut b, Instr::new(op::RET, 0xffff, 0, 0), ALL, err::RET_UNDERFLOW, 0);
+    init(&mut b, ALL);
+    e(&mut b, Instr::new(op::WHILE, 5, -2, 1), ALL, err::NO_LOOP, 0);
+    init(&mut b, ALL);
+    e(&mut b, Instr::new(op::CONT, 5, 2, 1), 0x1, err::NO_LOOP, 0);
+    // LOOP_NEST_OVF: LNMAX = 2^DW - 1 = 15 DOs, the 16th faults
+    init(&mut b, ALL);
+    for k in 0..c4.lnmax() {
+        b.step(Instr::new(op::DO, k as u64, 0, 0), ALL);
+    }
+    e(&mut b, Instr::new(op::DO, 20, 0, 0), ALL, err::LOOP_NEST_OVF, 0);
+    // UNSTRUCTURED_BR: a divergent BRANCH past the open region's join
+    init(&mut b, ALL);
+    b.step(Instr::new(op::BRANCH, 0, 4, 0), 0x1);
+    e(&mut b, Instr::new(op::BRANCH, 1, 5, 0), 0x2, err::UNSTRUCTURED_BR, 0);
+    // SKIPPED_CONV for LOOP and BR
+    init(&mut b, ALL);
+    b.step(Instr::new(op::DO, 0, 0, 0), ALL);
+    b.step(Instr::new(op::BREAK, 1, 1, 1), 0x1);
+    e(&mut b, Instr::new(op::NOP, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::LOOP as u8);
+    init(&mut b, ALL);
+    b.step(Instr::new(op::BRANCH, 0, 2, 0), 0x1);
+    e(&mut b, Instr::new(op::NOP, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::BR as u8);
+    for (code, i, p) in [
+        (err::RET_UNDERFLOW, Instr::new(op::RET, 0, 1, 0), ALL),
+        (err::DIV_BACKWARD, Instr::new(op::BRANCH, 4, -2, 0), 0x3),
+    ] {
+        init(&mut b, ALL);
+        e(&mut b, i, p, code, 0);
+    }
+    init(&mut b, ALL);
+    b.step(Instr::new(op::DO, 0, 0, 0), ALL);
+    e(&mut b, Instr::new(op::EOT, 1, 0, 0), ALL, err::UNCLOSED_AT_EOT, 0);
+    init(&mut b, 0x7);
+    b.step(Instr::new(op::HALT, 0, 2, 2), 0x1);
+    e(&mut b, Instr::new(op::HALT, 1, 1, 2), 0x2, err::HALT_TARGET, 0);
+
+    // STACK_OVF for every type with depth-2 stacks (MAXD = MAXD_CALL = 2, N = 4).
+    let c2 = Cfg { n: 4, maxd: 2, maxd_call: 2, ipw: 16 };
+    let mut b = Both::new(c2, Some("n4_d2"));
+    // IF: three nested divergent IFs
+    init(&mut b, ALL);
+    b.step(Instr::new(op::IF, 0, 10, 10), 0x7);
+    b.step(Instr::new(op::IF, 1, 8, 8), 0x3);
+    e(&mut b, Instr::new(op::IF, 2, 6, 6), 0x1, err::STACK_OVF, ty::IF as u8);
+    // LOOP: three nested loops, each with a divergent BREAK
+    init(&mut b, ALL);
+    b.step(Instr::new(op::DO, 0, 0, 0), ALL);
+    b.step(Instr::new(op::BREAK, 1, 1, 20), 0x1);
+    b.step(Instr::new(op::DO, 2, 0, 0), ALL);
+    b.step(Instr::new(op::BREAK, 3, 1, 10), 0x2);
+    b.step(Instr::new(op::DO, 4, 0, 0), ALL);
+    e(&mut b, Instr::new(op::BREAK, 5, 1, 5), 0x4, err::STACK_OVF, ty::LOOP as u8);
+    // LOOP via WHILE opening a level
+    init(&mut b, ALL);
+    b.step(Instr::new(op::DO, 0, 0, 0), ALL);
+    b.step(Instr::new(op::BREAK, 1, 1, 20), 0x1);
+    b.step(Instr::new(op::DO, 2, 0, 0), ALL);
+    b.step(Instr::new(op::BREAK, 3, 1, 10), 0x2);
+    b.step(Instr::new(op::DO, 4, 0, 0), ALL);
+    e(&mut b, Instr::new(op::WHILE, 5, -1, 1), 0x4, err::STACK_OVF, ty::LOOP as u8);
+    // BR: three nested divergent BRANCHes
+    init(&mut b, ALL);
+    b.step(Instr::new(op::BRANCH, 0, 10, 0), 0x1);
+    b.step(Instr::new(op::BRANCH, 1, 8, 0), 0x2);
+    e(&mut b, Instr::new(op::BRANCH, 2, 6, 0), 0x4, err::STACK_OVF, ty::BR as u8);
+    // CALL: three nested calls
+    init(&mut b, ALL);
+    b.step(Instr::new(op::CALL, 0, 10, 0), ALL);
+    b.step(Instr::new(op::CALL, 10, 10, 0), 0x3);
+    e(&mut b, Instr::new(op::CALL, 20, 10, 0), 0x1, err::STACK_OVF, ty::CALL as u8);
+    if let Some(r) = b.rtl.as_mut() {
+        r.idle(&b.s);
+    }
+    let missing: Vec<usize> = (1..15).filter(|&c| !seen[c]).collect();
+    assert!(missing.is_empty(), "error codes never reached: {missing:?}");
+}
+
+/// Warnings and the pred-mask rules of §0.1 (ELSE/DO/JMP/EOT/final RET ignore the predicate).
+#[test]
+fn pred_ignored_warning_and_pred_mask() {
+    let c = Cfg::new(4);
+    let mut b = Both::new(c, Some("n4"));
+    init(&mut b, ALL);
+    let o = b.step(Instr::new(op::DO, 0, 0, 0), 0x5);
+    assert_eq!((o.warn, o.pred_mask), (2, 0));
+    let o = b.step(Instr::new(op::JMP, 1, 2, 0), 0x0);
+    assert_eq!((o.warn, o.next_ip, o.event), (2, 3, event("jmp")));
+    let o = b.step(Instr::new(op::WHILE, 3, -2, 1), 0x0);
+    assert_eq!((o.event, o.pred_mask, o.next_ip), (event("while-exit"), 0xf, 4));
+    let o = b.step(Instr::new(op::EOT, 4, 0, 0), 0x1);
+    assert_eq!((o.err, o.warn, o.event), (false, 2, event("eot")));
+}
+
+// ------------------------------------------------------------------ random structured programs
+
+fn gen_program(rng: &mut StdRng, cfg: &Cfg, exact: bool) -> Program {
+    let size = rng.gen_range(8..40);
+    let ast = Gen::program(rng, size, cfg.maxd_call);
+    assemble(&ast, exact, rng.gen())
+}
+
+fn live_mask(rng: &mut StdRng, cfg: &Cfg) -> u64 {
+    if rng.gen_bool(0.7) {
+        cfg.nmask()
+    } else {
+        loop {
+            let m = rng.gen::<u64>() & cfg.nmask();
+            if m != 0 {
+                return m;
+            }
+        }
+    }
+}
+
+/// P2 and P5 of §4.9 on a golden state.
+fn check_invariants(cfg: &Cfg, s: &State) {
+    let dw = cfg.dw();
+    for &c in &s.cnt {
+        if c == 0 || c == cfg.off() {
+            continue;
+        }
+        let (t, d) = (c >> dw, c & ((1 << dw) - 1));
+        let base = match t {
+            ty::IF => 0,
+            ty::LOOP | ty::CONT => 1,
+            ty::CALL => 2,
+            ty::BR => 3,
+            ty::HALT => 4,
+            _ => panic!("bad counter type {t}"),
+        };
+        assert!(d >= 1 && d <= s.cic[base], "P2: code {c:#x} with CIC {:?}", s.cic);
+        if t == ty::HALT {
+            assert_eq!(d, 1);
+        }
+    }
+    let n = cfg.n as u32;
+    assert!(s.cic[0] <= n.saturating_sub(1) && s.cic[3] <= n.saturating_sub(1), "P5: {:?}", s.cic);
+    assert!(s.cic[1] <= n && s.cic[4] <= 1, "P5: {:?}", s.cic);
+}
+
+/// P4: golden model against the per-lane scalar oracle, ≥ 10 000 programs over all widths,
+/// exact rejoin offsets and the all-`+1` variant.
+#[test]
+fn golden_matches_scalar_oracle_on_random_programs() {
+    let seed = 0xB0A7_0001;
+    println!("seed {seed:#x}");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut programs = 0;
+    let mut steps = 0usize;
+    let mut max_cic = [0u32; 5];
+    let mut events = [0u64; 42];
+    for &n in &[1usize, 2, 3, 4, 8, 16, 32] {
+        let cfg = Cfg::new(n);
+        for k in 0..1600 {
+            let exact = k % 2 == 0;
+            let p = gen_program(&mut rng, &cfg, exact);
+            let live = live_mask(&mut rng, &cfg);
+            let run = simd_run(&cfg, &p, live, &mut rng, 200_000)
+                .unwrap_or_else(|e| panic!("N={n} program {k} (exact {exact}): {e}\n{:?}", p.code));
+            for st in &run.steps {
+                check_invariants(&cfg, &st.state);
+                for t in 0..5 {
+                    max_cic[t] = max_cic[t].max(st.state.cic[t]);
+                }
+                events[st.out.event as usize] += 1;
+            }
+            for lane in 0..n {
+                let want = if live >> lane & 1 == 1 { oracle(&p, lane, 1_000_000).expect("oracle terminates") } else { vec![] };
+                assert_eq!(run.traces[lane], want, "N={n} program {k} lane {lane} (exact {exact}): {:?}", p.code);
+            }
+            programs += 1;
+            steps += run.steps.len();
+        }
+    }
+    println!("{programs} programs, {steps} steps, max CIC {max_cic:?}");
+    let never: Vec<&str> = (0..42).filter(|&e| events[e] == 0).map(|e| sim::golden::branch_unit::EVENTS[e]).collect();
+    println!("events never taken: {never:?}");
+    assert!(programs >= 10_000);
+}
+
+/// P7: RTL against the golden model, every port every cycle, on random structured programs:
+/// ≥ 1e6 instructions per N.
+fn rtl_random_programs(variant: &str, n: usize, target: usize, seed: u64) {
+    println!("{variant}: seed {seed:#x}");
+    let cfg = Cfg::new(n);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut sbu = Sbu::new(variant, cfg);
+    let mut cur = State::reset(&cfg);
+    let mut done = 0usize;
+    let mut programs = 0usize;
+    while done < target {
+        let p = gen_program(&mut rng, &cfg, programs % 2 == 0);
+        let live = live_mask(&mut rng, &cfg);
+        let run = simd_run(&cfg, &p, live, &mut rng, 200_000).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        // the RTL continues from the previous program's end state: re-step the golden model
+        // from there (only INIT's exec mask and dead stack entries differ from a fresh run)
+        for st in &run.steps {
+            let (s2, o) = step(&cfg, &cur, &st.instr, st.pred);
+            if st.instr.op != op::INIT {
+                assert_eq!(o, st.out);
+            }
+            sbu.step(&st.instr, st.pred, &o, &s2);
+            cur = s2;
+        }
+        // an idle cycle between programs: state holds, response idle
+        sbu.idle(&cur);
+        done += run.steps.len();
+        programs += 1;
+    }
+    println!("{variant}: {done} instructions, {programs} programs, 0 mismatches");
+}
+
+#[test]
+fn rtl_random_programs_n1() {
+    rtl_random_programs("n1", 1, 1_000_000, 0x5B0_0001);
+}
+#[test]
+fn rtl_random_programs_n4() {
+    rtl_random_programs("n4", 4, 1_000_000, 0x5B0_0004);
+}
+#[test]
+fn rtl_random_programs_n8() {
+    rtl_random_programs("n8", 8, 1_000_000, 0x5B0_0008);
+}
+#[test]
+fn rtl_random_programs_n16() {
+    rtl_random_programs("n16", 16, 1_000_000, 0x5B0_0016);
+}
+#[test]
+fn rtl_random_programs_n32() {
+    rtl_random_programs("n32", 32, 1_000_000, 0x5B0_0032);
+}
+
+/// Random raw request streams (arbitrary ops, offsets, predicates, IPs near the edges, INITs
+/// and idle cycles): mostly error paths; RTL against the golden model every cycle.
+fn raw_stream(variant: &str, cfg: Cfg, steps: usize, seed: u64) {
+    println!("{variant}: raw stream seed {seed:#x}");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut b = Both::new(cfg, Some(variant));
+    let mut codes = [0u64; 15];
+    let ops: Vec<u8> = (0u8..0x20).collect();
+    for _ in 0..steps {
+        if rng.gen_bool(0.05) {
+            let s = b.s.clone();
+            b.rtl.as_mut().unwrap().idle(&s);
+            continue;
+        }
+        let o = if b.s.fault && rng.gen_bool(0.5) || rng.gen_bool(0.03) {
+            op::INIT
+        } else if rng.gen_bool(0.8) {
+            [op::IF, op::ELSE, op::ENDIF, op::DO, op::WHILE, op::BREAK, op::CONT, op::CALL, op::RET, op::BRANCH,
+             op::HALT, op::JOIN_BR, op::JOIN_HALT, op::NOP, op::EOT][rng.gen_range(0..15)]
+        } else {
+            ops[rng.gen_range(0..ops.len())]
+        };
+        let ip = if rng.gen_bool(0.05) { 0xffff - rng.gen_range(0..3) } else { rng.gen_range(0..24) };
+        let off = |r: &mut StdRng| -> i64 {
+            match r.gen_range(0..10) {
+                0 => 0,
+                1 => r.gen_range(-32768..32768),
+                2..=3 => r.gen_range(-6..0),
+                _ => r.gen_range(1..10),
+            }
+        };
+        let (j, u) = (off(&mut rng), off(&mut rng));
+        let pred = if rng.gen_bool(0.3) { cfg.nmask() } else { rng.gen::<u64>() & cfg.nmask() };
+        let out = b.step(Instr::new(o, ip, j, u), pred);
+        if out.err {
+            codes[out.err_code as usize] += 1;
+        }
+    }
+    println!("{variant}: error codes seen {codes:?}");
+}
+
+#[test]
+fn rtl_raw_streams() {
+    raw_stream("n4", Cfg::new(4), 150_000, 0xAA01);
+    raw_stream("n4_d2", Cfg { n: 4, maxd: 2, maxd_call: 2, ipw: 16 }, 150_000, 0xAA02);
+    raw_stream("n1", Cfg::new(1), 50_000, 0xAA03);
+    raw_stream("n16", Cfg::new(16), 50_000, 0xAA04);
+}
+
+#[test]
+fn reset_clears_all_state() {
+    let c = Cfg::new(8);
+    let mut b = Both::new(c, Some("n8"));
+    init(&mut b, 0xff);
+    b.step(Instr::new(op::CALL, 0, 5, 0), 0x0f);
+    b.step(Instr::new(op::IF, 5, 2, 2), 0x3);
+    let r = b.rtl.as_mut().unwrap();
+    r.dut.reset(1);
+    let s = State::reset(&c);
+    r.idle(&s);
+}
