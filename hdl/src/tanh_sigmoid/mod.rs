@@ -1,6 +1,8 @@
 //! tanh_sigmoid: placeholder until the block lands (see its issue). Same shape as every block:
 //! `Config` (TOML section `[tanh_sigmoid]`), the rust-hdl RTL, and `Block: BlockGen`.
 
+pub mod tables;
+
 use crate::config::ConfigError;
 use crate::emit::{EmitError, EmittedModule};
 use crate::BlockGen;
