@@ -221,8 +221,11 @@ fn fit_row(func: Func, e: usize) -> (Row, RowFit) {
             .map(|d| (d, f(d as f64 / (1u64 << 23) as f64) * 2f64.powi(32)))
             .collect()
     };
-    let coarse = mk(256);
+    let coarse = mk(128);
     let fine = mk(2048);
+    // sigmoid row 0 starts exactly at sigma(0) = 1/2 (scaled: 1): pin c0 so that tiny and
+    // subnormal inputs give exactly 0.5 (spec §6.4)
+    let pin = if func == Func::Sigmoid && e == 0 { Some((f(0.0) * 2f64.powi(32)).round() as i64) } else { None };
     // analytic c0 for given c1, c2: centre the residual range, then try neighbours with the clamp
     let best_c0 = |grid: &[(u64, f64)], c1: i64, c2: i64| -> (i64, f64) {
         let (mut lo, mut hi) = (f64::MAX, f64::MIN);
@@ -231,7 +234,10 @@ fn fit_row(func: Func, e: usize) -> (Row, RowFit) {
             lo = lo.min(r);
             hi = hi.max(r);
         }
-        let c0 = (-(lo + hi) / 2.0).round() as i64;
+        let c0 = match pin {
+            Some(p) => return (p, eval(grid, p, c1, c2)),
+            None => (-(lo + hi) / 2.0).round() as i64,
+        };
         let mut best = (c0, f64::MAX);
         for c in c0 - 2..=c0 + 2 {
             let e = eval(grid, c, c1, c2);
@@ -242,8 +248,8 @@ fn fit_row(func: Func, e: usize) -> (Row, RowFit) {
         best
     };
     let mut best = (0i64, q1, q2, f64::MAX);
-    for c2 in q2 - 3..=q2 + 3 {
-        for c1 in q1 - 3..=q1 + 3 {
+    for c2 in q2 - 2..=q2 + 2 {
+        for c1 in q1 - 2..=q1 + 2 {
             let (c0, e) = best_c0(&coarse, c1, c2);
             if e < best.3 {
                 best = (c0, c1, c2, e);
