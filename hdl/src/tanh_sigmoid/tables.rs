@@ -353,7 +353,24 @@ mod tests {
             assert!(f.fixed_err * 2f64.powi(24) < 0.75, "tanh row {e}: {}", f.fixed_err * 2f64.powi(24));
         }
         for (e, f) in t.sig.fits.iter().enumerate() {
-            assert!(f.fixed_err * 2f64.powi(24) < 0.5, "sig row {e}: {}", f.fixed_err * 2f64.powi(24));
+            let k = t.sig.rows[e].k;
+            // positive side: absolute error of 1 - sigma(-t), in units of 2^-24
+            let pos = f.fixed_err * 2f64.powi(24 - k as i32);
+            assert!(pos < 0.75, "sigmoid row {e}: positive-side error {pos} x 2^-24");
+            // negative side: relative error (the scaled row value is > 0.38 over the row)
+            assert!(f.fixed_err / 0.38 < 2f64.powi(-12), "sigmoid row {e}: relative error {}", f.fixed_err / 0.38);
         }
+    }
+
+    #[test]
+    fn anchors_and_scales() {
+        let t = tables();
+        // tanh row 0 starts at tanh(a)/a = 1: c0 = 2^32 within the fit error
+        assert!((t.tanh.rows[0].c0 as i64 - (1i64 << 32)).abs() < 64);
+        // sigmoid row 0 is pinned to sigma(0) = 1/2, scale 2^1
+        assert_eq!((t.sig.rows[0].c0, t.sig.rows[0].k), (1u64 << 32, 1));
+        // scales grow with t: sigma(-t) ~ e^-t, so k(t = 31.75) = floor(31.75 / ln 2) = 45
+        assert_eq!(t.sig.rows[ROWS - 1].k, 45);
+        assert!(t.sig.rows.windows(2).all(|w| w[1].k >= w[0].k));
     }
 }
