@@ -1,1 +1,316 @@
-//! Golden model for tanh_sigmoid: placeholder until the block lands.
+//! Golden model of the tanh/sigmoid interpolation datapath (spec: ../shared/spec/tanh-sigmoid.md,
+//! with the deviations recorded in docs/tanh_sigmoid.md). Written from the spec's description of the
+//! arithmetic (§2.5–§2.8, §6), not from the RTL. The coefficient ROMs come from the table generator
+//! (`hdl::tanh_sigmoid::tables`), which is the single source of the ROM contents.
+//!
+//! Everything is integer arithmetic on exact values: a result is a non-negative integer N times
+//! 2^e, rounded once (RNE) to the output format.
+
+use hdl::tanh_sigmoid::tables::{tables, Row};
+
+/// Latency with the fused TANH tail (FUSED = 1), every op and format.
+pub const LAT: usize = 6;
+
+pub const OP_TANH_PRE: u8 = 0;
+pub const OP_SIGMOID: u8 = 1;
+pub const OP_TANH: u8 = 2;
+pub const FMT_FP32: u8 = 0;
+pub const FMT_FP16: u8 = 1;
+pub const FMT_BF16: u8 = 2;
+
+/// Result of a reserved op or format.
+pub const RESERVED_NAN: u32 = 0x7FC0_0000;
+
+/// (precision p, minimum normal exponent, exponent bias, fraction bits) of a format.
+pub fn fmt_params(fmt: u8) -> (i32, i32, i32, u32) {
+    match fmt {
+        FMT_FP32 => (24, -126, 127, 23),
+        FMT_FP16 => (11, -14, 15, 10),
+        FMT_BF16 => (8, -126, 127, 7),
+        _ => unreachable!(),
+    }
+}
+
+fn one(fmt: u8) -> u32 {
+    match fmt {
+        FMT_FP32 => 0x3F80_0000,
+        FMT_FP16 => 0x3C00,
+        _ => 0x3F80,
+    }
+}
+fn half_val(fmt: u8) -> u32 {
+    match fmt {
+        FMT_FP32 => 0x3F00_0000,
+        FMT_FP16 => 0x3800,
+        _ => 0x3F00,
+    }
+}
+fn sign_bit(fmt: u8) -> u32 {
+    if fmt == FMT_FP32 {
+        1 << 31
+    } else {
+        1 << 15
+    }
+}
+
+/// Rounds N * 2^e (N > 0) once, to nearest even, into `fmt`, with gradual underflow; with `ftz`
+/// a result that lands in the subnormal range (after rounding) becomes zero. Returns the magnitude bits.
+pub fn round_to(n: u128, e: i32, fmt: u8, ftz: bool) -> u32 {
+    assert!(n > 0);
+    let (p, emin, bias, fbits) = fmt_params(fmt);
+    let l = 127 - n.leading_zeros() as i32 + e; // exponent of the MSB
+    let mut lsb = (l - (p - 1)).max(emin - (p - 1));
+    let sh = lsb - e;
+    let mut q: u128 = if sh <= 0 {
+        n << (-sh)
+    } else {
+        let q = n >> sh;
+        let r = n & ((1u128 << sh) - 1);
+        let half = 1u128 << (sh - 1);
+        if r > half || (r == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    if q >> p != 0 {
+        q >>= 1;
+        lsb += 1;
+    }
+    if q < 1 << (p - 1) {
+        // subnormal (or zero)
+        if ftz {
+            return 0;
+        }
+        return q as u32;
+    }
+    let exp = (lsb + (p - 1) + bias) as u32;
+    (exp << fbits) | (q as u32 & ((1 << fbits) - 1))
+}
+
+/// fp32 bit pattern of the (exact) fp32 widening of `raw` in `fmt`; ftz flushes subnormal inputs
+/// to signed zero.
+pub fn widen(raw: u32, fmt: u8, ftz: bool) -> u32 {
+    let x = match fmt {
+        FMT_FP32 => raw,
+        FMT_FP16 => half::f16::from_bits(raw as u16).to_f32().to_bits(),
+        _ => (raw & 0xFFFF) << 16,
+    };
+    let in_sub = match fmt {
+        FMT_FP16 => raw & 0x7C00 == 0 && raw & 0x3FF != 0,
+        _ => (x >> 23) & 0xFF == 0 && x & 0x7F_FFFF != 0,
+    };
+    if ftz && in_sub {
+        x & 0x8000_0000
+    } else {
+        x
+    }
+}
+
+/// Row and Delta (u0.23) of an interpolated input: `ee` is the fp32 biased exponent (tanh: +1).
+pub fn index(ee: u32, m: u32, sig: u32) -> (usize, u64) {
+    if ee <= 127 {
+        // region 0: uniform grid, Q = arg / h as u6.23, truncated
+        let sh = ee as i32 - 122;
+        let q: u64 = if sh >= 0 {
+            (sig as u64) << sh
+        } else if -sh >= 40 {
+            0
+        } else {
+            (sig as u64) >> (-sh)
+        };
+        ((q >> 23) as usize, q & 0x7F_FFFF)
+    } else {
+        (64 * (ee as usize - 127) + (m >> 17) as usize, ((m & 0x1FFFF) as u64) << 6)
+    }
+}
+
+/// The accumulator S (LSB 2^-32) of the quadratic for one row: c0 + floor(c1*D/2^19) + floor(c2*SQ/2^12)
+/// with SQ = floor((D>>7)^2 / 2^16).
+pub fn accumulate(r: &Row, d: u64) -> i64 {
+    let dh = (d >> 7) as i64;
+    let sq = (dh * dh) >> 16;
+    let t1 = (r.c1 * d as i64).div_euclid(1 << 19);
+    let t2 = (r.c2 * sq).div_euclid(1 << 12);
+    r.c0 as i64 + t1 + t2
+}
+
+/// TANH_PRE accumulator G * 2^32 (after the clamp to 1.0) for an interpolated |x|.
+fn tanh_g(ee: u32, m: u32, sig: u32) -> u64 {
+    let (row, d) = index(ee, m, sig);
+    let s = accumulate(&tables().tanh.rows[row], d);
+    assert!(s >= 1 << 31);
+    (s as u64).min(1 << 32)
+}
+
+/// One lane: (op, fmt, ftz, raw input bits) -> output bits (16-bit formats in [15:0]).
+pub fn lane(op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
+    if op > 2 || fmt > 2 {
+        return RESERVED_NAN;
+    }
+    let raw = if fmt == FMT_FP32 { raw } else { raw & 0xFFFF };
+    // NaN: quieted, sign and payload kept
+    match fmt {
+        FMT_FP32 if raw & 0x7F80_0000 == 0x7F80_0000 && raw & 0x7F_FFFF != 0 => return raw | 0x40_0000,
+        FMT_FP16 if raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0 => return raw | 0x200,
+        FMT_BF16 if raw & 0x7F80 == 0x7F80 && raw & 0x7F != 0 => return raw | 0x40,
+        _ => {}
+    }
+    let x = widen(raw, fmt, ftz);
+    let neg = x >> 31 == 1;
+    let sgn = if neg { sign_bit(fmt) } else { 0 };
+    let e = (x >> 23) & 0xFF;
+    let m = x & 0x7F_FFFF;
+    let sig = if e == 0 { m } else { m | 1 << 23 };
+    let zero = e == 0 && m == 0;
+    match op {
+        OP_TANH_PRE | OP_TANH => {
+            let ee = e + 1;
+            if zero {
+                return if op == OP_TANH_PRE { sgn | one(fmt) } else { sgn };
+            }
+            if ee <= 115 {
+                // |x| < 2^-12: G = 1, tanh(x) = x
+                return if op == OP_TANH_PRE { sgn | one(fmt) } else { raw };
+            }
+            if ee >= 132 {
+                return sgn | one(fmt);
+            }
+            let g = tanh_g(ee, m, sig);
+            let mag = if op == OP_TANH_PRE || e >= 127 {
+                round_to(g as u128, -32, fmt, ftz)
+            } else {
+                // fused tail: exact product with min(|x|, 1) = |x|, rounded once
+                round_to(g as u128 * sig as u128, e as i32 - 127 - 23 - 32, fmt, ftz)
+            };
+            sgn | mag
+        }
+        _ => {
+            if zero {
+                return half_val(fmt);
+            }
+            if e >= 132 {
+                return if neg { 0 } else { one(fmt) };
+            }
+            let (row, d) = index(e, m, sig);
+            let r = &tables().sig.rows[row];
+            let s = accumulate(r, d);
+            assert!(s > 0);
+            if neg {
+                round_to(s as u128, -32 - r.k as i32, fmt, ftz)
+            } else {
+                let p = (1u64 << 32) - ((s as u64) >> r.k);
+                round_to(p as u128, -32, fmt, ftz)
+            }
+        }
+    }
+}
+
+/// The three-instruction tanh of the patent (TANH_PRE rounded to fmt, then an FPU `min` and
+/// `mul` in fmt with RNE): reported for comparison, not what op TANH computes (spec §0.1.1).
+pub fn tanh_three_instr(fmt: u8, ftz: bool, raw: u32) -> u32 {
+    let g = lane(OP_TANH_PRE, fmt, ftz, raw);
+    let (gx, xx) = (widen(g, fmt, false), widen(raw, fmt, ftz));
+    if f32::from_bits(xx).is_nan() {
+        return lane(OP_TANH, fmt, ftz, raw);
+    }
+    let scale = f32::from_bits(xx).abs().min(1.0);
+    // exact product of two fp values with <= 24-bit significands, rounded once to fmt
+    let prod = f32::from_bits(gx) as f64 * scale as f64;
+    to_fmt(prod, fmt, ftz)
+}
+
+/// Correctly rounded (RNE) conversion of an f64 value to `fmt` bits (finite, |v| <= 1).
+pub fn to_fmt(v: f64, fmt: u8, ftz: bool) -> u32 {
+    let sgn = if v.is_sign_negative() { sign_bit(fmt) } else { 0 };
+    if v == 0.0 {
+        return sgn;
+    }
+    let b = v.abs().to_bits();
+    let (ex, mant) = ((b >> 52) as i32, b & ((1 << 52) - 1));
+    sgn | round_to((mant | 1 << 52) as u128, ex - 1075, fmt, ftz)
+}
+
+/// Value of `fmt` bits as f64.
+pub fn to_f64(bits: u32, fmt: u8) -> f64 {
+    match fmt {
+        FMT_FP32 => f32::from_bits(bits) as f64,
+        FMT_FP16 => half::f16::from_bits(bits as u16).to_f64(),
+        _ => f32::from_bits((bits & 0xFFFF) << 16) as f64,
+    }
+}
+
+/// Reference functions (f64): tanh and 1/(1+exp(-x)).
+pub fn reference(op: u8, x: f64) -> f64 {
+    match op {
+        OP_SIGMOID => 1.0 / (1.0 + (-x).exp()),
+        OP_TANH_PRE => {
+            let a = x.abs();
+            let g = if a < 1.0 { if a == 0.0 { 1.0 } else { a.tanh() / a } } else { a.tanh() };
+            if x.is_sign_negative() { -g } else { g }
+        }
+        _ => x.tanh(),
+    }
+}
+
+/// ulp of `fmt` at the exact value y (OpenCL definition: the spacing in y's binade, the subnormal
+/// spacing below the normal range).
+pub fn ulp(y: f64, fmt: u8) -> f64 {
+    let (p, emin, _, _) = fmt_params(fmt);
+    let ay = y.abs();
+    let ex = if ay == 0.0 { emin } else { (ay.log2().floor() as i32).max(emin) };
+    // guard log2 rounding at binade edges
+    let ex = if 2f64.powi(ex + 1) <= ay { ex + 1 } else if ex > emin && 2f64.powi(ex) > ay { ex - 1 } else { ex };
+    2f64.powi(ex - (p - 1))
+}
+
+/// One cycle of inputs for the whole vector.
+#[derive(Clone, Debug, Default)]
+pub struct VecIn {
+    pub valid: bool,
+    pub op: u8,
+    pub fmt: u8,
+    pub ftz: bool,
+    pub mask: u32,
+    pub tag: u32,
+    pub data: Vec<u32>,
+}
+
+/// One cycle of outputs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VecOut {
+    pub valid: bool,
+    pub mask: u32,
+    pub tag: u32,
+    pub data: Vec<u32>,
+}
+
+/// Cycle model: LAT stages of registers, reset to zero; data zero on invalid cycles and masked lanes.
+pub struct Pipeline {
+    lanes: usize,
+    pipe: Vec<VecOut>,
+}
+
+impl Pipeline {
+    pub fn new(lanes: usize) -> Self {
+        let z = VecOut { valid: false, mask: 0, tag: 0, data: vec![0; lanes] };
+        Self { lanes, pipe: vec![z; LAT] }
+    }
+    pub fn reset(&mut self) {
+        *self = Self::new(self.lanes);
+    }
+    /// The combinational result of one input vector (what leaves LAT cycles later).
+    pub fn compute(&self, i: &VecIn) -> VecOut {
+        let data = (0..self.lanes)
+            .map(|l| if i.valid && i.mask >> l & 1 == 1 { lane(i.op, i.fmt, i.ftz, i.data[l]) } else { 0 })
+            .collect();
+        VecOut { valid: i.valid, mask: i.mask, tag: i.tag, data }
+    }
+    /// One clock edge; returns the outputs after the edge.
+    pub fn tick(&mut self, i: &VecIn) -> &VecOut {
+        let v = self.compute(i);
+        self.pipe.rotate_right(1);
+        self.pipe[0] = v;
+        &self.pipe[LAT - 1]
+    }
+}

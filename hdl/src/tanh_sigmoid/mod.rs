@@ -1,0 +1,100 @@
+//! tanh_sigmoid: the tanh/sigmoid piecewise-quadratic interpolation datapath of a GPU EU math pipe
+//! (spec: ../shared/spec/tanh-sigmoid.md, module `tanh_sigmoid_dp`; deviations in
+//! docs/tanh_sigmoid.md). `tables` fits the coefficient ROMs, `rtl` is the rust-hdl design.
+
+pub mod rtl;
+pub mod tables;
+
+use crate::config::{check_one_of, ConfigError};
+use crate::emit::{emit_module, EmitError, EmittedModule};
+use crate::BlockGen;
+use serde::{Deserialize, Serialize};
+
+/// TOML section `[tanh_sigmoid]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// SIMD lanes per vector (spec default 8).
+    pub lanes: usize,
+    /// Width of the opaque tag sideband (spec default 8).
+    pub tag_width: usize,
+    /// 1: op TANH (fused min/mul tail), LAT = 6. FUSED = 0 (LAT = 4) is not implemented.
+    pub fused: u8,
+    /// 0: NaN results keep sign and payload (quieted). CANON_NAN = 1 is not implemented.
+    pub canon_nan: u8,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self { lanes: 8, tag_width: 8, fused: 1, canon_nan: 0 }
+    }
+}
+
+/// Supported values (the RTL is monomorphised per lane count and tag width).
+pub const LANES_ALLOWED: [usize; 5] = [1, 2, 4, 8, 16];
+pub const TAGW_ALLOWED: [usize; 3] = [4, 8, 16];
+
+/// The pipeline latency for a config (FUSED = 1).
+pub const LAT: usize = 6;
+
+pub struct Block;
+
+/// Prints the fitted ROM tables (what `eu-gen tables` shows).
+pub fn tables_report(_cfg: &Config) -> String {
+    tables::tables_report()
+}
+
+macro_rules! emit_lanes_tag {
+    ($cfg:expr, $params:expr, $( ($l:literal, $dw:literal) ),*) => {
+        match ($cfg.lanes, $cfg.tag_width) {
+            $(
+                ($l, 4) => emit_module(rtl::TanhSigmoid::<$l, $dw, 4>::default(), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 8) => emit_module(rtl::TanhSigmoid::<$l, $dw, 8>::default(), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 16) => emit_module(rtl::TanhSigmoid::<$l, $dw, 16>::default(), "eu_tanh_sigmoid", Block::NAME, $params),
+            )*
+            _ => unreachable!("validated config"),
+        }
+    };
+}
+
+impl BlockGen for Block {
+    const NAME: &'static str = "tanh_sigmoid";
+    type Config = Config;
+    fn validate(cfg: &Config) -> Result<(), ConfigError> {
+        check_one_of(Self::NAME, "lanes", cfg.lanes, &LANES_ALLOWED)?;
+        check_one_of(Self::NAME, "tag_width", cfg.tag_width, &TAGW_ALLOWED)?;
+        check_one_of(Self::NAME, "fused", cfg.fused, &[1])?;
+        check_one_of(Self::NAME, "canon_nan", cfg.canon_nan, &[0])?;
+        Ok(())
+    }
+    fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
+        let params = crate::params!(
+            "lanes" => cfg.lanes, "tag_width" => cfg.tag_width, "fused" => cfg.fused,
+            "canon_nan" => cfg.canon_nan, "lat" => LAT
+        );
+        let m = emit_lanes_tag!(cfg, params, (1, 32), (2, 64), (4, 128), (8, 256), (16, 512))?;
+        Ok(vec![m])
+    }
+    fn cosim_configs() -> Vec<(&'static str, Config)> {
+        vec![
+            ("lanes1", Config { lanes: 1, ..Config::default() }),
+            ("lanes8", Config::default()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn config_errors_name_the_key() {
+        let e = Block::validate(&Config { lanes: 3, ..Config::default() }).unwrap_err();
+        assert_eq!(e.key, "tanh_sigmoid.lanes");
+        let e = Block::validate(&Config { fused: 0, ..Config::default() }).unwrap_err();
+        assert_eq!(e.key, "tanh_sigmoid.fused");
+        let e = Block::validate(&Config { tag_width: 7, ..Config::default() }).unwrap_err();
+        assert_eq!(e.key, "tanh_sigmoid.tag_width");
+        let e = Block::validate(&Config { canon_nan: 1, ..Config::default() }).unwrap_err();
+        assert_eq!(e.key, "tanh_sigmoid.canon_nan");
+    }
+}

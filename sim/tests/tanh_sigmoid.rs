@@ -1,0 +1,325 @@
+//! Co-simulation of `eu_tanh_sigmoid` (Verilator) against the golden model, every output port every
+//! cycle, plus the accuracy bounds of the issue checked on the same (RTL == golden) results against
+//! the f64 reference.
+
+use rand::{Rng, SeedableRng};
+use sim::cosim::{Dut, In, Out};
+use sim::golden::tanh_sigmoid::*;
+
+struct Bench {
+    dut: Dut,
+    gold: Pipeline,
+    lanes: usize,
+    p_valid: In,
+    p_op: In,
+    p_fmt: In,
+    p_ftz: In,
+    p_mask: In,
+    p_data: In,
+    p_tag: In,
+    o_valid: Out,
+    o_mask: Out,
+    o_data: Out,
+    o_tag: Out,
+}
+
+impl Bench {
+    fn new(variant: &str) -> Self {
+        let dut = Dut::new(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
+        let lanes: usize = dut.param("lanes").parse().unwrap();
+        assert_eq!(dut.param("lat").parse::<usize>().unwrap(), LAT);
+        let mut b = Bench {
+            p_valid: dut.input("in_valid"),
+            p_op: dut.input("in_op"),
+            p_fmt: dut.input("in_fmt"),
+            p_ftz: dut.input("in_ftz"),
+            p_mask: dut.input("in_mask"),
+            p_data: dut.input("in_data"),
+            p_tag: dut.input("in_tag"),
+            o_valid: dut.output("out_valid"),
+            o_mask: dut.output("out_mask"),
+            o_data: dut.output("out_data"),
+            o_tag: dut.output("out_tag"),
+            gold: Pipeline::new(lanes),
+            lanes,
+            dut,
+        };
+        b.dut.reset(2);
+        b
+    }
+    /// One cycle: drive, tick both, compare every output.
+    fn cycle(&mut self, i: &VecIn) {
+        let d = &mut self.dut;
+        d.set(self.p_valid, i.valid as u64);
+        d.set(self.p_op, i.op as u64);
+        d.set(self.p_fmt, i.fmt as u64);
+        d.set(self.p_ftz, i.ftz as u64);
+        d.set(self.p_mask, i.mask as u64);
+        d.set(self.p_tag, i.tag as u64);
+        for l in 0..self.lanes {
+            d.set_field(self.p_data, 32 * l, 32, i.data[l] as u64);
+        }
+        d.tick();
+        let g = self.gold.tick(i);
+        let mut e = d.expected();
+        e.set(self.o_valid, g.valid as u64).set(self.o_mask, g.mask as u64).set(self.o_tag, g.tag as u64);
+        for l in 0..self.lanes {
+            e.set_field(self.o_data, 32 * l, 32, g.data[l] as u64);
+        }
+        d.check(&e);
+    }
+    fn drain(&mut self) {
+        let idle = VecIn { data: vec![0; self.lanes], ..Default::default() };
+        for _ in 0..LAT {
+            self.cycle(&idle);
+        }
+    }
+    /// All lanes active, back to back.
+    fn run_values(&mut self, op: u8, fmt: u8, ftz: bool, vals: &[u32]) {
+        let full = if self.lanes == 32 { u32::MAX } else { (1u32 << self.lanes) - 1 };
+        for (n, ch) in vals.chunks(self.lanes).enumerate() {
+            let mut data = ch.to_vec();
+            data.resize(self.lanes, 0);
+            let i = VecIn { valid: true, op, fmt, ftz, mask: full, tag: (n & 0xFF) as u32, data };
+            self.cycle(&i);
+        }
+        self.drain();
+    }
+}
+
+/// Accuracy of one golden result against the f64 reference; panics naming the input on a violation.
+fn check_bounds(op: u8, fmt: u8, raw: u32, out: u32) {
+    let xw = widen(raw, fmt, false);
+    let x = f32::from_bits(xw) as f64;
+    if x.is_nan() || op == OP_TANH_PRE {
+        return;
+    }
+    let y = to_f64(out, fmt);
+    let f = reference(op, x);
+    let err = (y - f).abs();
+    let u = err / ulp(f, fmt);
+    let ctx = || format!("op {op} fmt {fmt} x = {x:e} ({raw:#x}): got {y:e}, exact {f:e}, {u:.3} ulp, abs {err:.3e}");
+    match fmt {
+        FMT_FP32 => {
+            if op == OP_TANH {
+                assert!(u <= 1.5, "{}", ctx());
+            } else if x >= 0.0 {
+                assert!(u <= 2.0, "{}", ctx());
+            } else {
+                assert!(err <= 2.4e-7, "{}", ctx());
+            }
+        }
+        FMT_FP16 => {
+            if f.abs() >= 2f64.powi(-14) {
+                assert!(u <= 1.0, "{}", ctx());
+            } else {
+                assert!(err <= 2f64.powi(-24), "{}", ctx());
+            }
+        }
+        _ => {
+            if op == OP_TANH || x > -16.0 {
+                assert!(u <= 1.0, "{}", ctx());
+            }
+        }
+    }
+}
+
+fn exhaustive16(variant: &str) {
+    let mut b = Bench::new(variant);
+    let all: Vec<u32> = (0..=0xFFFFu32).collect();
+    for fmt in [FMT_FP16, FMT_BF16] {
+        for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH] {
+            for ftz in [false, true] {
+                b.run_values(op, fmt, ftz, &all);
+                if !ftz {
+                    for &r in &all {
+                        check_bounds(op, fmt, r, lane(op, fmt, ftz, r));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_fp16_and_bf16_input_all_ops_both_ftz_lanes8() {
+    exhaustive16("lanes8");
+}
+
+/// fp32 directed set: every row's first and last Delta, the thresholds +-3 ulp, zeros, subnormals,
+/// infinities, NaNs with payloads.
+fn fp32_directed() -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in 0..=255u32 {
+        for m in [0u32, 1, 2, 0x7F_FFFF, 0x40_0000, 0x3F_FFFF] {
+            v.push(e << 23 | m);
+        }
+    }
+    // row edges in the binade regions (M[22:17] steps) and region 0 grids
+    for e in 100..=132u32 {
+        for row in 0..64u32 {
+            for d in [0u32, 1, 0x1FFFF] {
+                v.push(e << 23 | row << 17 | d);
+            }
+        }
+    }
+    for t in [2f32.powi(-20), 2f32.powi(-12), 1.0, 2.0, 4.0, 8.0, 9.0109, 16.0, 17.33, 32.0] {
+        for k in -3i32..=3 {
+            v.push((t.to_bits() as i32 + k) as u32);
+        }
+    }
+    for j in 0..64u32 {
+        v.push(j * 0x2_0000 + 1); // subnormals
+        v.push(0x7F80_0001 + j * 0x1_0001); // sNaN payloads
+        v.push(0x7FC0_0000 + j * 0x1235); // qNaN
+    }
+    v.extend([0, 0x7F80_0000, 0x7FFF_FFFF]);
+    let neg: Vec<u32> = v.iter().map(|x| x | 0x8000_0000).collect();
+    v.extend(neg);
+    v
+}
+
+#[test]
+fn fp32_directed_all_ops_both_ftz_lanes8_and_lanes1() {
+    let vals = fp32_directed();
+    for variant in ["lanes8", "lanes1"] {
+        let mut b = Bench::new(variant);
+        for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH] {
+            for ftz in [false, true] {
+                b.run_values(op, FMT_FP32, ftz, &vals);
+            }
+            for &r in &vals {
+                check_bounds(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
+            }
+        }
+    }
+}
+
+#[test]
+fn fp32_random_1e7_per_op() {
+    let seed = 0x7a5e_u64;
+    println!("seed {seed}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut b = Bench::new("lanes8");
+    let n = 10_000_000usize;
+    let mut vals = vec![0u32; n];
+    for op in [OP_SIGMOID, OP_TANH, OP_TANH_PRE] {
+        for (i, v) in vals.iter_mut().enumerate() {
+            *v = if i % 2 == 0 {
+                rng.gen()
+            } else {
+                // uniform inside the interpolated range: |x| < 32
+                let x: f32 = rng.gen_range(-32.0f32..32.0);
+                x.to_bits()
+            };
+        }
+        b.run_values(op, FMT_FP32, false, &vals);
+        for &r in &vals {
+            check_bounds(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
+        }
+    }
+    // ftz = 1 on a smaller random set
+    for (op, ftz) in [(OP_TANH_PRE, true), (OP_TANH, true), (OP_SIGMOID, true)] {
+        let v: Vec<u32> = (0..400_000).map(|_| rng.gen()).collect();
+        b.run_values(op, FMT_FP32, ftz, &v);
+    }
+}
+
+#[test]
+fn random_control_masks_tags_bubbles_reserved_and_reset() {
+    let seed = 99u64;
+    println!("seed {seed}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    for variant in ["lanes8", "lanes1"] {
+        let mut b = Bench::new(variant);
+        for n in 0..200_000u32 {
+            let fmt = rng.gen_range(0..4u8);
+            let data = (0..b.lanes)
+                .map(|_| match rng.gen_range(0..4) {
+                    0 => rng.gen::<u32>(),
+                    1 => rng.gen_range(-20.0f32..20.0).to_bits(),
+                    2 => half::f16::from_f32(rng.gen_range(-20.0f32..20.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
+                    _ => half::bf16::from_f32(rng.gen_range(-40.0f32..40.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
+                })
+                .collect();
+            let i = VecIn {
+                valid: rng.gen_bool(0.7),
+                op: rng.gen_range(0..4u8),
+                fmt,
+                ftz: rng.gen(),
+                mask: rng.gen::<u32>() & ((1u64 << b.lanes) - 1) as u32,
+                tag: rng.gen::<u32>() & 0xFF,
+                data,
+            };
+            b.cycle(&i);
+            if n % 50_000 == 49_999 {
+                // reset in the middle of traffic clears every stage
+                b.dut.reset(1);
+                b.gold.reset();
+            }
+        }
+    }
+}
+
+#[test]
+fn spec_special_values() {
+    // §2.7 / §6.4 table, typed from the spec
+    let l = |op, fmt, ftz, x: u32| lane(op, fmt, ftz, x);
+    // zeros
+    assert_eq!(l(OP_TANH_PRE, FMT_FP32, false, 0x0000_0000), 0x3F80_0000);
+    assert_eq!(l(OP_TANH_PRE, FMT_FP32, false, 0x8000_0000), 0xBF80_0000);
+    assert_eq!(l(OP_TANH, FMT_FP32, false, 0x8000_0000), 0x8000_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, false, 0x8000_0000), 0x3F00_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP16, false, 0x8000), 0x3800);
+    assert_eq!(l(OP_SIGMOID, FMT_BF16, false, 0x0000), 0x3F00);
+    // subnormals
+    assert_eq!(l(OP_TANH, FMT_FP32, false, 0x8000_0003), 0x8000_0003);
+    assert_eq!(l(OP_TANH, FMT_FP32, true, 0x8000_0003), 0x8000_0000);
+    assert_eq!(l(OP_TANH_PRE, FMT_FP32, true, 0x8000_0003), 0xBF80_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, false, 0x0000_0003), 0x3F00_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, false, 0x8000_0003), 0x3F00_0000);
+    assert_eq!(l(OP_TANH, FMT_FP16, false, 0x0001), 0x0001);
+    assert_eq!(l(OP_TANH, FMT_FP16, true, 0x8001), 0x8000);
+    // infinities
+    assert_eq!(l(OP_TANH, FMT_FP32, false, 0xFF80_0000), 0xBF80_0000);
+    assert_eq!(l(OP_TANH_PRE, FMT_FP16, false, 0x7C00), 0x3C00);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, false, 0x7F80_0000), 0x3F80_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, false, 0xFF80_0000), 0x0000_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_BF16, false, 0xFF80), 0x0000);
+    // NaNs: quieted, sign and payload kept
+    assert_eq!(l(OP_TANH, FMT_FP32, false, 0xFF80_0001), 0xFFC0_0001);
+    assert_eq!(l(OP_SIGMOID, FMT_FP16, false, 0x7C01), 0x7E01);
+    assert_eq!(l(OP_TANH_PRE, FMT_BF16, false, 0xFF81), 0xFFC1);
+    // reserved op / format
+    assert_eq!(l(3, FMT_FP32, false, 0x3F80_0000), RESERVED_NAN);
+    assert_eq!(l(OP_TANH, 3, false, 0x3F80_0000), RESERVED_NAN);
+    // |x| < 2^-12: TANH returns x, TANH_PRE returns +-1
+    let x = 2f32.powi(-13).to_bits();
+    assert_eq!(l(OP_TANH, FMT_FP32, false, x), x);
+    assert_eq!(l(OP_TANH_PRE, FMT_FP32, false, x | 1 << 31), 0xBF80_0000);
+    // clamps: tanh past where fp32 tanh rounds to 1, sigmoid beyond 32
+    assert_eq!(l(OP_TANH, FMT_FP32, false, 9.5f32.to_bits()), 0x3F80_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, false, 40f32.to_bits()), 0x3F80_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, false, (-40f32).to_bits()), 0);
+}
+
+#[test]
+fn invariants_symmetry_and_ranges() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for _ in 0..200_000 {
+        let r: u32 = rng.gen::<u32>() & 0x7FFF_FFFF;
+        if f32::from_bits(r).is_nan() {
+            continue;
+        }
+        for op in [OP_TANH_PRE, OP_TANH] {
+            assert_eq!(lane(op, FMT_FP32, false, r | 1 << 31), lane(op, FMT_FP32, false, r) | 1 << 31);
+        }
+        let g = f32::from_bits(lane(OP_TANH_PRE, FMT_FP32, false, r)).abs();
+        assert!((0.5..=1.0).contains(&g));
+        let t = f32::from_bits(lane(OP_TANH, FMT_FP32, false, r));
+        assert!(t <= f32::from_bits(r) && t <= 1.0);
+        let (sp, sn) = (f32::from_bits(lane(OP_SIGMOID, FMT_FP32, false, r)) as f64, f32::from_bits(lane(OP_SIGMOID, FMT_FP32, false, r | 1 << 31)) as f64);
+        assert!((0.0..=1.0).contains(&sp) && (0.0..=1.0).contains(&sn));
+        assert!((sp + sn - 1.0).abs() <= 2f64.powi(-24) * 1.5, "x {}", f32::from_bits(r));
+    }
+}
