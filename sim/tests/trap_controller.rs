@@ -1,0 +1,1162 @@
+//! Co-simulation of eu_trap_controller (emitted Verilog, Verilator) against the golden step
+//! function of spec trap-controller.md §7.4: every output port every cycle, the spec's worked
+//! examples (§5) with their table values typed in, bulk random runs with the invariants and an
+//! exception-accounting check, the bad inputs of §7.5, and the yosys bounded model check of
+//! scripts/formal/trap_controller.sh.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use sim::cosim::{Dut, Expected, In, Out};
+use sim::golden::trap_controller::*;
+
+const F: u32 = 0xFFFF_FFFF;
+
+struct PortsIn {
+    warp_valid: In,
+    exc_valid: In,
+    exc_cause: In,
+    exc_pc: In,
+    exc_mask: In,
+    ret_valid: In,
+    pause_valid: In,
+    warp_pc: In,
+    warp_mask: In,
+    quiesced: In,
+    bar_wait: In,
+    issue_valid: In,
+    issue_wid: In,
+    host_int: In,
+    sm_evt_valid: In,
+    sm_evt_cause: In,
+    bcast_in: In,
+    sr_valid: In,
+    sr_wid: In,
+    sr_sel: In,
+    sr_we: In,
+    sr_wdata: In,
+    csr_valid: In,
+    csr_we: In,
+    csr_addr: In,
+    csr_wdata: In,
+}
+
+struct PortsOut {
+    warp_halt: Out,
+    drain_req: Out,
+    trap_mode: Out,
+    redir_valid: Out,
+    redir_pc: Out,
+    redir_mask: Out,
+    warp_kill: Out,
+    host_irq: Out,
+    bcast_out: Out,
+    vt_base: Out,
+    sr_rdata: Out,
+    csr_rdata: Out,
+}
+
+/// DUT + golden model in lock step.
+struct Tb {
+    dut: Dut,
+    p: Params,
+    s: State,
+    pi: PortsIn,
+    po: PortsOut,
+    prev: Inputs,
+    exp: Expected,
+    cycles: u64,
+}
+
+impl Tb {
+    fn new(w: usize) -> Self {
+        let dut = Dut::new(&format!("trap_controller_w{w}/eu_trap_controller"));
+        let i = |n: &str| dut.input(n);
+        let pi = PortsIn {
+            warp_valid: i("warp_valid"),
+            exc_valid: i("exc_valid"),
+            exc_cause: i("exc_cause"),
+            exc_pc: i("exc_pc"),
+            exc_mask: i("exc_mask"),
+            ret_valid: i("ret_valid"),
+            pause_valid: i("pause_valid"),
+            warp_pc: i("warp_pc"),
+            warp_mask: i("warp_mask"),
+            quiesced: i("quiesced"),
+            bar_wait: i("bar_wait"),
+            issue_valid: i("issue_valid"),
+            issue_wid: i("issue_wid"),
+            host_int: i("host_int"),
+            sm_evt_valid: i("sm_evt_valid"),
+            sm_evt_cause: i("sm_evt_cause"),
+            bcast_in: i("bcast_in"),
+            sr_valid: i("sr_valid"),
+            sr_wid: i("sr_wid"),
+            sr_sel: i("sr_sel"),
+            sr_we: i("sr_we"),
+            sr_wdata: i("sr_wdata"),
+            csr_valid: i("csr_valid"),
+            csr_we: i("csr_we"),
+            csr_addr: i("csr_addr"),
+            csr_wdata: i("csr_wdata"),
+        };
+        let o = |n: &str| dut.output(n);
+        let po = PortsOut {
+            warp_halt: o("warp_halt"),
+            drain_req: o("drain_req"),
+            trap_mode: o("trap_mode"),
+            redir_valid: o("redir_valid"),
+            redir_pc: o("redir_pc"),
+            redir_mask: o("redir_mask"),
+            warp_kill: o("warp_kill"),
+            host_irq: o("host_irq"),
+            bcast_out: o("bcast_out"),
+            vt_base: o("vt_base"),
+            sr_rdata: o("sr_rdata"),
+            csr_rdata: o("csr_rdata"),
+        };
+        assert_eq!(dut.param("W"), w.to_string());
+        let p = Params::new(w);
+        let exp = dut.expected();
+        let mut tb = Tb { dut, p, s: reset_state(&p), pi, po, prev: Inputs::default(), exp, cycles: 0 };
+        tb.drive_all(&Inputs::default());
+        tb.reset();
+        tb
+    }
+
+    fn reset(&mut self) {
+        self.dut.reset(1);
+        self.s = reset_state(&self.p);
+    }
+
+    fn drive_all(&mut self, i: &Inputs) {
+        self.prev = *i;
+        self.prev.warp_valid ^= 1; // force every field to be written once
+        self.prev.exc_cause[0] ^= 1;
+        self.prev.exc_pc[0] ^= 1;
+        self.prev.exc_mask[0] ^= 1;
+        self.prev.warp_pc[0] ^= 1;
+        self.prev.warp_mask[0] ^= 1;
+        let mut j = *i;
+        for w in 0..self.p.w {
+            self.prev.exc_cause[w] = !i.exc_cause[w];
+            self.prev.exc_pc[w] = !i.exc_pc[w];
+            self.prev.exc_mask[w] = !i.exc_mask[w];
+            self.prev.warp_pc[w] = !i.warp_pc[w];
+            self.prev.warp_mask[w] = !i.warp_mask[w];
+        }
+        j.warp_valid = i.warp_valid;
+        self.drive(&j);
+    }
+
+    /// Drives the inputs (only the per-warp fields that changed are rewritten).
+    fn drive(&mut self, i: &Inputs) {
+        let (d, pi, w) = (&mut self.dut, &self.pi, self.p.w);
+        let wm = self.p.wm() as u64;
+        d.set(pi.warp_valid, i.warp_valid as u64 & wm);
+        d.set(pi.exc_valid, i.exc_valid as u64 & wm);
+        d.set(pi.ret_valid, i.ret_valid as u64 & wm);
+        d.set(pi.pause_valid, i.pause_valid as u64 & wm);
+        d.set(pi.bar_wait, i.bar_wait as u64 & wm);
+        for k in 0..w {
+            if i.exc_cause[k] != self.prev.exc_cause[k] {
+                d.set_field(pi.exc_cause, 4 * k, 4, i.exc_cause[k] as u64 & 15);
+            }
+            if i.exc_pc[k] != self.prev.exc_pc[k] {
+                d.set_field(pi.exc_pc, 32 * k, 32, i.exc_pc[k] as u64);
+            }
+            if i.exc_mask[k] != self.prev.exc_mask[k] {
+                d.set_field(pi.exc_mask, 32 * k, 32, i.exc_mask[k] as u64);
+            }
+            if i.warp_pc[k] != self.prev.warp_pc[k] {
+                d.set_field(pi.warp_pc, 32 * k, 32, i.warp_pc[k] as u64);
+            }
+            if i.warp_mask[k] != self.prev.warp_mask[k] {
+                d.set_field(pi.warp_mask, 32 * k, 32, i.warp_mask[k] as u64);
+            }
+        }
+        d.set(pi.quiesced, i.quiesced as u64);
+        d.set(pi.issue_valid, i.issue_valid as u64);
+        d.set(pi.issue_wid, i.issue_wid as u64);
+        d.set(pi.host_int, i.host_int as u64);
+        d.set(pi.sm_evt_valid, i.sm_evt_valid as u64);
+        d.set(pi.sm_evt_cause, i.sm_evt_cause as u64);
+        d.set(pi.bcast_in, i.bcast_in as u64);
+        d.set(pi.sr_valid, i.sr_valid as u64);
+        d.set(pi.sr_wid, i.sr_wid as u64);
+        d.set(pi.sr_sel, i.sr_sel as u64);
+        d.set(pi.sr_we, i.sr_we as u64);
+        d.set(pi.sr_wdata, i.sr_wdata as u64);
+        d.set(pi.csr_valid, i.csr_valid as u64);
+        d.set(pi.csr_we, i.csr_we as u64);
+        d.set(pi.csr_addr, i.csr_addr as u64);
+        d.set(pi.csr_wdata, i.csr_wdata as u64);
+        self.prev = *i;
+    }
+
+    /// One clock cycle: drive, compare every output with the golden model before the edge,
+    /// clock, advance the golden state. Returns the golden outputs of the cycle.
+    fn step(&mut self, i: &Inputs) -> Outputs {
+        self.drive(i);
+        self.dut.settle();
+        let (n, o) = step(&self.p, &self.s, i);
+        let (e, po) = (&mut self.exp, &self.po);
+        e.set(po.warp_halt, o.warp_halt as u64)
+            .set(po.drain_req, o.drain_req as u64)
+            .set(po.trap_mode, o.trap_mode as u64)
+            .set(po.redir_valid, o.redir_valid as u64)
+            .set(po.warp_kill, o.warp_kill as u64)
+            .set(po.host_irq, o.host_irq as u64)
+            .set(po.bcast_out, o.bcast_out as u64)
+            .set(po.vt_base, o.vt_base as u64)
+            .set(po.sr_rdata, o.sr_rdata as u64)
+            .set(po.csr_rdata, o.csr_rdata as u64);
+        for w in 0..self.p.w {
+            e.set_field(po.redir_pc, 32 * w, 32, o.redir_pc[w] as u64);
+            e.set_field(po.redir_mask, 32 * w, 32, o.redir_mask[w] as u64);
+        }
+        self.dut.check(&self.exp);
+        self.dut.tick();
+        self.s = n;
+        self.cycles += 1;
+        if let Err(m) = check_invariants(&self.p, &self.s) {
+            panic!("invariant {m} after cycle {} (W={})", self.cycles, self.p.w);
+        }
+        o
+    }
+
+    fn halt(&self) -> u64 {
+        self.dut.get(self.po.warp_halt)
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Spec §5 worked examples (W=4, T=32, PC_W=32). Common setup: HADDR=0x8000, CTRL=1,
+// HMASK=0x40, IRQ_EN=0xE0, all four warps valid and RUN.
+// ------------------------------------------------------------------------------------------
+
+fn base() -> Inputs {
+    Inputs { warp_valid: 0xF, ..Default::default() }
+}
+
+fn csr_w(i: &mut Inputs, addr: u8, d: u32) {
+    i.csr_valid = true;
+    i.csr_we = true;
+    i.csr_addr = addr;
+    i.csr_wdata = d;
+}
+fn csr_r(i: &mut Inputs, addr: u8) {
+    i.csr_valid = true;
+    i.csr_addr = addr;
+}
+fn sr_r(i: &mut Inputs, w: u32, sel: u8) {
+    i.sr_valid = true;
+    i.sr_wid = w;
+    i.sr_sel = sel;
+}
+fn exc(i: &mut Inputs, w: usize, cause: u8, pc: u32, mask: u32) {
+    i.exc_valid |= 1 << w;
+    i.exc_cause[w] = cause;
+    i.exc_pc[w] = pc;
+    i.exc_mask[w] = mask;
+}
+fn quiesce(i: &mut Inputs, pcs: [u32; 4], masks: [u32; 4]) {
+    i.quiesced = true;
+    i.warp_pc[..4].copy_from_slice(&pcs);
+    i.warp_mask[..4].copy_from_slice(&masks);
+}
+
+fn setup4() -> Tb {
+    let mut tb = Tb::new(4);
+    let mut i = base();
+    csr_w(&mut i, 0x04, 0x8000);
+    tb.step(&i);
+    assert_eq!(tb.s.ws[..4], [RUN; 4]);
+    assert_eq!((tb.s.haddr, tb.s.ctrl, tb.s.hmask, tb.s.irq_en), (0x8000, 1, 0x40, 0xE0));
+    tb
+}
+
+fn ws4(tb: &Tb) -> [u8; 4] {
+    tb.s.ws[..4].try_into().unwrap()
+}
+
+/// E1 up to and including cycle 3 (HANDLER, all TRAP, LCAUSE[1]=2, EPC[1]=0x140); also the
+/// start state of E4 and E6.
+fn e1_to_handler(tb: &mut Tb) {
+    let mut i = base();
+    exc(&mut i, 1, 2, 0x140, 0x0000_FFFF);
+    let o = tb.step(&i);
+    assert_eq!(o.warp_halt, 0);
+    assert_eq!(tb.s.mode, DRAIN);
+    assert_eq!((tb.s.lcause[1], tb.s.epc[1], tb.s.emask[1], tb.s.sticky), (2, 0x140, 0xFFFF, 0x10));
+    let o = tb.step(&base()); // cycle 1: quiesced=0
+    assert_eq!((o.warp_halt, o.drain_req, o.trap_mode), (0xF, true, true));
+    assert_eq!(tb.s.mode, DRAIN);
+    let mut i = base(); // cycle 2
+    quiesce(&mut i, [0x100, 0x144, 0x200, 0x300], [F, F, F, 0xF]);
+    tb.step(&i);
+    assert_eq!((tb.s.mode, ws4(tb)), (ENTER, [TRAP; 4]));
+    assert_eq!(tb.s.epc[..4], [0x100, 0x140, 0x200, 0x300]);
+    assert_eq!(tb.s.emask[..4], [F, 0xFFFF, F, 0xF]);
+    assert_eq!(tb.s.tgid, 0x8000_0201);
+    let o = tb.step(&base()); // cycle 3
+    assert_eq!((o.redir_valid, o.warp_halt), (0xF, 0xF));
+    assert_eq!(o.redir_pc[..4], [0x8000; 4]);
+    assert_eq!(o.redir_mask[..4], [F, 0xFFFF, F, 0xF]);
+    assert_eq!(tb.s.mode, HANDLER);
+}
+
+#[test]
+fn e1_single_warp_memory_fault() {
+    let mut tb = setup4();
+    e1_to_handler(&mut tb);
+    let mut i = base();
+    sr_r(&mut i, 0, 0);
+    let o = tb.step(&i); // 4
+    assert_eq!((o.warp_halt, o.sr_rdata), (0, 0));
+    assert_eq!(tb.dut.get(tb.po.sr_rdata), 0);
+    let mut i = base();
+    i.ret_valid = 0b0001;
+    sr_r(&mut i, 1, 0);
+    let o = tb.step(&i); // 5
+    assert_eq!(o.sr_rdata, 0x02);
+    assert_eq!(tb.s.ws[0], RETW);
+    let mut i = base();
+    i.ret_valid = 0b1100;
+    sr_r(&mut i, 1, 3);
+    let o = tb.step(&i); // 6
+    assert_eq!((o.warp_halt, o.sr_rdata), (0b0001, 0x8000_0201));
+    assert_eq!(ws4(&tb), [RETW, TRAP, RETW, RETW]);
+    let mut i = base();
+    i.ret_valid = 0b0010;
+    let o = tb.step(&i); // 7
+    assert_eq!(o.warp_halt, 0b1101);
+    assert_eq!((ws4(&tb), tb.s.mode), ([RSTR; 4], NORM));
+    let o = tb.step(&base()); // 8
+    assert_eq!((o.redir_valid, o.trap_mode), (0xF, false));
+    assert_eq!(o.redir_pc[..4], [0x100, 0x140, 0x200, 0x300]);
+    assert_eq!(o.redir_mask[..4], [F, 0xFFFF, F, 0xF]);
+    assert_eq!(ws4(&tb), [RUN; 4]);
+    assert_eq!(tb.s.lcause[..4], [0; 4]);
+    let o = tb.step(&base()); // 9
+    assert_eq!(o.warp_halt, 0);
+}
+
+#[test]
+fn e2_two_warps_fault_then_a_third_during_drain() {
+    let mut tb = setup4();
+    let mut i = base();
+    exc(&mut i, 0, 3, 0x104, F);
+    exc(&mut i, 2, 1, 0x208, 0x00FF_00FF);
+    tb.step(&i);
+    assert_eq!((tb.s.mode, tb.s.sticky, tb.s.fwid), (DRAIN, 0x110, 0));
+    assert_eq!(tb.s.lcause[..4], [3, 0, 1, 0]);
+    let mut i = base();
+    exc(&mut i, 2, 2, 0x20C, F);
+    exc(&mut i, 3, 4, 0x30C, F);
+    let o = tb.step(&i);
+    assert!(o.drain_req);
+    assert_eq!((tb.s.lcause[3], tb.s.sticky), (4, 0x510));
+    let mut i = base();
+    quiesce(&mut i, [0x108, 0x180, 0x20C, 0x310], [F; 4]);
+    tb.step(&i);
+    assert_eq!(tb.s.mode, ENTER);
+    assert_eq!(tb.s.epc[..4], [0x104, 0x180, 0x208, 0x30C]);
+    assert_eq!(tb.s.emask[..4], [F, F, 0x00FF_00FF, F]);
+    assert_eq!(tb.s.tgid, 0x8000_0300);
+    let o = tb.step(&base());
+    assert_eq!((o.redir_valid, o.redir_pc[..4].to_vec()), (0xF, vec![0x8000; 4]));
+    assert_eq!(tb.s.mode, HANDLER);
+    for (w, want) in [0x03, 0x00, 0x01, 0x04].into_iter().enumerate() {
+        let mut i = base();
+        sr_r(&mut i, w as u32, 0);
+        assert_eq!(tb.step(&i).sr_rdata, want, "ESR of w{w}");
+    }
+    let mut i = base();
+    csr_r(&mut i, 0x08);
+    assert_eq!(tb.step(&i).csr_rdata, 0x0000_0513);
+}
+
+#[test]
+fn e3_targeted_host_interrupt_pause_and_resume() {
+    let mut tb = setup4();
+    let mut i = base();
+    csr_w(&mut i, 0x18, 0x2);
+    tb.step(&i);
+    assert_eq!((tb.s.gpend, tb.s.htmask, tb.s.mode, tb.s.sticky), (0x400, 0x2, DRAIN, 0x10));
+    let mut i = base();
+    quiesce(&mut i, [0x100, 0x200, 0x300, 0x400], [F; 4]);
+    tb.step(&i);
+    assert_eq!((tb.s.mode, tb.s.gcause, tb.s.gpend, tb.s.htmask, tb.s.tgid), (ENTER, 0xA, 0, 0, 0xC000_0A01));
+    assert_eq!(tb.s.gpw[..4], [false, true, false, false]);
+    let o = tb.step(&base());
+    assert_eq!((o.redir_valid, o.redir_pc[1]), (0xF, 0x8000));
+    let mut i = base();
+    sr_r(&mut i, 1, 0);
+    assert_eq!(tb.step(&i).sr_rdata, 0xA0);
+    let mut i = base();
+    i.ret_valid = 0b1101;
+    sr_r(&mut i, 0, 0);
+    assert_eq!(tb.step(&i).sr_rdata, 0x00);
+    assert_eq!(ws4(&tb), [RETW, TRAP, RETW, RETW]);
+    let mut i = base();
+    i.pause_valid = 0b0010;
+    tb.step(&i);
+    assert_eq!((ws4(&tb), tb.s.mode, tb.s.sticky), ([RSTR, PAUSED, RSTR, RSTR], NORM, 0x30));
+    let mut i = base();
+    csr_r(&mut i, 0x08);
+    let o = tb.step(&i);
+    assert_eq!((o.redir_valid, o.host_irq, o.csr_rdata), (0b1101, true, 0x30));
+    assert_eq!((o.redir_pc[0], o.redir_pc[2], o.redir_pc[3]), (0x100, 0x300, 0x400));
+    assert_eq!(ws4(&tb), [RUN, PAUSED, RUN, RUN]);
+    let mut i = base();
+    csr_w(&mut i, 0x08, 0x30);
+    assert!(tb.step(&i).host_irq);
+    assert_eq!(tb.s.sticky, 0);
+    let mut i = base();
+    csr_w(&mut i, 0x1C, 0x2);
+    let o = tb.step(&i);
+    assert_eq!((o.host_irq, o.warp_halt), (false, 0b0010));
+    assert_eq!(tb.s.ws[1], RSTR);
+    let o = tb.step(&base());
+    assert_eq!((o.redir_valid, o.redir_pc[1], o.redir_mask[1]), (0b0010, 0x200, F));
+    assert_eq!((tb.s.ws[1], tb.s.gpw[1]), (RUN, false));
+}
+
+#[test]
+fn e4_handler_exceptions_suppressed_and_double_fault() {
+    let mut tb = setup4();
+    e1_to_handler(&mut tb);
+    let mut i = base();
+    exc(&mut i, 0, 6, 0x8010, F);
+    exc(&mut i, 1, 2, 0x8040, F);
+    tb.step(&i);
+    assert_eq!((tb.s.ws[0], tb.s.ws[1], tb.s.ncause[1], tb.s.epc[1], tb.s.sticky), (TRAP, PARKED, 2, 0x140, 0x1050));
+    let mut i = base();
+    i.ret_valid = 0b1101;
+    assert!(tb.step(&i).host_irq);
+    assert_eq!((ws4(&tb), tb.s.mode), ([RSTR, PARKED, RSTR, RSTR], NORM));
+    let mut i = base();
+    csr_w(&mut i, 0x38, 1);
+    let o = tb.step(&i);
+    assert_eq!(o.redir_valid, 0b1101);
+    assert_eq!(ws4(&tb), [RUN, PARKED, RUN, RUN]);
+    let mut i = base();
+    csr_r(&mut i, 0x3C);
+    assert_eq!(tb.step(&i).csr_rdata, 0x0000_0225);
+    let mut i = base();
+    csr_w(&mut i, 0x20, 0x2);
+    tb.step(&i);
+    assert_eq!(tb.s.ws[1], KILLED);
+    assert_eq!(tb.step(&base()).warp_kill, 0b0010);
+    let mut i = base();
+    i.warp_valid = 0b1101;
+    tb.step(&i);
+    assert_eq!((tb.s.ws[1], tb.s.lcause[1], tb.s.ncause[1], tb.s.epc[1], tb.s.emask[1]), (IDLE, 0, 0, 0, 0));
+}
+
+#[test]
+fn e5_syscall_return_restores_pc_and_mask() {
+    let mut tb = setup4();
+    let mut i = base();
+    exc(&mut i, 2, 5, 0x2F0, 0x0000_FF00);
+    tb.step(&i);
+    assert_eq!((tb.s.mode, tb.s.lcause[2]), (DRAIN, 5));
+    let mut i = base();
+    quiesce(&mut i, [0x110, 0x210, 0x2F8, 0x310], [F; 4]);
+    tb.step(&i);
+    assert_eq!(tb.s.epc[..4], [0x110, 0x210, 0x2F0, 0x310]);
+    assert_eq!(tb.s.emask[..4], [F, F, 0xFF00, F]);
+    assert_eq!((tb.s.mode, tb.s.tgid), (ENTER, 0x8000_0502));
+    let o = tb.step(&base());
+    assert_eq!((o.redir_pc[2], o.redir_mask[2]), (0x8000, 0x0000_FF00));
+    let mut i = base();
+    i.ret_valid = 0b1011;
+    sr_r(&mut i, 2, 0);
+    assert_eq!(tb.step(&i).sr_rdata, 0x05);
+    assert_eq!(ws4(&tb), [RETW, RETW, TRAP, RETW]);
+    let mut i = base();
+    sr_r(&mut i, 2, 1);
+    assert_eq!(tb.step(&i).sr_rdata, 0x2F0);
+    let mut i = base();
+    i.sr_valid = true;
+    i.sr_we = true;
+    i.sr_wid = 2;
+    i.sr_sel = 1;
+    i.sr_wdata = 0x2F8;
+    tb.step(&i);
+    assert_eq!(tb.s.epc[2], 0x2F8);
+    let mut i = base();
+    i.ret_valid = 0b0100;
+    tb.step(&i);
+    assert_eq!((ws4(&tb), tb.s.mode), ([RSTR; 4], NORM));
+    let o = tb.step(&base());
+    assert_eq!(o.redir_pc[..4], [0x110, 0x210, 0x2F8, 0x310]);
+    assert_eq!(o.redir_mask[..4], [F, F, 0x0000_FF00, F]);
+    assert_eq!((ws4(&tb), tb.s.lcause[2]), ([RUN; 4], 0));
+}
+
+#[test]
+fn e6_host_interrupt_during_handler_is_deferred() {
+    let mut tb = setup4();
+    e1_to_handler(&mut tb);
+    let mut i = base();
+    i.host_int = true;
+    i.ret_valid = 0b1101;
+    tb.step(&i);
+    assert_eq!((tb.s.gpend, tb.s.htmask, ws4(&tb)), (0x400, 0xF, [RETW, TRAP, RETW, RETW]));
+    let mut i = base();
+    i.ret_valid = 0b0010;
+    tb.step(&i);
+    assert_eq!((ws4(&tb), tb.s.mode, tb.s.gpend), ([RSTR; 4], NORM, 0x400));
+    let o = tb.step(&base());
+    assert_eq!(o.redir_pc[..4], [0x100, 0x140, 0x200, 0x300]);
+    assert_eq!((ws4(&tb), tb.s.mode), ([RUN; 4], NORM));
+    let o = tb.step(&base());
+    assert_eq!(o.warp_halt, 0);
+    assert_eq!(tb.s.mode, DRAIN);
+    let mut i = base();
+    quiesce(&mut i, [0x104, 0x148, 0x204, 0x304], [F, F, F, 0xF]);
+    tb.step(&i);
+    assert_eq!((tb.s.mode, tb.s.gcause, tb.s.tgid), (ENTER, 0xA, 0xC000_0A00));
+    assert_eq!((tb.s.gpw[..4].to_vec(), tb.s.lcause[..4].to_vec()), (vec![true; 4], vec![0; 4]));
+    let o = tb.step(&base());
+    assert_eq!(o.redir_pc[..4], [0x8000; 4]);
+    let mut i = base();
+    sr_r(&mut i, 1, 0);
+    assert_eq!(tb.step(&i).sr_rdata, 0xA0);
+}
+
+#[test]
+fn e7_bad_inputs() {
+    let mut tb = setup4();
+    // set up w3 PAUSED with EPC=0x3A0, EMASK=F through a real episode
+    let mut i = base();
+    exc(&mut i, 3, 2, 0x3A0, F);
+    tb.step(&i);
+    let mut i = base();
+    quiesce(&mut i, [0x100, 0x200, 0x300, 0x3A4], [F; 4]);
+    tb.step(&i);
+    tb.step(&base());
+    let mut i = base();
+    i.ret_valid = 0b0111;
+    i.pause_valid = 0b1000;
+    tb.step(&i);
+    tb.step(&base());
+    let mut i = base();
+    csr_w(&mut i, 0x08, 0xFFF0);
+    tb.step(&i);
+    assert_eq!((ws4(&tb), tb.s.epc[3], tb.s.emask[3], tb.s.sticky), ([RUN, RUN, RUN, PAUSED], 0x3A0, F, 0));
+    // cycle 0
+    let before = tb.s;
+    let mut i = base();
+    i.ret_valid = 0b0001;
+    exc(&mut i, 1, 0, 0x111, F);
+    exc(&mut i, 3, 2, 0x333, F);
+    tb.step(&i);
+    assert_eq!(tb.s, State { sticky: 0x600, ..before });
+    let mut i = base();
+    i.sr_valid = true;
+    i.sr_we = true;
+    i.sr_wid = 0;
+    i.sr_sel = 1;
+    i.sr_wdata = 0x1234;
+    tb.step(&i);
+    assert_eq!(tb.s, State { sticky: 0x4600, ..before });
+    let mut i = base();
+    csr_w(&mut i, 0x38, 0);
+    tb.step(&i);
+    let mut i = base();
+    csr_w(&mut i, 0x40, 0x500);
+    tb.step(&i);
+    assert_eq!(tb.s, State { sticky: 0xC600, ..before });
+    let mut i = base();
+    exc(&mut i, 2, 0xD, 0x240, F);
+    tb.step(&i);
+    assert_eq!((tb.s.lcause[2], tb.s.mode, tb.s.sticky), (0xF, DRAIN, 0xCE10));
+    let mut i = base();
+    quiesce(&mut i, [0x100, 0x200, 0x248, 0], [F; 4]);
+    i.pause_valid = 0b1000;
+    tb.step(&i);
+    assert_eq!((tb.s.mode, ws4(&tb), tb.s.epc[3], tb.s.tgid), (ENTER, [TRAP, TRAP, TRAP, PAUSED], 0x3A0, 0x8000_0F02));
+    assert_eq!(tb.step(&base()).redir_valid, 0b0111);
+    let mut i = base();
+    sr_r(&mut i, 2, 0);
+    assert_eq!(tb.step(&i).sr_rdata, 0x0F);
+    let mut i = base();
+    csr_r(&mut i, 0x08);
+    assert_eq!(tb.step(&i).csr_rdata, 0x0000_CE13);
+}
+
+#[test]
+fn e8_barrier_unwind() {
+    let mut tb = setup4();
+    let mut i = base();
+    exc(&mut i, 0, 2, 0x108, F);
+    i.bar_wait = 0b0100;
+    tb.step(&i);
+    assert_eq!(tb.s.mode, DRAIN);
+    let mut i = base();
+    i.bar_wait = 0b0100;
+    assert!(tb.step(&i).drain_req);
+    assert_eq!(tb.s.mode, DRAIN);
+    tb.step(&base());
+    assert_eq!(tb.s.mode, DRAIN);
+    let mut i = base();
+    quiesce(&mut i, [0x10C, 0x180, 0x220, 0x300], [F; 4]);
+    tb.step(&i);
+    assert_eq!((tb.s.mode, tb.s.epc[2], tb.s.ws[2], tb.s.tgid), (ENTER, 0x220, TRAP, 0x8000_0200));
+}
+
+#[test]
+fn e9_hardware_single_step() {
+    let mut tb = Tb::new(4);
+    let mut i = Inputs { warp_valid: 0b0111, ..Default::default() };
+    csr_w(&mut i, 0x04, 0x8000);
+    tb.step(&i);
+    let mut i = Inputs { warp_valid: 0b0111, ..Default::default() };
+    csr_w(&mut i, 0x00, 0x5);
+    tb.step(&i);
+    let b = || Inputs { warp_valid: 0b0111, bar_wait: 0b0100, ..Default::default() };
+    let mut i = b();
+    i.issue_valid = true;
+    i.issue_wid = 0;
+    assert_eq!(tb.step(&i).warp_halt, 0);
+    assert!(tb.s.stepped[0]);
+    let mut i = b();
+    i.issue_valid = true;
+    i.issue_wid = 1;
+    assert_eq!(tb.step(&i).warp_halt, 0b0001);
+    assert!(tb.s.stepped[1]);
+    assert_eq!(tb.s.mode, DRAIN);
+    assert_eq!(tb.step(&b()).warp_halt, 0xF);
+    let mut i = Inputs { warp_valid: 0b0111, ..Default::default() };
+    quiesce(&mut i, [0x108, 0x204, 0x220, 0], [F; 4]);
+    tb.step(&i);
+    assert_eq!((tb.s.mode, tb.s.tgid), (ENTER, 0x8000_0700));
+    assert_eq!(tb.s.lcause[..4], [7, 7, 0, 0]);
+    assert_eq!(tb.s.epc[..4], [0x108, 0x204, 0x220, 0]);
+    assert_eq!(tb.s.stepped[..4], [false; 4]);
+    let b = || Inputs { warp_valid: 0b0111, ..Default::default() };
+    let o = tb.step(&b());
+    assert_eq!((o.redir_valid, o.redir_pc[0]), (0b0111, 0x8000));
+    let mut i = b();
+    sr_r(&mut i, 1, 0);
+    assert_eq!(tb.step(&i).sr_rdata, 0x07);
+    let mut i = b();
+    i.ret_valid = 0b0111;
+    tb.step(&i);
+    assert_eq!(tb.s.mode, NORM);
+    tb.step(&b());
+    assert_eq!(tb.s.ws[..3], [RUN; 3]);
+    assert_eq!(tb.halt(), 0, "stepped bits were cleared at the SAVE");
+}
+
+// ------------------------------------------------------------------------------------------
+// §7.5 bad inputs: each leaves the state as specified and sets its sticky bit.
+// ------------------------------------------------------------------------------------------
+
+/// Runs `i` from state `tb.s` and checks that only STICKY changed, by exactly `bits`.
+fn only_sticky(tb: &mut Tb, i: &Inputs, bits: u16, what: &str) {
+    let before = tb.s;
+    tb.step(i);
+    assert_eq!(tb.s, State { sticky: before.sticky | bits, ..before }, "{what}");
+    assert_ne!(bits & !before.sticky, 0, "{what}: the bit was already set");
+}
+
+fn clear_sticky(tb: &mut Tb) {
+    let mut i = base();
+    csr_w(&mut i, 0x08, 0xFFF0);
+    tb.step(&i);
+    assert_eq!(tb.s.sticky, 0);
+}
+
+#[test]
+fn bad_inputs_set_their_sticky_bit_and_change_nothing_else() {
+    let mut tb = setup4();
+    // RETURN / PAUSE outside a trap
+    let mut i = base();
+    i.ret_valid = 0b0001;
+    only_sticky(&mut tb, &i, ERR_BADRET, "return from RUN");
+    clear_sticky(&mut tb);
+    let mut i = base();
+    i.pause_valid = 0b1000;
+    only_sticky(&mut tb, &i, ERR_BADRET, "pause from RUN");
+    clear_sticky(&mut tb);
+    // cause 0
+    let mut i = base();
+    exc(&mut i, 2, 0, 0x40, F);
+    only_sticky(&mut tb, &i, ERR_SPUR, "cause 0");
+    clear_sticky(&mut tb);
+    // reserved SM-event codes 0 (spurious)
+    let mut i = base();
+    i.sm_evt_valid = true;
+    only_sticky(&mut tb, &i, ERR_SPUR, "SM event cause 0");
+    clear_sticky(&mut tb);
+    // CSR writes to read-only and unmapped addresses
+    for a in [0x10u8, 0x28, 0x2C, 0x30, 0x34, 0x3C, 0x4C, 0x50, 0x54, 0x02, 0xFC] {
+        let mut i = base();
+        csr_w(&mut i, a, 0xFFFF_FFFF);
+        only_sticky(&mut tb, &i, ERR_CSR, &format!("CSR write to {a:#x}"));
+        clear_sticky(&mut tb);
+    }
+    // WEPC/WEMASK to a warp that is not PAUSED/PARKED, and WSEL beyond W is fine for W=4 only
+    // through masking (WSEL is WID_W bits wide)
+    for a in [0x40u8, 0x44] {
+        let mut i = base();
+        csr_w(&mut i, a, 0x1234);
+        only_sticky(&mut tb, &i, ERR_CSR, "window write to a RUN warp");
+        clear_sticky(&mut tb);
+    }
+    // SR writes outside the handler and to sel 3..7
+    for sel in 0..8u8 {
+        let mut i = base();
+        i.sr_valid = true;
+        i.sr_we = true;
+        i.sr_wid = 1;
+        i.sr_sel = sel;
+        only_sticky(&mut tb, &i, ERR_SR, "SR write in NORM");
+        clear_sticky(&mut tb);
+    }
+    // reserved local cause: accepted as UNKNOWN with ERR_UNK
+    let mut i = base();
+    exc(&mut i, 1, 0x9, 0x90, F);
+    tb.step(&i);
+    assert_eq!((tb.s.lcause[1], tb.s.mode), (0xF, DRAIN));
+    assert_eq!(tb.s.sticky & (ERR_UNK | TRAP_TAKEN), ERR_UNK | TRAP_TAKEN);
+    clear_sticky(&mut tb);
+    // second exception of the same warp in the episode; a return in DRAIN
+    let mut i = base();
+    exc(&mut i, 1, 0x2, 0x94, F);
+    only_sticky(&mut tb, &i, ERR_SPUR, "second exception in DRAIN");
+    let mut i = base();
+    i.ret_valid = 0b0100;
+    only_sticky(&mut tb, &i, ERR_BADRET, "return in DRAIN");
+    let mut i = base();
+    quiesce(&mut i, [0x100, 0x200, 0x300, 0x400], [F; 4]);
+    tb.step(&i); // SAVE -> ENTER
+    clear_sticky(&mut tb); // ENTER -> HANDLER
+    assert_eq!(tb.s.mode, HANDLER);
+    // reserved SM-event code: accepted as UNKNOWN, pending, ERR_UNK
+    let mut i = base();
+    i.sm_evt_valid = true;
+    i.sm_evt_cause = 0xD;
+    tb.step(&i);
+    assert_eq!((tb.s.gpend, tb.s.sticky), (0x8000, ERR_UNK));
+    clear_sticky(&mut tb);
+    // RETURN and PAUSE together from a TRAP warp -> PAUSE + ERR_BADRET
+    let mut i = base();
+    i.ret_valid = 0b0001;
+    i.pause_valid = 0b0001;
+    tb.step(&i);
+    assert_eq!((tb.s.ws[0], tb.s.sticky), (PAUSED, PAUSE | ERR_BADRET));
+    clear_sticky(&mut tb);
+    // events from a PAUSED (halted) warp
+    let mut i = base();
+    exc(&mut i, 0, 3, 0x1, F);
+    i.ret_valid = 1;
+    only_sticky(&mut tb, &i, ERR_SPUR | ERR_BADRET, "events from a PAUSED warp");
+    clear_sticky(&mut tb);
+    // window write to the PAUSED warp is allowed
+    let mut i = base();
+    csr_w(&mut i, 0x40, 0x7770);
+    tb.step(&i);
+    assert_eq!((tb.s.epc[0], tb.s.sticky), (0x7770, 0));
+    // handler exception masked by HMASK (REG_RANGE): suppressed, stays TRAP
+    let mut i = base();
+    exc(&mut i, 1, 6, 0x8004, F);
+    tb.step(&i);
+    assert_eq!((tb.s.ws[1], tb.s.sticky), (TRAP, SUPPR));
+    clear_sticky(&mut tb);
+    // KILL of a warp with simultaneous inputs: no flag
+    let mut i = base();
+    csr_w(&mut i, 0x20, 0b0100);
+    i.ret_valid = 0b0100;
+    exc(&mut i, 2, 0, 0, 0);
+    tb.step(&i);
+    assert_eq!((tb.s.ws[2], tb.s.sticky), (KILLED, 0));
+    // RESUME of a non-paused warp and HINT = 0 are ignored silently
+    let before = tb.s;
+    let mut i = base();
+    csr_w(&mut i, 0x1C, 0b0010);
+    tb.step(&i);
+    let mut i = base();
+    csr_w(&mut i, 0x18, 0);
+    tb.step(&i);
+    assert_eq!(tb.s, before);
+}
+
+// ------------------------------------------------------------------------------------------
+// Bulk random runs
+// ------------------------------------------------------------------------------------------
+
+const CSR_ADDRS: [u8; 21] = [
+    0x00, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x20, 0x24, 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40, 0x44,
+    0x48, 0x4C, 0x50,
+];
+
+/// Exception accounting: every accepted exception is reported exactly once (ESR read by the
+/// handler, or FATAL park), or retired by KILL / warp_valid=0.
+#[derive(Default, Debug)]
+struct Acct {
+    pending: [Option<u8>; MAXW],
+    read_this_episode: [bool; MAXW],
+    raised: u64,
+    reported: u64,
+    fatal: u64,
+    retired: u64,
+    episodes: u64,
+    mismatched_reports: u64,
+}
+
+fn random_run(w: usize, cycles: u64, seed: u64) {
+    println!("trap_controller random run: W={w}, {cycles} cycles, seed {seed}");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut tb = Tb::new(w);
+    let p = tb.p;
+    let wm = p.wm();
+    let mut a = Acct::default();
+    let mut i = Inputs { warp_valid: wm, ..Default::default() };
+    let mut stats = [0u64; 4];
+    let mut finishing = false;
+    let mut c = 0u64;
+    loop {
+        if c == cycles {
+            finishing = true;
+        }
+        if finishing && tb.s.mode == NORM && a.pending.iter().all(|x| x.is_none()) && c > cycles + 8 {
+            break;
+        }
+        assert!(c < cycles + 20_000, "the run did not drain: {:?} mode {}", a, tb.s.mode);
+        c += 1;
+        let s = tb.s;
+        stats[s.mode as usize] += 1;
+        // ---- stimulus ----
+        i.exc_valid = 0;
+        i.ret_valid = 0;
+        i.pause_valid = 0;
+        i.host_int = false;
+        i.sm_evt_valid = false;
+        i.bcast_in = false;
+        i.sr_valid = false;
+        i.sr_we = false;
+        i.csr_valid = false;
+        i.csr_we = false;
+        i.issue_valid = false;
+        i.quiesced = false;
+        if rng.gen_ratio(1, 2000) {
+            i.warp_valid ^= 1 << rng.gen_range(0..w);
+        } else if i.warp_valid != wm && rng.gen_ratio(1, 20) {
+            i.warp_valid = wm;
+        }
+        let exc_p = if finishing { 0.0 } else { 0.3 / w as f64 };
+        // the handler software: read ESR of one TRAP warp that has not read it yet
+        let mut handler_sr = false;
+        if s.mode == HANDLER {
+            let todo: Vec<usize> = (0..w).filter(|&k| s.ws[k] == TRAP && !a.read_this_episode[k]).collect();
+            if !todo.is_empty() && rng.gen_bool(0.7) {
+                let k = todo[rng.gen_range(0..todo.len())];
+                i.sr_valid = true;
+                i.sr_we = false;
+                i.sr_wid = k as u32;
+                i.sr_sel = 0;
+                handler_sr = true;
+            }
+        }
+        for k in 0..w {
+            let st = s.ws[k];
+            let in_handler_done = s.mode == HANDLER && st == TRAP && a.read_this_episode[k];
+            if in_handler_done {
+                if rng.gen_bool(0.12) {
+                    i.ret_valid |= 1 << k;
+                }
+                if rng.gen_bool(if finishing { 0.0 } else { 0.015 }) {
+                    i.pause_valid |= 1 << k;
+                }
+                if rng.gen_bool(exc_p * 0.2) {
+                    i.exc_valid |= 1 << k; // double fault or suppressed
+                }
+            } else if st == RUN && (s.mode == NORM || s.mode == DRAIN) {
+                if rng.gen_bool(exc_p) {
+                    i.exc_valid |= 1 << k;
+                }
+            } else if st != TRAP && rng.gen_bool(0.002) {
+                i.exc_valid |= 1 << k; // from a halted warp (bad input)
+            }
+            if st != TRAP && rng.gen_bool(0.002) {
+                if rng.gen() {
+                    i.ret_valid |= 1 << k
+                } else {
+                    i.pause_valid |= 1 << k
+                }
+            }
+            if i.exc_valid >> k & 1 == 1 {
+                let r = rng.gen_range(0..20);
+                i.exc_cause[k] = if r < 16 { 1 + r % 6 } else if r < 18 { rng.gen_range(7..16) } else { 0 };
+                i.exc_pc[k] = rng.gen();
+                i.exc_mask[k] = rng.gen();
+            }
+        }
+        if s.mode == DRAIN && rng.gen_bool(0.3) {
+            i.quiesced = true;
+            for k in 0..w {
+                i.warp_pc[k] = rng.gen();
+                i.warp_mask[k] = if rng.gen_bool(0.5) { F } else { rng.gen() };
+            }
+        } else if rng.gen_ratio(1, 50) {
+            i.quiesced = true; // outside DRAIN: no effect
+        }
+        i.bar_wait = if rng.gen_bool(0.2) { rng.gen::<u32>() & wm } else { 0 };
+        if rng.gen_bool(0.6) {
+            i.issue_valid = true;
+            i.issue_wid = rng.gen_range(0..(1u32 << p.wid_w()));
+        }
+        if !finishing {
+            i.host_int = rng.gen_ratio(1, 400);
+            if rng.gen_ratio(1, 400) {
+                i.sm_evt_valid = true;
+                i.sm_evt_cause = rng.gen_range(0..16);
+            }
+            i.bcast_in = rng.gen_ratio(1, 600);
+        }
+        if !handler_sr && rng.gen_bool(0.5) {
+            i.sr_valid = true;
+            i.sr_wid = rng.gen_range(0..(1u32 << p.wid_w()));
+            i.sr_sel = rng.gen_range(0..8);
+            i.sr_we = rng.gen_bool(0.1);
+            i.sr_wdata = rng.gen();
+            let k = i.sr_wid as usize;
+            // the handler clears its ESR only after reading it
+            if i.sr_we && i.sr_sel == 0 && k < w && !a.read_this_episode[k] {
+                i.sr_we = false;
+            }
+        }
+        // host
+        let resumable: u32 = (0..w).filter(|&k| s.ws[k] == PAUSED || s.ws[k] == PARKED).fold(0, |m, k| m | 1 << k);
+        if resumable != 0 && rng.gen_bool(if finishing { 0.2 } else { 0.02 }) {
+            i.csr_valid = true;
+            i.csr_we = true;
+            i.csr_addr = 0x1C;
+            i.csr_wdata = if rng.gen_bool(0.8) { resumable } else { rng.gen() };
+        } else if rng.gen_bool(0.9) {
+            i.csr_valid = true;
+            if rng.gen_bool(0.92) || finishing {
+                i.csr_addr = if rng.gen_bool(0.97) { CSR_ADDRS[rng.gen_range(0..CSR_ADDRS.len())] } else { rng.gen() };
+                i.csr_wdata = 0;
+            } else {
+                i.csr_we = true;
+                i.csr_wdata = rng.gen();
+                i.csr_addr = match rng.gen_range(0..16) {
+                    0 | 1 => {
+                        // CTRL: mostly trapping on; sometimes single-step, broadcast, or off
+                        i.csr_wdata = if rng.gen_bool(0.9) { 1 } else { 0 }
+                            | if rng.gen_bool(0.3) { 2 } else { 0 }
+                            | if rng.gen_bool(0.15) { 4 } else { 0 };
+                        0x00
+                    }
+                    2 => 0x04,
+                    3 => 0x08,
+                    4 => 0x0C,
+                    5 => 0x14,
+                    6 => {
+                        i.csr_wdata &= wm;
+                        0x18
+                    }
+                    7 => {
+                        if rng.gen_bool(0.2) {
+                            i.csr_wdata = 1 << rng.gen_range(0..w);
+                            0x20
+                        } else {
+                            0x1C
+                        }
+                    }
+                    8 => 0x24,
+                    9 => {
+                        i.csr_wdata = rng.gen_range(0..(1u32 << p.wid_w()) + 2);
+                        0x38
+                    }
+                    10 => 0x40,
+                    11 => 0x44,
+                    12 => 0x48,
+                    13 => CSR_ADDRS[rng.gen_range(0..CSR_ADDRS.len())],
+                    _ => rng.gen(),
+                };
+            }
+        }
+        if finishing {
+            // let the run settle: trapping on, no single-step stalls, no kills
+            if i.csr_we && matches!(i.csr_addr, 0x00 | 0x20) {
+                i.csr_we = false;
+            }
+            if s.ctrl & 4 != 0 {
+                i.csr_valid = true;
+                i.csr_we = true;
+                i.csr_addr = 0;
+                i.csr_wdata = 1;
+            }
+        }
+        let reset = rng.gen_ratio(1, 200_000);
+
+        // ---- exception accounting (classification from the spec rules on the pre-edge state) ----
+        let kill = if i.csr_valid && i.csr_we && i.csr_addr == 0x20 { i.csr_wdata & wm } else { 0 };
+        let mut retire = 0u32;
+        for k in 0..w {
+            let valid = i.warp_valid >> k & 1 == 1;
+            if !valid || (kill >> k & 1 == 1 && s.ws[k] != IDLE && s.ws[k] != KILLED) {
+                retire |= 1 << k; // after this cycle's ESR read, if any
+                continue;
+            }
+            let x = i.exc_valid >> k & 1 == 1;
+            let cause = i.exc_cause[k];
+            if x
+                && cause != 0
+                && s.ws[k] == RUN
+                && (s.mode == NORM || (s.mode == DRAIN && s.lcause[k] == 0))
+            {
+                assert!(a.pending[k].is_none(), "W={w} cycle {c}: warp {k} raised twice");
+                let c2 = if cause <= 6 { cause } else { 0xF };
+                a.raised += 1;
+                if s.mode == NORM && s.ctrl & 1 == 0 {
+                    a.fatal += 1; // parked, FATAL to the host
+                } else {
+                    a.pending[k] = Some(c2);
+                }
+            }
+        }
+        let o = tb.step(&i);
+        if handler_sr {
+            let k = i.sr_wid as usize;
+            let dut_esr = o.sr_rdata; // the DUT's sr_rdata was checked equal before the edge
+            a.read_this_episode[k] = true;
+            let local = (dut_esr & 0xF) as u8;
+            match a.pending[k].take() {
+                Some(want) => {
+                    assert_eq!(local, want, "W={w} cycle {c}: warp {k} ESR");
+                    a.reported += 1;
+                }
+                None => {
+                    if local != 0 && local != SSTEP {
+                        if a.mismatched_reports == 0 {
+                            eprintln!("unexpected ESR {dut_esr:#x} warp {k} cycle {c}: pre-state ws {:?} lcause {:?} mode {} tgid {:#x}", &s.ws[..w], &s.lcause[..w], s.mode, s.tgid);
+                        }
+                        a.mismatched_reports += 1;
+                    }
+                }
+            }
+        }
+        for k in 0..w {
+            if retire >> k & 1 == 1 && a.pending[k].take().is_some() {
+                a.retired += 1;
+            }
+            if tb.s.ws[k] != TRAP {
+                a.read_this_episode[k] = false;
+            }
+            // a pending exception waits in RUN for the SAVE, or in TRAP for its ESR read
+            if let Some(cause) = a.pending[k] {
+                let ok = (tb.s.ws[k] == RUN && tb.s.mode != NORM) || tb.s.ws[k] == TRAP;
+                assert!(ok, "W={w} cycle {c}: warp {k}'s exception {cause:#x} was lost (ws {})", tb.s.ws[k]);
+                assert_eq!(tb.s.lcause[k], cause, "W={w} cycle {c}: warp {k} LCAUSE");
+            }
+        }
+        if s.mode == DRAIN && tb.s.mode == ENTER {
+            a.episodes += 1;
+        }
+        if reset {
+            tb.reset();
+            for k in 0..w {
+                if a.pending[k].take().is_some() {
+                    a.retired += 1;
+                }
+                a.read_this_episode[k] = false;
+            }
+        }
+    }
+    println!(
+        "  {} cycles, modes NORM/DRAIN/ENTER/HANDLER = {:?}, episodes {}, exceptions raised {} = reported {} + fatal {} + retired {}",
+        tb.cycles, stats, a.episodes, a.raised, a.reported, a.fatal, a.retired
+    );
+    assert_eq!(a.mismatched_reports, 0, "an ESR showed a local cause nobody raised");
+    assert_eq!(a.raised, a.reported + a.fatal + a.retired, "every exception is reported exactly once");
+    assert!(a.episodes > 100 && a.reported > 100, "the run must exercise many episodes");
+    for m in 0..4 {
+        assert!(stats[m] > 1000, "mode {m} visited only {} cycles", stats[m]);
+    }
+}
+
+const RANDOM_CYCLES: u64 = 1_000_000;
+
+#[test]
+fn random_w1() {
+    random_run(1, RANDOM_CYCLES, 0x7C01);
+}
+#[test]
+fn random_w4() {
+    random_run(4, RANDOM_CYCLES, 0x7C04);
+}
+#[test]
+fn random_w16() {
+    random_run(16, RANDOM_CYCLES, 0x7C16);
+}
+#[test]
+fn random_w32() {
+    random_run(32, RANDOM_CYCLES, 0x7C32);
+}
+
+/// Every W: W=1 and W=32 fill all of the warp-id and mask widths; CSR PARAMS reads back W.
+#[test]
+fn params_register_and_reset_values() {
+    for w in [1usize, 4, 16, 32] {
+        let mut tb = Tb::new(w);
+        for a in CSR_ADDRS {
+            let mut i = Inputs::default();
+            csr_r(&mut i, a);
+            tb.step(&i);
+        }
+        let mut i = Inputs::default();
+        csr_r(&mut i, 0x50);
+        assert_eq!(tb.step(&i).csr_rdata, w as u32 | 32 << 6 | 32 << 12 | 1 << 18);
+        let mut i = Inputs::default();
+        csr_r(&mut i, 0x24);
+        assert_eq!(tb.step(&i).csr_rdata, 0x40);
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Formal: yosys bounded model check of the emitted W=4 Verilog (scripts/formal/trap_controller.sh)
+// ------------------------------------------------------------------------------------------
+
+fn run_formal(args: &[&str]) -> (bool, String) {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/formal/trap_controller.sh");
+    let verilog = sim::cosim::model("trap_controller_w4/eu_trap_controller").verilog;
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(verilog)
+        .args(args)
+        .output()
+        .expect("bash runs the formal script (needs yosys on PATH)");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{} {:?}: {}", script.display(), args, text.trim());
+    (out.status.success(), text)
+}
+
+/// The all-or-none invariant and "a raised exception is never dropped" hold in every cycle of
+/// every input sequence for 20 cycles after reset (yosys `sat -seq 21 -prove-asserts`).
+#[test]
+fn formal_bmc_20_cycles_all_or_none_and_no_dropped_exception() {
+    let (ok, text) = run_formal(&["--steps", "21"]);
+    assert!(ok && text.contains("PASS"), "{text}");
+}
+
+/// The check can fail: a design whose DRAIN lets a second exception overwrite the first and
+/// which lets warp 0 issue in the ENTER cycle is caught.
+#[test]
+fn formal_bmc_fails_on_a_mutated_design() {
+    let (ok, text) = run_formal(&["--steps", "8", "--mutate-design"]);
+    assert!(!ok && text.contains("FAIL"), "{text}");
+}
+
+/// The check can fail: a false property ("no warp ever reaches TRAP") is refuted.
+#[test]
+fn formal_bmc_fails_on_a_mutated_property() {
+    let (ok, text) = run_formal(&["--steps", "6", "--mutate-property"]);
+    assert!(!ok && text.contains("FAIL"), "{text}");
+}
