@@ -718,3 +718,62 @@ fn golden_properties_2_9() {
         }
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// §2.7 Fig 14 data-level add on the golden model (RAG + gather + add + scatter). The RFG/RFS
+// RTL is not built yet (docs/region_addr_gen.md): this checks the golden functions the RTL
+// will be compared against, with the spec's numbers.
+// ------------------------------------------------------------------------------------------
+
+#[test]
+fn fig14_data_level_add_golden_2_7() {
+    let cfg = Cfg::from(&variant("cfg_c"));
+    assert_eq!((cfg.rb, cfg.nr, cfg.rd_ports, cfg.wr_ports), (32, 8, 2, 1));
+    let mut rf = vec![0u8; cfg.rf_bytes() as usize];
+    rf[81] = 1;
+    rf[46] = 2;
+    rf[113] = 3;
+    rf[62] = 3;
+    let before = rf.clone();
+    let src1 = rag(&cfg, &r(2, 17, 16, 2, 1, T_B, 8));
+    let src0 = rag(&cfg, &r(1, 14, 16, 4, 0, T_B, 8));
+    let dst = rag(&cfg, &r(5, 3, 18, 4, 3, T_W, 8).dst());
+    assert_eq!((src1.err, src0.err, dst.err), (0, 0, 0));
+    let g1 = gather(&cfg, &rf, &src1);
+    assert_eq!(&g1.data[..8], &[1, 0, 0, 0, 3, 0, 0, 0]);
+    assert_eq!((g1.passes, &g1.regs[..g1.nregs]), (2, &[2, 3, 4][..]), "pass 0 {{R2,R3}}, pass 1 {{R4}}");
+    assert_eq!(g1.warn & W_MULTIPASS, W_MULTIPASS);
+    let g0 = gather(&cfg, &rf, &src0);
+    assert_eq!(&g0.data[..8], &[2, 2, 2, 2, 3, 3, 3, 3]);
+    assert_eq!((g0.passes, &g0.regs[..g0.nregs]), (1, &[1][..]));
+    let mut sum = [0u32; N_MAX_LIMIT];
+    for i in 0..8 {
+        sum[i] = (g0.data[i] + g1.data[i]) & 0xFFFF;
+    }
+    assert_eq!(&sum[..8], &[3, 2, 2, 2, 6, 3, 3, 3]);
+    let s = scatter(&cfg, &mut rf, &dst, &sum, 0xFFFF);
+    assert_eq!((s.err, s.passes, &s.regs[..s.nregs]), (0, 2, &[5, 6][..]));
+    // Byte enables of the two write passes, from the bytes that changed or were written.
+    let be = |reg: u32| -> u32 {
+        let mut m = 0u32;
+        for i in 0..8 {
+            for k in 0..2 {
+                let a = (dst.addr[i] + k) % cfg.rf_bytes();
+                if a / 32 == reg {
+                    m |= 1 << (a % 32);
+                }
+            }
+        }
+        m
+    };
+    assert_eq!(be(5), 0x0061_8618);
+    assert_eq!(be(6), 0x0618_6180);
+    for (a, v) in [(5 * 32 + 3, 3u8), (5 * 32 + 9, 2), (5 * 32 + 15, 2), (5 * 32 + 21, 2)] {
+        assert_eq!(rf[a], v);
+    }
+    for (a, v) in [(6 * 32 + 7, 6u8), (6 * 32 + 13, 3), (6 * 32 + 19, 3), (6 * 32 + 25, 3)] {
+        assert_eq!(rf[a], v);
+    }
+    let changed: Vec<usize> = (0..rf.len()).filter(|&a| rf[a] != before[a]).collect();
+    assert_eq!(changed, vec![163, 169, 175, 181, 199, 205, 211, 217], "no other RF byte changes");
+}
