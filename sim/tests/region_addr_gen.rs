@@ -1,0 +1,779 @@
+//! Co-simulation of `eu_region_addr_gen` (RAG) against the golden model
+//! (sim/src/golden/region_addr_gen.rs), every output port every cycle.
+//!
+//! Vectors: spec §2.6 (figures), §2.7 anchors, §2.8 (boundary/error/option), claim 1
+//! (back-to-back independence), the timing contract (§6.3), 1e6 random descriptors per config
+//! and the whole Intel-style legal descriptor space.
+
+use hdl::region_addr_gen::{Block, Config};
+use hdl::BlockGen;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use sim::cosim::{Dut, Expected, In, Out};
+use sim::golden::region_addr_gen::*;
+
+fn variant(v: &str) -> Config {
+    Block::cosim_configs()
+        .into_iter()
+        .find(|(n, _)| *n == v)
+        .unwrap_or_else(|| panic!("no co-sim variant {v}"))
+        .1
+}
+
+struct RagPorts {
+    in_valid: In,
+    in_enc_err: In,
+    in_reg: In,
+    in_sub: In,
+    in_type: In,
+    in_exec_log2: In,
+    in_width_log2: In,
+    in_hs: In,
+    in_vs: In,
+    in_is_dst: In,
+    in_colmajor: In,
+    in_tag: In,
+    out_ready: In,
+    in_ready: Out,
+    out_valid: Out,
+    out_addr: Out,
+    out_esize_log2: Out,
+    out_ch_valid: Out,
+    out_straddle: Out,
+    out_err: Out,
+    out_warn: Out,
+    out_tag: Out,
+}
+
+/// The RAG under test plus its cycle-accurate golden wrapper; `step` compares every port.
+struct RagBench {
+    dut: Dut,
+    p: RagPorts,
+    cfg: Cfg,
+    aw: usize,
+    model: RagTiming,
+    exp: Expected,
+    cycles: u64,
+}
+
+impl RagBench {
+    fn new(v: &str) -> Self {
+        let c = variant(v);
+        let cfg = Cfg::from(&c);
+        let mut dut = Dut::new(&format!("region_addr_gen_{v}/eu_region_addr_gen"));
+        let p = RagPorts {
+            in_valid: dut.input("in_valid"),
+            in_enc_err: dut.input("in_enc_err"),
+            in_reg: dut.input("in_reg"),
+            in_sub: dut.input("in_sub"),
+            in_type: dut.input("in_type"),
+            in_exec_log2: dut.input("in_exec_log2"),
+            in_width_log2: dut.input("in_width_log2"),
+            in_hs: dut.input("in_hs"),
+            in_vs: dut.input("in_vs"),
+            in_is_dst: dut.input("in_is_dst"),
+            in_colmajor: dut.input("in_colmajor"),
+            in_tag: dut.input("in_tag"),
+            out_ready: dut.input("out_ready"),
+            in_ready: dut.output("in_ready"),
+            out_valid: dut.output("out_valid"),
+            out_addr: dut.output("out_addr"),
+            out_esize_log2: dut.output("out_esize_log2"),
+            out_ch_valid: dut.output("out_ch_valid"),
+            out_straddle: dut.output("out_straddle"),
+            out_err: dut.output("out_err"),
+            out_warn: dut.output("out_warn"),
+            out_tag: dut.output("out_tag"),
+        };
+        assert_eq!(dut.width_in(p.in_reg), cfg.rn_w() as usize);
+        assert_eq!(dut.width_in(p.in_sub), cfg.rb_w() as usize);
+        assert_eq!(dut.width_out(p.out_addr), (cfg.n_max * cfg.a_w()) as usize);
+        assert_eq!(dut.width_out(p.out_ch_valid), cfg.n_max as usize);
+        assert_eq!(dut.width_out(p.out_err), 11);
+        assert_eq!(dut.width_out(p.out_warn), 4);
+        dut.set(p.out_ready, 1);
+        dut.reset(1);
+        let exp = dut.expected();
+        let mut b = RagBench { dut, p, aw: cfg.a_w() as usize, cfg, model: RagTiming::default(), exp, cycles: 0 };
+        b.check();
+        b
+    }
+
+    fn drive(&mut self, in_valid: bool, d: &Desc, out_ready: bool) {
+        let (dut, p) = (&mut self.dut, &self.p);
+        dut.set(p.in_valid, in_valid as u64);
+        dut.set(p.in_enc_err, d.enc_err as u64);
+        dut.set(p.in_reg, d.reg as u64);
+        dut.set(p.in_sub, d.sub as u64);
+        dut.set(p.in_type, d.ty as u64);
+        dut.set(p.in_exec_log2, d.exec_log2 as u64);
+        dut.set(p.in_width_log2, d.width_log2 as u64);
+        dut.set(p.in_hs, d.hs as u64);
+        dut.set(p.in_vs, d.vs as u64);
+        dut.set(p.in_is_dst, d.is_dst as u64);
+        dut.set(p.in_colmajor, d.colmajor as u64);
+        dut.set(p.in_tag, d.tag as u64);
+        dut.set(p.out_ready, out_ready as u64);
+    }
+
+    /// Fills `exp` from the golden state (out_ready given for the combinational in_ready).
+    fn check_with(&mut self, out_ready: bool) {
+        let (m, p, e) = (&self.model, &self.p, &mut self.exp);
+        e.set(p.in_ready, m.in_ready(out_ready) as u64);
+        e.set(p.out_valid, m.out_valid as u64);
+        // Pack the addresses 64 bits at a time.
+        let (aw, n) = (self.aw, self.cfg.n_max as usize);
+        let total = aw * n;
+        let mut acc: u128 = 0;
+        let (mut nb, mut lsb) = (0usize, 0usize);
+        for i in 0..n {
+            acc |= (m.out.addr[i] as u128) << nb;
+            nb += aw;
+            while nb >= 64 {
+                e.set_field(p.out_addr, lsb, 64, acc as u64);
+                acc >>= 64;
+                nb -= 64;
+                lsb += 64;
+            }
+        }
+        if nb > 0 {
+            e.set_field(p.out_addr, lsb, total - lsb, acc as u64);
+        }
+        e.set(p.out_esize_log2, m.out.esize_log2 as u64);
+        e.set(p.out_ch_valid, m.out.ch_valid as u64);
+        e.set(p.out_straddle, m.out.straddle as u64);
+        e.set(p.out_err, m.out.err as u64);
+        e.set(p.out_warn, m.out.warn as u64);
+        e.set(p.out_tag, m.tag as u64);
+        self.dut.check(&self.exp);
+    }
+
+    /// After reset `out_ready` is driven high.
+    fn check(&mut self) {
+        self.check_with(true)
+    }
+
+    /// One cycle: drive, tick, advance the golden model, compare every port.
+    fn step(&mut self, in_valid: bool, d: &Desc, out_ready: bool) {
+        let res = rag(&self.cfg, d);
+        self.step_with(in_valid, d, &res, out_ready);
+    }
+
+    fn step_with(&mut self, in_valid: bool, d: &Desc, res: &RagOut, out_ready: bool) {
+        self.drive(in_valid, d, out_ready);
+        self.dut.tick();
+        self.model.step(false, in_valid, d, res, out_ready);
+        self.cycles += 1;
+        self.check_with(out_ready);
+    }
+
+    /// Issues `d` alone (one valid cycle, then one idle cycle) and returns the golden result
+    /// the RTL was checked against.
+    fn issue(&mut self, label: &str, d: &Desc) -> RagOut {
+        self.dut.set_label(label.to_string());
+        let g = rag(&self.cfg, d);
+        self.step(true, d, true);
+        assert!(self.model.out_valid && self.model.out == g);
+        self.step(false, &Desc::default(), true);
+        g
+    }
+
+    fn rb(&self) -> u32 {
+        self.cfg.rb
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// §2.6 figure vectors and §2.8 vectors, typed from the spec.
+// ------------------------------------------------------------------------------------------
+
+struct Tv {
+    id: &'static str,
+    variant: &'static str,
+    d: Desc,
+    /// Expected byte addresses for channels 0..N-1 (None: a fatal vector, all zero).
+    addr: Option<Vec<u32>>,
+    err: u16,
+    warn: u8,
+    /// Expected straddle mask where the spec states it.
+    straddle: Option<u32>,
+}
+
+fn r(reg: u32, sub: u32, vs: u32, w: u32, hs: u32, ty: u32, n: u32) -> Desc {
+    Desc::region(reg, sub, vs, w, hs, ty, n)
+}
+
+fn seq(from: u32, n: u32) -> Vec<u32> {
+    (from..from + n).collect()
+}
+
+fn tv(id: &'static str, variant: &'static str, d: Desc, addr: Vec<u32>, err: u16, warn: u8) -> Tv {
+    Tv { id, variant, d, addr: Some(addr), err, warn, straddle: None }
+}
+
+fn fatal(id: &'static str, variant: &'static str, d: Desc, err: u16) -> Tv {
+    Tv { id, variant, d, addr: None, err, warn: 0, straddle: None }
+}
+
+const M: u8 = W_MISALIGN;
+
+/// §2.6 (flags W/M/S of the table → warn bits).
+fn figure_vectors() -> Vec<Tv> {
+    let b = T_B;
+    let w = T_W;
+    vec![
+        tv("TV03a", "cfg_a", r(1, 0, 8, 8, 1, b, 8).dst(), seq(8, 8), 0, 0),
+        tv("TV03b", "cfg_a", r(3, 0, 8, 8, 1, b, 8), seq(24, 8), 0, 0),
+        tv("TV03c", "cfg_a", r(4, 0, 8, 8, 1, b, 8), seq(32, 8), 0, 0),
+        tv("TV05a", "cfg_a", r(0, 2, 8, 4, 1, b, 8).dst(), vec![2, 3, 4, 5, 10, 11, 12, 13], 0, 0),
+        tv("TV05b", "cfg_a", r(2, 3, 8, 4, 1, b, 8), vec![19, 20, 21, 22, 27, 28, 29, 30], 0, 0),
+        tv("TV05c", "cfg_a", r(4, 0, 8, 8, 1, b, 8), seq(32, 8), 0, 0),
+        tv("TV05w1", "cfg_a", r(2, 6, 8, 8, 1, b, 8), seq(22, 8), 0, 0),
+        tv("TV05w2", "cfg_a", r(4, 6, 8, 8, 1, b, 8), vec![38, 39, 0, 1, 2, 3, 4, 5], 0, W_WRAP),
+        tv("TV07", "cfg_a", r(1, 1, 8, 4, 2, b, 8), vec![9, 11, 13, 15, 17, 19, 21, 23], 0, 0),
+        tv("TV07b", "cfg_a", r(1, 1, 8, 4, 1, b, 8), vec![9, 10, 11, 12, 17, 18, 19, 20], 0, 0),
+        tv("TV08", "cfg_a", r(1, 1, 8, 4, 0, b, 8), vec![9, 9, 9, 9, 17, 17, 17, 17], 0, 0),
+        tv("TV09", "cfg_b", r(2, 3, 8, 4, 1, w, 8), vec![35, 37, 39, 41, 51, 53, 55, 57], 0, M),
+        tv("TV10", "cfg_b", r(2, 3, 16, 4, 1, w, 8), vec![35, 37, 39, 41, 67, 69, 71, 73], 0, M),
+        tv("TV11", "cfg_b", r(2, 3, 0, 4, 1, w, 8), vec![35, 37, 39, 41, 35, 37, 39, 41], 0, M),
+        tv("TV12", "cfg_b", r(2, 3, 1, 4, 1, w, 8), vec![35, 37, 39, 41, 37, 39, 41, 43], 0, M),
+        tv("TV13", "cfg_b", r(2, 3, 0, 4, 0, w, 8), vec![35; 8], 0, M),
+        tv("TV13w1", "cfg_b", r(2, 3, 0, 1, 0, w, 8), vec![35; 8], 0, M),
+        tv("TV14a", "cfg_c", r(2, 17, 16, 2, 1, b, 8), vec![81, 82, 97, 98, 113, 114, 129, 130], 0, 0),
+        tv("TV14b", "cfg_c", r(1, 14, 16, 4, 0, b, 8), vec![46, 46, 46, 46, 62, 62, 62, 62], 0, 0),
+        tv("TV14c", "cfg_c", r(5, 3, 18, 4, 3, w, 8).dst(), vec![163, 169, 175, 181, 199, 205, 211, 217], 0, M),
+    ]
+}
+
+/// §2.8 boundary, error and option vectors.
+fn extra_vectors() -> Vec<Tv> {
+    let (b, w, d) = (T_B, T_W, T_D);
+    let mut v = vec![
+        tv("TVD1", "default", r(7, 12, 0, 1, 0, d, 16), vec![236; 16], 0, 0),
+        tv(
+            "TVD2",
+            "default",
+            r(20, 8, 8, 4, 1, d, 16),
+            vec![648, 652, 656, 660, 680, 684, 688, 692, 712, 716, 720, 724, 744, 748, 752, 756],
+            0,
+            0,
+        ),
+        Tv { straddle: Some(0x1), ..tv("TVD3", "default", r(2, 31, 4, 4, 1, w, 4), vec![95, 97, 99, 101], 0, 0x6) },
+        Tv { straddle: Some(0x1), ..tv("TVD4", "default", r(127, 30, 4, 4, 1, d, 4), vec![4094, 2, 6, 10], 0, 0x7) },
+        Tv {
+            straddle: Some(0x1),
+            ..tv("TVD4n", "nowrap", r(127, 30, 4, 4, 1, d, 4), vec![4094, 2, 6, 10], E_OOB, 0x6)
+        },
+        tv("TVD5", "default", r(10, 0, 16, 8, 2, w, 16), (0..16).map(|i| 320 + 4 * i).collect(), 0, 0),
+        tv("TVD5b", "default", r(10, 0, 0, 16, 2, w, 16), (0..16).map(|i| 320 + 4 * i).collect(), 0, 0),
+        tv("TVE1", "cfg_a_opt", r(4, 6, 8, 8, 1, b, 8), vec![38, 39, 0, 1, 2, 3, 4, 5], E_OOB, 0),
+        fatal("TVE2", "default", Desc { ty: 7, ..r(1, 0, 8, 8, 1, b, 8) }, E_TYPE),
+        fatal("TVE3", "default", Desc { exec_log2: 5, ..r(1, 0, 8, 8, 1, b, 8) }, E_EXEC),
+        fatal("TVE4", "default", Desc { width_log2: 4, ..r(1, 0, 8, 8, 1, b, 8) }, E_WIDTH),
+        fatal("TVE5", "cfg_a", r(6, 0, 8, 8, 1, b, 8), E_REG),
+        tv("TVE6", "cfg_a", r(1, 1, 8, 4, 0, b, 8).dst(), vec![9, 9, 9, 9, 17, 17, 17, 17], E_DST_OVERLAP, 0),
+        tv("TVE7", "cfg_b", r(2, 3, 1, 4, 1, w, 8).dst(), vec![35, 37, 39, 41, 37, 39, 41, 43], E_DST_OVERLAP, M),
+        tv("TVE8a", "cfg_c", r(5, 3, 18, 4, 3, w, 8).dst(), vec![163, 169, 175, 181, 199, 205, 211, 217], 0, M),
+        tv("TVE8b", "cfg_a", r(0, 2, 8, 4, 1, b, 8).dst(), vec![2, 3, 4, 5, 10, 11, 12, 13], 0, 0),
+        tv("TVE8c", "cfg_a", r(1, 1, 8, 4, 2, b, 8).dst(), vec![9, 11, 13, 15, 17, 19, 21, 23], 0, 0),
+        tv("TVE8d", "cfg_b", r(2, 3, 16, 4, 1, w, 8).dst(), vec![35, 37, 39, 41, 67, 69, 71, 73], 0, M),
+        tv("TVE9", "cfg_a_opt", r(0, 2, 8, 4, 1, b, 8).dst(), vec![2, 3, 4, 5, 10, 11, 12, 13], E_DST_PROFILE, 0),
+        tv("TVE10", "cfg_b_strict", r(2, 3, 8, 4, 1, w, 8), vec![35, 37, 39, 41, 51, 53, 55, 57], E_ALIGN, M),
+        tv("TVE11", "default", r(0, 0, 1, 4, 2, b, 8).dst(), vec![0, 2, 4, 6, 1, 3, 5, 7], E_DST_OVERLAP, 0),
+        tv(
+            "TVE12",
+            "default",
+            r(0, 0, 255, 1, 0, d, 16).dst(),
+            (0..16).map(|i| (1020 * i) % 4096).collect(),
+            E_DST_OVERLAP,
+            W_WRAP,
+        ),
+        tv(
+            "TVC1",
+            "cfg_a_opt",
+            Desc { colmajor: true, ..r(0, 2, 8, 4, 1, b, 8) },
+            vec![2, 10, 3, 11, 4, 12, 5, 13],
+            0,
+            0,
+        ),
+        fatal("TVC2", "cfg_a", Desc { colmajor: true, ..r(0, 2, 8, 4, 1, b, 8) }, E_ORDER),
+        // E_ENC (err0) has no §2.8 row: the compact decoder's reserved-code flag.
+        fatal("TVENC", "default", Desc { enc_err: true, ..r(1, 0, 8, 8, 1, b, 8) }, E_ENC),
+        // Fatal masking: several fatal bits at once, no warnings, all outputs zero.
+        fatal(
+            "TVFM",
+            "cfg_a",
+            Desc { enc_err: true, ty: 7, exec_log2: 6, width_log2: 7, colmajor: true, ..r(7, 3, 8, 8, 1, b, 8) },
+            E_ENC | E_TYPE | E_EXEC | E_WIDTH | E_REG | E_ORDER,
+        ),
+        // A semantic error does not suppress warnings (no priority): OOB + misalign + straddle.
+        tv("TVSEM", "nowrap", r(127, 31, 4, 4, 1, w, 4), vec![4095, 1, 3, 5], E_OOB, W_MISALIGN | W_STRADDLE),
+    ];
+    for t in v.iter_mut() {
+        t.d.tag = (t.id.len() % 16) as u32;
+    }
+    v
+}
+
+/// The golden model reproduces the spec's listed numbers (addresses, ch_valid, err, warn).
+fn check_golden(t: &Tv) -> RagOut {
+    let cfg = Cfg::from(&variant(t.variant));
+    let g = rag(&cfg, &t.d);
+    let n = 1u32 << t.d.exec_log2;
+    assert_eq!(g.err, t.err, "{}: err", t.id);
+    assert_eq!(g.warn, t.warn, "{}: warn", t.id);
+    match &t.addr {
+        Some(a) => {
+            assert_eq!(a.len() as u32, n, "{}: vector length", t.id);
+            assert_eq!(&g.addr[..n as usize], &a[..], "{}: addresses", t.id);
+            assert!(g.addr[n as usize..].iter().all(|&x| x == 0), "{}: channels >= N", t.id);
+            assert_eq!(g.ch_valid, (1u32 << n) - 1, "{}: ch_valid", t.id);
+        }
+        None => {
+            assert_eq!(g, RagOut { err: t.err, ..Default::default() }, "{}: fatal outputs", t.id);
+        }
+    }
+    if let Some(s) = t.straddle {
+        assert_eq!(g.straddle, s, "{}: straddle", t.id);
+    }
+    assert_eq!(g.warn & W_STRADDLE != 0, g.straddle != 0, "{}", t.id);
+    g
+}
+
+fn run_vectors(vs: &[Tv]) -> usize {
+    let mut variants: Vec<&str> = vs.iter().map(|t| t.variant).collect();
+    variants.sort();
+    variants.dedup();
+    let mut n = 0;
+    for v in variants {
+        let mut b = RagBench::new(v);
+        for t in vs.iter().filter(|t| t.variant == v) {
+            let want = check_golden(t);
+            let got = b.issue(t.id, &t.d);
+            assert_eq!(got, want);
+            // The RTL's channel addresses, read back per channel, equal the spec's list (after the
+            // idle cycle in `issue` the data outputs still hold the result).
+            if let Some(a) = &t.addr {
+                for (i, &x) in a.iter().enumerate() {
+                    let rtl = b.dut.get_field(b.p.out_addr, i * b.aw, b.aw) as u32;
+                    assert_eq!(rtl, x, "{} channel {i}: RTL R{}.{}", t.id, rtl / b.rb(), rtl % b.rb());
+                }
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn figure_vectors_2_6() {
+    let n = run_vectors(&figure_vectors());
+    assert_eq!(n, 20);
+}
+
+#[test]
+fn boundary_error_and_option_vectors_2_8() {
+    let vs = extra_vectors();
+    // Every error bit the RAG can raise (err0..err9) and every RAG warning bit (warn0..warn2)
+    // is raised by at least one vector.
+    let (mut errs, mut warns) = (0u16, 0u8);
+    for t in &vs {
+        errs |= t.err;
+        warns |= t.warn;
+    }
+    for t in figure_vectors() {
+        warns |= t.warn;
+    }
+    assert_eq!(errs, 0x3FF, "err bits covered");
+    assert_eq!(warns, 0x7, "warn bits covered");
+    run_vectors(&vs);
+}
+
+/// §2.7 anchors at address level (Fig 6 channel 6, Fig 14 anchors) and D/P counts of §2.6.
+#[test]
+fn anchors_and_distinct_register_counts() {
+    let a = Cfg::from(&variant("cfg_a"));
+    let dst = rag(&a, &r(0, 2, 8, 4, 1, T_B, 8));
+    let s0 = rag(&a, &r(2, 3, 8, 4, 1, T_B, 8));
+    let s1 = rag(&a, &r(4, 0, 8, 8, 1, T_B, 8));
+    assert_eq!((s1.addr[6], s0.addr[6], dst.addr[6]), (38, 29, 12), "Fig 6 channel 6");
+    let c = Cfg::from(&variant("cfg_c"));
+    let mut regs = [0u32; 64];
+    let cases: [(&str, Desc, &[u32]); 3] = [
+        ("TV14a", r(2, 17, 16, 2, 1, T_B, 8), &[2, 3, 4]),
+        ("TV14b", r(1, 14, 16, 4, 0, T_B, 8), &[1]),
+        ("TV14c", r(5, 3, 18, 4, 3, T_W, 8), &[5, 6]),
+    ];
+    for (id, d, want) in cases {
+        let n = distinct_regs(&c, &rag(&c, &d), u32::MAX, &mut regs);
+        assert_eq!(&regs[..n], want, "{id}");
+    }
+    let b = Cfg::from(&variant("cfg_b"));
+    let n = distinct_regs(&b, &rag(&b, &r(2, 3, 16, 4, 1, T_W, 8)), u32::MAX, &mut regs);
+    assert_eq!(&regs[..n], &[2, 4], "TV10 skips R3");
+    let dflt = Cfg::from(&variant("default"));
+    let n = distinct_regs(&dflt, &rag(&dflt, &r(127, 30, 4, 4, 1, T_D, 4)), u32::MAX, &mut regs);
+    assert_eq!(&regs[..n], &[0, 127], "TVD4 schedule");
+    let n = distinct_regs(&dflt, &rag(&dflt, &r(20, 8, 8, 4, 1, T_D, 16)), u32::MAX, &mut regs);
+    assert_eq!(&regs[..n], &[20, 21, 22, 23], "TVD2 schedule");
+}
+
+/// Claim 1: TVD2, TVD1, TVD2 on consecutive cycles give independent results.
+#[test]
+fn back_to_back_descriptors_are_independent() {
+    let mut b = RagBench::new("default");
+    let d2 = Desc { tag: 2, ..r(20, 8, 8, 4, 1, T_D, 16) };
+    let d1 = Desc { tag: 1, ..r(7, 12, 0, 1, 0, T_D, 16) };
+    b.step(true, &d2, true);
+    let first = b.model.out;
+    b.step(true, &d1, true);
+    assert_eq!(b.model.out.addr[..16], [236; 16]);
+    b.step(true, &d2, true);
+    assert_eq!(b.model.out, first);
+    assert_eq!(b.model.tag, 2);
+}
+
+/// §6.3: latency 1, outputs held under backpressure, in_ready = !out_valid || out_ready,
+/// no in->out combinational path, reset clears all state.
+#[test]
+fn timing_contract() {
+    let mut b = RagBench::new("default");
+    let d1 = Desc { tag: 5, ..r(20, 8, 8, 4, 1, T_D, 16) };
+    let d2 = Desc { tag: 9, ..r(1, 3, 1, 4, 1, T_W, 8) };
+    let g1 = rag(&b.cfg, &d1);
+    // Inputs alone (no edge) do not reach the outputs.
+    b.drive(true, &d1, true);
+    b.dut.settle();
+    b.check_with(true);
+    assert_eq!(b.dut.get(b.p.out_valid), 0);
+    // Accepted at t, valid at t+1.
+    b.step(true, &d1, false);
+    assert_eq!(b.dut.get(b.p.out_valid), 1);
+    assert_eq!(b.dut.get(b.p.in_ready), 0, "full and not drained: in_ready low");
+    // Backpressure: a new descriptor is offered but not accepted; outputs hold for 5 cycles.
+    for _ in 0..5 {
+        b.step(true, &d2, false);
+        assert_eq!(b.model.out, g1);
+        assert_eq!(b.dut.get(b.p.out_tag), 5);
+    }
+    // out_ready rises: in_ready is high in the same cycle, d2 is accepted and shows next cycle.
+    b.drive(true, &d2, true);
+    b.dut.settle();
+    assert_eq!(b.dut.get(b.p.in_ready), 1);
+    b.step(true, &d2, true);
+    assert_eq!(b.dut.get(b.p.out_tag), 9);
+    // Drain: out_valid drops, data held.
+    b.step(false, &d1, true);
+    assert_eq!(b.dut.get(b.p.out_valid), 0);
+    // Reset mid-stream clears every output.
+    b.step(true, &d1, true);
+    b.dut.reset(1);
+    b.model = RagTiming::default();
+    b.check_with(true);
+    assert_eq!(b.dut.get(b.p.out_err), 0);
+    assert_eq!(b.dut.get_field(b.p.out_addr, 0, 12), 0);
+    // After an error, the next legal descriptor is unaffected.
+    b.step(true, &Desc { ty: 7, ..d1 }, true);
+    b.step(true, &d1, true);
+    assert_eq!(b.model.out, g1);
+}
+
+// ------------------------------------------------------------------------------------------
+// Random descriptors (legal and illegal) with random valid/ready, per config.
+// ------------------------------------------------------------------------------------------
+
+fn random_desc(rng: &mut StdRng, cfg: &Cfg) -> Desc {
+    let nmax_log = cfg.n_max.trailing_zeros();
+    let rn_w = cfg.rn_w();
+    let mut d = Desc {
+        enc_err: false,
+        reg: rng.gen_range(0..cfg.nr),
+        sub: rng.gen_range(0..cfg.rb),
+        ty: rng.gen_range(0..7),
+        exec_log2: rng.gen_range(0..=nmax_log),
+        width_log2: 0,
+        hs: match rng.gen_range(0..4) {
+            0 => rng.gen_range(0..5),
+            1 => [0, 1, 2, 4, 8, 16, 32, 64][rng.gen_range(0..8)],
+            _ => rng.gen_range(0..128),
+        },
+        vs: match rng.gen_range(0..4) {
+            0 => rng.gen_range(0..5),
+            1 => [0, 1, 2, 4, 8, 16, 32, 64, 128][rng.gen_range(0..9)],
+            _ => rng.gen_range(0..256),
+        },
+        is_dst: rng.gen_bool(0.5),
+        colmajor: cfg.colmajor_en && rng.gen_bool(0.3),
+        tag: rng.gen_range(0..16),
+    };
+    d.width_log2 = rng.gen_range(0..=d.exec_log2);
+    if rng.gen_bool(0.2) {
+        // Anything the ports can carry.
+        d.enc_err = rng.gen_bool(0.2);
+        d.reg = rng.gen_range(0..1 << rn_w);
+        d.ty = rng.gen_range(0..8);
+        d.exec_log2 = rng.gen_range(0..8);
+        d.width_log2 = rng.gen_range(0..8);
+        d.colmajor = rng.gen_bool(0.3);
+    }
+    d
+}
+
+fn random_run(v: &str, n: usize, seed: u64) {
+    println!("random_run {v}: {n} descriptors, seed {seed}");
+    let mut b = RagBench::new(v);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let cfg = b.cfg;
+    let (mut fatal, mut semantic, mut wraps, mut straddles) = (0, 0, 0, 0);
+    let mut accepted = 0;
+    while accepted < n {
+        let d = random_desc(&mut rng, &cfg);
+        let res = rag(&cfg, &d);
+        // Mostly streaming; sometimes idle or stalled.
+        let in_valid = rng.gen_range(0..8) != 0;
+        let out_ready = rng.gen_range(0..8) != 0;
+        if in_valid && b.model.in_ready(out_ready) {
+            accepted += 1;
+            fatal += (res.err & FATAL_MASK != 0) as usize;
+            semantic += (res.err & !FATAL_MASK != 0) as usize;
+            wraps += (res.warn & W_WRAP != 0 || res.err & E_OOB != 0) as usize;
+            straddles += (res.straddle != 0) as usize;
+        }
+        b.step_with(in_valid, &d, &res, out_ready);
+    }
+    println!("  {} cycles; fatal {fatal}, semantic {semantic}, wrap {wraps}, straddle {straddles}", b.cycles);
+    assert!(fatal > n / 20 && semantic > n / 50 && wraps > n / 50 && straddles > n / 20, "coverage");
+}
+
+const RANDOM_N: usize = 1_000_000;
+
+#[test]
+fn random_cfg_a() {
+    random_run("cfg_a", RANDOM_N, 0xA);
+}
+#[test]
+fn random_cfg_b() {
+    random_run("cfg_b", RANDOM_N, 0xB);
+}
+#[test]
+fn random_cfg_c() {
+    random_run("cfg_c", RANDOM_N, 0xC);
+}
+#[test]
+fn random_default_n16() {
+    random_run("default", RANDOM_N, 0xD);
+}
+#[test]
+fn random_n4() {
+    random_run("n4", RANDOM_N, 4);
+}
+#[test]
+fn random_n8() {
+    random_run("n8", RANDOM_N, 8);
+}
+#[test]
+fn random_option_variants() {
+    random_run("cfg_a_opt", RANDOM_N / 4, 0xA0);
+    random_run("cfg_b_strict", RANDOM_N / 4, 0xB5);
+    random_run("nowrap", RANDOM_N / 4, 0xDD);
+}
+
+// ------------------------------------------------------------------------------------------
+// The whole Intel-style legal descriptor space, golden vs RTL.
+// ------------------------------------------------------------------------------------------
+
+/// exec size 1..N_MAX (32 where the config allows it) × VS {0,1,2,4,8,16,32} × W {1,2,4,8,16}
+/// × HS {0,1,2,4} × every element-aligned sub-register offset × every type code (3 element
+/// sizes), as source and destination, at origin registers {0, NR/2, NR-1} (the last one wraps).
+fn intel_space(v: &str) -> usize {
+    let mut b = RagBench::new(v);
+    let cfg = b.cfg;
+    let mut n = 0usize;
+    let mut legal = 0usize;
+    for exec_log2 in 0..=cfg.n_max.trailing_zeros() {
+        for vs in [0, 1, 2, 4, 8, 16, 32] {
+            for width_log2 in 0..=4 {
+                for hs in [0, 1, 2, 4] {
+                    for ty in 0..7 {
+                        let e = 1 << esize_log2(ty).unwrap();
+                        for sub in (0..cfg.rb).step_by(e as usize) {
+                            for reg in [0, cfg.nr / 2, cfg.nr - 1] {
+                                for is_dst in [false, true] {
+                                    let d = Desc {
+                                        reg,
+                                        sub,
+                                        ty,
+                                        exec_log2,
+                                        width_log2,
+                                        hs,
+                                        vs,
+                                        is_dst,
+                                        tag: (n & 15) as u32,
+                                        ..Default::default()
+                                    };
+                                    let res = rag(&cfg, &d);
+                                    legal += (res.err == 0) as usize;
+                                    b.step_with(true, &d, &res, true);
+                                    n += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("intel_space {v}: {n} descriptors ({legal} without error), all ports every cycle");
+    n
+}
+
+#[test]
+fn intel_style_space_exhaustive_default() {
+    // N = 1..16 on the default config (N_MAX = 16): 5*7*5*4*(2*32+2*16+3*8)*3*2 = 504000.
+    assert_eq!(intel_space("default"), 504_000);
+}
+
+#[test]
+fn intel_style_space_exhaustive_n32() {
+    // N = 1..32 with N_MAX = 32: 6*7*5*4*120*3*2 = 604800.
+    assert_eq!(intel_space("n32"), 604_800);
+}
+
+// ------------------------------------------------------------------------------------------
+// Properties of §2.9 on the golden model itself (the RTL matches it in the runs above).
+// ------------------------------------------------------------------------------------------
+
+#[test]
+fn golden_properties_2_9() {
+    let cfg = Cfg::from(&variant("default"));
+    let mut rng = StdRng::seed_from_u64(29);
+    for _ in 0..200_000 {
+        let d = random_desc(&mut rng, &cfg);
+        let g = rag(&cfg, &d);
+        if g.err & FATAL_MASK != 0 {
+            continue;
+        }
+        let (n, w) = (1u32 << d.exec_log2, 1u32 << d.width_log2);
+        let e = 1 << g.esize_log2;
+        assert_eq!(g.addr[0], d.reg * cfg.rb + d.sub, "P1");
+        for i in 0..n {
+            let raw = raw_addr(&cfg, &d, i);
+            if !d.colmajor {
+                if i % w < w - 1 {
+                    assert_eq!(raw_addr(&cfg, &d, i + 1) - raw, e * d.hs, "P2");
+                }
+                if i + w < n {
+                    assert_eq!(raw_addr(&cfg, &d, i + w) - raw, e * d.vs, "P3");
+                }
+                if d.vs == 0 {
+                    assert_eq!(g.addr[i as usize], g.addr[(i % w) as usize], "P5");
+                }
+            }
+            if d.hs == 0 {
+                let row_start = if d.colmajor { i % (n / w) } else { i - i % w };
+                assert_eq!(g.addr[i as usize], g.addr[row_start as usize], "P4");
+            }
+        }
+        if !d.colmajor && d.vs == w * d.hs && d.vs < 256 {
+            let one_row = rag(&cfg, &Desc { width_log2: d.exec_log2, ..d });
+            assert_eq!(one_row.addr, g.addr, "P6");
+        }
+        if w == n {
+            let other = rag(&cfg, &Desc { vs: (d.vs + 7) % 256, ..d });
+            assert_eq!(other.addr, g.addr, "P7");
+        }
+        assert_eq!(g.addr[n as usize..], vec![0; 32 - n as usize][..], "P10");
+        assert_eq!(g.ch_valid >> n, 0, "P10");
+        assert_eq!(g.straddle >> n, 0, "P10");
+        // P9: b -> w doubles every raw offset.
+        if g.esize_log2 == 0 && d.reg * cfg.rb + d.sub + 2 * (raw_addr(&cfg, &d, n - 1) - d.reg * cfg.rb - d.sub) < 60000 {
+            let dw = Desc { ty: T_W, ..d };
+            for i in 0..n {
+                let o = d.reg * cfg.rb + d.sub;
+                assert_eq!(raw_addr(&cfg, &dw, i) - o, 2 * (raw_addr(&cfg, &d, i) - o), "P9");
+            }
+        }
+    }
+    // P8: RB = 32, sub mod E = 0 → the seed's loop (precedence fixed) with SubRegNum = sub/E.
+    let c = Cfg::from(&variant("cfg_c"));
+    for _ in 0..100_000 {
+        let mut d = random_desc(&mut rng, &c);
+        if rag(&c, &d).err & FATAL_MASK != 0 || d.colmajor {
+            continue;
+        }
+        let e = 1 << esize_log2(d.ty).unwrap();
+        d.sub -= d.sub % e;
+        let g = rag(&c, &d);
+        let (n, w) = (1u32 << d.exec_log2, 1u32 << d.width_log2);
+        let mut ch = 0;
+        let mut row_base = (d.reg << 5) + (d.sub / e) * e;
+        for _y in 0..n / w {
+            let mut off = row_base;
+            for _x in 0..w {
+                assert_eq!(g.addr[ch], off % c.rf_bytes(), "P8");
+                ch += 1;
+                off += d.hs * e;
+            }
+            row_base += d.vs * e;
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// §2.7 Fig 14 data-level add on the golden model (RAG + gather + add + scatter). The RFG/RFS
+// RTL is not built yet (docs/region_addr_gen.md): this checks the golden functions the RTL
+// will be compared against, with the spec's numbers.
+// ------------------------------------------------------------------------------------------
+
+#[test]
+fn fig14_data_level_add_golden_2_7() {
+    let cfg = Cfg::from(&variant("cfg_c"));
+    assert_eq!((cfg.rb, cfg.nr, cfg.rd_ports, cfg.wr_ports), (32, 8, 2, 1));
+    let mut rf = vec![0u8; cfg.rf_bytes() as usize];
+    rf[81] = 1;
+    rf[46] = 2;
+    rf[113] = 3;
+    rf[62] = 3;
+    let before = rf.clone();
+    let src1 = rag(&cfg, &r(2, 17, 16, 2, 1, T_B, 8));
+    let src0 = rag(&cfg, &r(1, 14, 16, 4, 0, T_B, 8));
+    let dst = rag(&cfg, &r(5, 3, 18, 4, 3, T_W, 8).dst());
+    assert_eq!((src1.err, src0.err, dst.err), (0, 0, 0));
+    let g1 = gather(&cfg, &rf, &src1);
+    assert_eq!(&g1.data[..8], &[1, 0, 0, 0, 3, 0, 0, 0]);
+    assert_eq!((g1.passes, &g1.regs[..g1.nregs]), (2, &[2, 3, 4][..]), "pass 0 {{R2,R3}}, pass 1 {{R4}}");
+    assert_eq!(g1.warn & W_MULTIPASS, W_MULTIPASS);
+    let g0 = gather(&cfg, &rf, &src0);
+    assert_eq!(&g0.data[..8], &[2, 2, 2, 2, 3, 3, 3, 3]);
+    assert_eq!((g0.passes, &g0.regs[..g0.nregs]), (1, &[1][..]));
+    let mut sum = [0u32; N_MAX_LIMIT];
+    for i in 0..8 {
+        sum[i] = (g0.data[i] + g1.data[i]) & 0xFFFF;
+    }
+    assert_eq!(&sum[..8], &[3, 2, 2, 2, 6, 3, 3, 3]);
+    let s = scatter(&cfg, &mut rf, &dst, &sum, 0xFFFF);
+    assert_eq!((s.err, s.passes, &s.regs[..s.nregs]), (0, 2, &[5, 6][..]));
+    // Byte enables of the two write passes, from the bytes that changed or were written.
+    let be = |reg: u32| -> u32 {
+        let mut m = 0u32;
+        for i in 0..8 {
+            for k in 0..2 {
+                let a = (dst.addr[i] + k) % cfg.rf_bytes();
+                if a / 32 == reg {
+                    m |= 1 << (a % 32);
+                }
+            }
+        }
+        m
+    };
+    assert_eq!(be(5), 0x0061_8618);
+    assert_eq!(be(6), 0x0618_6180);
+    for (a, v) in [(5 * 32 + 3, 3u8), (5 * 32 + 9, 2), (5 * 32 + 15, 2), (5 * 32 + 21, 2)] {
+        assert_eq!(rf[a], v);
+    }
+    for (a, v) in [(6 * 32 + 7, 6u8), (6 * 32 + 13, 3), (6 * 32 + 19, 3), (6 * 32 + 25, 3)] {
+        assert_eq!(rf[a], v);
+    }
+    let changed: Vec<usize> = (0..rf.len()).filter(|&a| rf[a] != before[a]).collect();
+    assert_eq!(changed, vec![163, 169, 175, 181, 199, 205, 211, 217], "no other RF byte changes");
+}
