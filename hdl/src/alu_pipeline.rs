@@ -11,6 +11,8 @@ use crate::config::{check_one_of, check_range, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::BlockGen;
 use rust_hdl::prelude::*;
+#[cfg(test)]
+use rust_hdl::core::block::Block as _;
 use serde::{Deserialize, Serialize};
 
 /// Encodings shared by the generator, the golden model and the tests (spec §6.2, §6.3, §8).
@@ -155,7 +157,7 @@ pub struct Config {
     pub imem_depth: u32,
     /// GATE_SCOPE: "ALL" | "FIRST" | "NONE".
     pub gate_scope: String,
-    /// GATE_STYLE: "CE" (ICG not built in v1, see docs/alu_pipeline.md).
+    /// GATE_STYLE: "CE" (enable flops, default, FPGA sign-off) | "ICG" (bank clocks through `CgCell`).
     pub gate_style: String,
     /// TOGGLE_CNT: 0 only (tog_s* ports are constant 0; not built in v1).
     pub toggle_cnt: u32,
@@ -193,6 +195,47 @@ impl Config {
 }
 
 const SEC: &str = "alu_pipeline";
+
+/// Clock-gating cell for GATE_STYLE = ICG (spec §6.4): `gclk = clk & (en_latched | test_en)`,
+/// the enable latched while `clk` is low (latch + AND). The one hand-written Verilog leaf of
+/// this block: an ASIC flow binds the library ICG in its place, an FPGA flow uses GATE_STYLE = CE.
+#[derive(LogicBlock, Default)]
+pub struct CgCell {
+    pub clk: Signal<In, Clock>,
+    pub en: Signal<In, Bit>,
+    pub test_en: Signal<In, Bit>,
+    pub gclk: Signal<Out, Clock>,
+    /// latch state for rust-hdl's simulator (the Verilog body declares its own `en_l`)
+    _en_l: bool,
+}
+
+impl Logic for CgCell {
+    fn update(&mut self) {
+        // rust-hdl simulation of the same behaviour: transparent latch while clk is low
+        if !self.clk.val().clk {
+            self._en_l = self.en.val() | self.test_en.val();
+        }
+        self.gclk.next = Clock { clk: self.clk.val().clk & self._en_l };
+    }
+    fn connect(&mut self) {
+        self.gclk.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(
+            "\
+reg en_l;
+initial en_l = 1'b0;
+always @(*) begin
+   if (!clk) en_l = en | test_en;
+end
+always @(*) begin
+   gclk = clk & en_l;
+end
+"
+            .into(),
+        )
+    }
+}
 
 /// The unit. `NA` = NUM_ALUS. Ports are the spec's §7.2 names.
 #[derive(LogicBlock)]
@@ -245,6 +288,9 @@ pub struct AluPipe<const NA: usize> {
 
     // ---- generation-time parameters ----
     _depth: usize,
+    /// 1 for GATE_STYLE = ICG (bank clocks through `cg`), 0 for CE
+    _icg: usize,
+    cg: Vec<CgCell>,
     scope: Constant<Bits<2>>,
     c2: Vec<Constant<Bits<2>>>,
     c4: Vec<Constant<Bits<4>>>,
@@ -378,7 +424,7 @@ fn consts<const N: usize>(n: usize) -> Vec<Constant<Bits<N>>> {
 const NCNT: usize = 9;
 
 impl<const NA: usize> AluPipe<NA> {
-    pub fn new(depth: usize, scope: u32) -> Self {
+    pub fn new(depth: usize, scope: u32, icg: bool) -> Self {
         assert!((1..=4).contains(&NA) && (1..=32).contains(&depth));
         Self {
             clk: Default::default(),
@@ -427,6 +473,8 @@ impl<const NA: usize> AluPipe<NA> {
             err_first: Default::default(),
             err_any: Default::default(),
             _depth: depth,
+            _icg: icg as usize,
+            cg: vecd(3 * icg as usize),
             scope: Constant::new((scope as u64).into()),
             c2: consts(4),
             c4: consts(16),
@@ -831,6 +879,36 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.en2.next = self.sh1.q.val().get_bit(1) | (self.sh1.q.val().get_bit(0) & (self.scope.val() != 0));
         self.en3.next = self.sh2.q.val().get_bit(1) | (self.sh2.q.val().get_bit(0) & (self.scope.val() != 0));
         self.we4.next = self.sh3.q.val().get_bit(1);
+        // GATE_STYLE = ICG: bank clocks from the clock-gating cells (enable | rst so that reset
+        // still reaches the banks); the banks' hold logic stays, so both styles behave the same
+        for g in 0..self._icg {
+            self.cg[g].clk.next = self.clk.val();
+            self.cg[g].en.next = self.en1.val() | self.rst.val();
+            self.cg[g].test_en.next = false;
+            self.cg[g + 1].clk.next = self.clk.val();
+            self.cg[g + 1].en.next = self.en2.val() | self.rst.val();
+            self.cg[g + 1].test_en.next = false;
+            self.cg[g + 2].clk.next = self.clk.val();
+            self.cg[g + 2].en.next = self.en3.val() | self.rst.val();
+            self.cg[g + 2].test_en.next = false;
+            self.cx1.clock.next = self.cg[g].gclk.val();
+            self.cx2.clock.next = self.cg[g + 1].gclk.val();
+            self.cx3.clock.next = self.cg[g + 2].gclk.val();
+            for j in 0..NA {
+                self.op1[j].clock.next = self.cg[g].gclk.val();
+                self.wd1[j].clock.next = self.cg[g].gclk.val();
+                self.a1[j].clock.next = self.cg[g].gclk.val();
+                self.b1[j].clock.next = self.cg[g].gclk.val();
+                self.c1[j].clock.next = self.cg[g].gclk.val();
+                self.d1[j].clock.next = self.cg[g].gclk.val();
+                self.op2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.wd2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.p2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.q2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.wd3[j].clock.next = self.cg[g + 2].gclk.val();
+                self.r3[j].clock.next = self.cg[g + 2].gclk.val();
+            }
+        }
 
         // S1 capture
         if self.en1.val() {
@@ -1373,7 +1451,7 @@ pub struct Block;
 
 fn emit_na<const NA: usize>(cfg: &Config) -> Result<EmittedModule, EmitError> {
     emit_module(
-        AluPipe::<NA>::new(cfg.imem_depth as usize, cfg.scope_code()),
+        AluPipe::<NA>::new(cfg.imem_depth as usize, cfg.scope_code(), cfg.gate_style == "ICG"),
         "eu_alu_pipeline",
         SEC,
         crate::params!(
@@ -1396,7 +1474,7 @@ impl BlockGen for Block {
         check_range(SEC, "num_alus", cfg.num_alus as u64, 1, 4)?;
         check_range(SEC, "imem_depth", cfg.imem_depth as u64, 1, 32)?;
         check_one_of(SEC, "gate_scope", cfg.gate_scope.as_str(), &["ALL", "FIRST", "NONE"])?;
-        check_one_of(SEC, "gate_style", cfg.gate_style.as_str(), &["CE"])?;
+        check_one_of(SEC, "gate_style", cfg.gate_style.as_str(), &["CE", "ICG"])?;
         check_one_of(SEC, "toggle_cnt", cfg.toggle_cnt, &[0])?;
         check_one_of(SEC, "opiso", cfg.opiso, &[0])?;
         check_one_of(SEC, "tag_w", cfg.tag_w, &[8])?;
@@ -1420,6 +1498,8 @@ impl BlockGen for Block {
             ("none", scope("NONE")),
             // §8 ERR_CXW_SRC / ERR_RSV (lane >= NUM_ALUS) and ERR_IPTR (iptr >= IMEM_DEPTH) need these
             ("na3_d16", Config { num_alus: 3, imem_depth: 16, ..Config::default() }),
+            // GATE_STYLE = ICG: same cycle behaviour and counters as CE (§6.4)
+            ("all_icg", Config { gate_style: "ICG".into(), ..Config::default() }),
         ]
     }
 }
@@ -1427,6 +1507,45 @@ impl BlockGen for Block {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ICG cell in rust-hdl's own simulator: gclk pulses exactly on the cycles whose enable
+    /// (sampled while clk is low) is 1, and an enable change while clk is high is not seen
+    /// until the next low phase (no glitch).
+    #[test]
+    fn cg_cell_gates_whole_pulses() {
+        let mut c = CgCell::default();
+        c.connect_all();
+        let mut rng_state = 0x1234_5678u32;
+        let mut pulses = 0;
+        let mut expected = 0;
+        for cycle in 0..200 {
+            rng_state = rng_state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let en = (rng_state >> 16) & 1 == 1;
+            // low phase: enable applied
+            c.clk.next = Clock { clk: false };
+            c.en.next = en;
+            c.test_en.next = cycle % 50 == 0;
+            assert!(simulate(&mut c, 100));
+            assert!(!c.gclk.val().clk, "gclk low while clk low");
+            let want = en || cycle % 50 == 0;
+            // high phase: the enable toggles mid-pulse and must not matter
+            c.clk.next = Clock { clk: true };
+            assert!(simulate(&mut c, 100));
+            c.en.next = !en;
+            assert!(simulate(&mut c, 100));
+            assert_eq!(c.gclk.val().clk, want, "cycle {cycle}");
+            pulses += c.gclk.val().clk as u32;
+            expected += want as u32;
+        }
+        assert_eq!(pulses, expected);
+        assert!(pulses > 50 && pulses < 150);
+        let v = match c.hdl() {
+            Verilog::Custom(t) => t,
+            _ => panic!("custom Verilog expected"),
+        };
+        assert!(v.contains("if (!clk) en_l = en | test_en;") && v.contains("gclk = clk & en_l;"));
+    }
+
     #[test]
     fn validation_names_the_key_and_allowed_values() {
         assert!(Block::validate(&Config::default()).is_ok());
@@ -1439,7 +1558,7 @@ mod tests {
         let e = bad(Config { gate_scope: "SOME".into(), ..Config::default() });
         assert_eq!(e.key, "alu_pipeline.gate_scope");
         assert!(e.msg.contains("ALL, FIRST, NONE"));
-        assert_eq!(bad(Config { gate_style: "ICG".into(), ..Config::default() }).key, "alu_pipeline.gate_style");
+        assert_eq!(bad(Config { gate_style: "LATCH".into(), ..Config::default() }).key, "alu_pipeline.gate_style");
         assert_eq!(bad(Config { toggle_cnt: 1, ..Config::default() }).key, "alu_pipeline.toggle_cnt");
         assert_eq!(bad(Config { opiso: 1, ..Config::default() }).key, "alu_pipeline.opiso");
         assert_eq!(bad(Config { tag_w: 4, ..Config::default() }).key, "alu_pipeline.tag_w");

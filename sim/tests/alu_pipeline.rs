@@ -93,8 +93,8 @@ fn tv1_encodings_match_isa_builders() {
 }
 
 #[test]
-fn tv1_all_scopes() {
-    for variant in ["all", "first", "none"] {
+fn tv1_all_scopes_and_icg_style() {
+    for variant in ["all", "first", "none", "all_icg"] {
         let log = run_tv1(variant);
         let expect: [[u32; 4]; 4] = [[3, 9, 11, 20], [11, 121, 83, 204], [2, 4, 0xA0000208, 0xA000020C], [100, 10000, 200, 10200]];
         for p in 0..4 {
@@ -108,7 +108,7 @@ fn tv1_all_scopes() {
         let o = &log.fin;
         assert_eq!((o.slots_issued, o.slots_skipped, o.reg_writes, o.ce_writes), (16, 1, 15, 0), "{variant}");
         let want = match variant {
-            "all" => [15, 15, 15, 15],
+            "all" | "all_icg" => [15, 15, 15, 15],
             "first" => [15, 16, 16, 15],
             _ => [16, 16, 16, 15],
         };
@@ -120,7 +120,7 @@ fn tv1_all_scopes() {
             assert_eq!(bits_of(&log.dbg, 0, 19), "1111111111011111000", "{variant} en1");
             assert_eq!(bits_of(&log.dbg, 3, 19), "0001111111111011111", "{variant} we4");
         }
-        if variant == "all" {
+        if variant.starts_with("all") {
             assert_eq!(bits_of(&log.dbg, 1, 19), "0111111111101111100", "en2");
             assert_eq!(bits_of(&log.dbg, 2, 19), "0011111111110111110", "en3");
         }
@@ -670,7 +670,7 @@ fn random_cosim_1e6_cycles() {
     println!("seed {seed}");
     let mut rng = StdRng::seed_from_u64(seed);
     let mut total = 0;
-    for (variant, cycles, depth) in [("all", 400_000u64, 32u8), ("first", 250_000, 32), ("none", 250_000, 32), ("na3_d16", 150_000, 16)] {
+    for (variant, cycles, depth) in [("all", 400_000u64, 32u8), ("first", 250_000, 32), ("none", 250_000, 32), ("na3_d16", 150_000, 16), ("all_icg", 100_000, 32)] {
         let mut s = Sim::new(variant);
         random_session(&mut s, &mut rng, cycles, depth);
         total += s.cycle;

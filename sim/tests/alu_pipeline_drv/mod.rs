@@ -35,7 +35,7 @@ pub struct Sim {
 
 pub fn variant_params(variant: &str) -> Params {
     match variant {
-        "all" => Params { scope: Scope::All, ..Default::default() },
+        "all" | "all_icg" => Params { scope: Scope::All, ..Default::default() },
         "first" => Params { scope: Scope::First, ..Default::default() },
         "none" => Params { scope: Scope::None, ..Default::default() },
         "na3_d16" => Params { num_alus: 3, imem_depth: 16, scope: Scope::All },
