@@ -225,9 +225,11 @@ impl Logic for CgCell {
             "\
 reg en_l;
 initial en_l = 1'b0;
+/* verilator lint_off LATCH */
 always @(*) begin
    if (!clk) en_l = en | test_en;
 end
+/* verilator lint_on LATCH */
 always @(*) begin
    gclk = clk & en_l;
 end

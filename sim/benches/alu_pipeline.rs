@@ -132,13 +132,20 @@ fn main() {
     }
 
     // ---- 3. yosys: gated flops map to clock-enable cells ----
-    println!("\n## yosys synth_ice40 on the emitted Verilog: flop cell types");
+    // ALU_BENCH_YOSYS=full (default): `synth_ice40 -top eu_alu_pipeline; stat` as is; =ffs: stop
+    // before LUT mapping (`-run :map_luts`: flops are already mapped, much faster); =off: skip.
+    let mode = std::env::var("ALU_BENCH_YOSYS").unwrap_or_else(|_| "full".into());
+    let run = if mode == "ffs" { " -run :map_luts" } else { "" };
+    println!("\n## yosys synth_ice40{run} on the emitted Verilog: flop cell types");
     for variant in ["all", "none"] {
+        if mode == "off" {
+            break;
+        }
         let s = Sim::new(variant);
         let v = s.dut.desc().verilog;
         let t = Instant::now();
         let out = std::process::Command::new("yosys")
-            .args(["-q", "-p", &format!("read_verilog {v}; synth_ice40 -top eu_alu_pipeline; tee -o /dev/stdout stat")])
+            .args(["-q", "-p", &format!("read_verilog {v}; synth_ice40 -top eu_alu_pipeline{run}; tee -o /dev/stdout stat")])
             .output();
         match out {
             Ok(o) if o.status.success() => {
