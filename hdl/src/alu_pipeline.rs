@@ -1,27 +1,1572 @@
-//! alu_pipeline: placeholder until the block lands (see its issue). Same shape as every block:
-//! `Config` (TOML section `[alu_pipeline]`), the rust-hdl RTL, and `Block: BlockGen`.
+//! alu_pipeline: the quad × rows SIMD ALU stage with conditional-execute (CE) bits
+//! (spec: shared/spec/alu-pipeline.md). Deserializer → three rotating group buffers → one slot
+//! per clock through a 4-stage pipe of NUM_ALUS lanes (read, multiply, combine, write back) →
+//! serializer. A dead slot (CE = 0) keeps its cycle but, per GATE_SCOPE, its bank registers get
+//! no enable (`if en { bank.d = .. }` → clock-enable flops), it writes nothing and sets no CE bit.
+//!
+//! `isa` is the single source of truth for the encodings (§6.2/§6.3, §8 codes); the golden model
+//! (`sim::golden::alu_pipeline`) and the tests use it too.
 
-use crate::config::ConfigError;
-use crate::emit::{EmitError, EmittedModule};
+use crate::config::{check_one_of, check_range, ConfigError};
+use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::BlockGen;
+use rust_hdl::prelude::*;
+#[cfg(test)]
+use rust_hdl::core::block::Block as _;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Config {}
+/// Encodings shared by the generator, the golden model and the tests (spec §6.2, §6.3, §8).
+pub mod isa {
+    pub const W: usize = 32;
+    pub const NPIX: usize = 4;
+    pub const NBUF: usize = 3;
+    pub const MAX_ROWS: usize = 4;
+    pub const NG: usize = 8;
+    pub const NK: usize = 8;
+
+    // opcodes (§6.2)
+    pub const OP_NOP: u32 = 0;
+    pub const OP_ADD: u32 = 1;
+    pub const OP_SUB: u32 = 2;
+    pub const OP_MIN: u32 = 3;
+    pub const OP_MAX: u32 = 4;
+    pub const OP_AND: u32 = 5;
+    pub const OP_OR: u32 = 6;
+    pub const OP_XOR: u32 = 7;
+    pub const OP_SHR: u32 = 8;
+    pub const OP_SAR: u32 = 9;
+    pub const OP_SEQ: u32 = 10;
+    pub const OP_SNE: u32 = 11;
+    pub const OP_SLT: u32 = 12;
+    pub const OP_SGE: u32 = 13;
+    pub const OP_SLTU: u32 = 14;
+    pub const OP_ILLEGAL: u32 = 15;
+
+    // lane word fields (lsb, width)
+    pub const F_OP: (u32, u32) = (0, 4);
+    pub const F_SRC: [(u32, u32); 4] = [(4, 5), (9, 5), (14, 5), (19, 5)];
+    pub const F_DST: (u32, u32) = (24, 5);
+    pub const F_LANE_RSV: (u32, u32) = (29, 3);
+    // control word fields
+    pub const F_CXW_EN: (u32, u32) = (0, 1);
+    pub const F_CXW_SRC: (u32, u32) = (1, 2);
+    pub const F_CXW_FN: (u32, u32) = (3, 2);
+    pub const F_MASK_T: (u32, u32) = (5, 4);
+    pub const F_MASK_F: (u32, u32) = (9, 4);
+    pub const F_CTRL_RSV: (u32, u32) = (13, 19);
+
+    pub const FN_SET: u32 = 0;
+    pub const FN_AND: u32 = 1;
+    pub const FN_OR: u32 = 2;
+
+    /// Source codes: 0–15 rN, 16–23 gN, 24–31 kN. Destination 31 = none.
+    pub const SRC_G: u32 = 16;
+    pub const SRC_K: u32 = 24;
+    pub const DST_NONE: u32 = 31;
+
+    // §8 error codes
+    pub const ERR_OPCODE: u32 = 0;
+    pub const ERR_DST: u32 = 1;
+    pub const ERR_DST_CONFLICT: u32 = 2;
+    pub const ERR_CXW_FN: u32 = 3;
+    pub const ERR_CXW_SRC: u32 = 4;
+    pub const ERR_CXW_MASK: u32 = 5;
+    pub const ERR_RSV: u32 = 6;
+    pub const ERR_ORDER: u32 = 7;
+    pub const ERR_NROWS: u32 = 8;
+    pub const ERR_SIMD: u32 = 9;
+    pub const ERR_IPTR: u32 = 10;
+    pub const ERR_CFG_BUSY: u32 = 11;
+    pub const ERR_CFG_ADDR: u32 = 12;
+
+    // config map (§7.2)
+    pub const CFG_G: u32 = 0x100;
+    pub const CFG_K: u32 = 0x108;
+    pub const CFG_CTRL: u32 = 0x110;
+    pub const fn cfg_imem(entry: u32, word: u32) -> u32 {
+        8 * entry + word
+    }
+
+    /// Reset value of K (A19).
+    pub const K_RESET: [u32; 8] = [0, 1, 0xFFFF_FFFF, 0, 0, 0, 0, 0];
+
+    // buffer states (§2.3)
+    pub const ST_EMPTY: u32 = 0;
+    pub const ST_FILL: u32 = 1;
+    pub const ST_FULL: u32 = 2;
+    pub const ST_RUN: u32 = 3;
+    pub const ST_DONE: u32 = 4;
+    pub const ST_DRAIN: u32 = 5;
+
+    /// GATE_SCOPE codes as the RTL constant holds them.
+    pub const SCOPE_ALL: u32 = 0;
+    pub const SCOPE_FIRST: u32 = 1;
+    pub const SCOPE_NONE: u32 = 2;
+
+    pub const fn field(w: u32, f: (u32, u32)) -> u32 {
+        (w >> f.0) & ((1u64 << f.1) - 1) as u32
+    }
+
+    /// Lane word `dst = op(a*b, c*d)`.
+    pub const fn lane(op: u32, a: u32, b: u32, c: u32, d: u32, dst: u32) -> u32 {
+        op | a << 4 | b << 9 | c << 14 | d << 19 | dst << 24
+    }
+    /// Control word with a cxw descriptor.
+    pub const fn cxw(src: u32, func: u32, mask_t: u32, mask_f: u32) -> u32 {
+        1 | src << 1 | func << 3 | mask_t << 5 | mask_f << 9
+    }
+    pub const fn r(n: u32) -> u32 {
+        n
+    }
+    pub const fn g(n: u32) -> u32 {
+        SRC_G + n
+    }
+    pub const fn k(n: u32) -> u32 {
+        SRC_K + n
+    }
+
+    /// R = combine(op, P, Q) for a legal op (op 0 and 15 give 0).
+    pub fn combine(op: u32, p: u32, q: u32) -> u32 {
+        let (ps, qs) = (p as i32, q as i32);
+        match op {
+            OP_ADD => p.wrapping_add(q),
+            OP_SUB => p.wrapping_sub(q),
+            OP_MIN => ps.min(qs) as u32,
+            OP_MAX => ps.max(qs) as u32,
+            OP_AND => p & q,
+            OP_OR => p | q,
+            OP_XOR => p ^ q,
+            OP_SHR => p >> (q & 31),
+            OP_SAR => (ps >> (q & 31)) as u32,
+            OP_SEQ => (p == q) as u32,
+            OP_SNE => (p != q) as u32,
+            OP_SLT => (ps < qs) as u32,
+            OP_SGE => (ps >= qs) as u32,
+            OP_SLTU => (p < q) as u32,
+            _ => 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// NUM_ALUS: lanes per slot, 1..=4.
+    pub num_alus: u32,
+    /// IMEM_DEPTH: instruction entries, 1..=32.
+    pub imem_depth: u32,
+    /// GATE_SCOPE: "ALL" | "FIRST" | "NONE".
+    pub gate_scope: String,
+    /// GATE_STYLE: "CE" (enable flops, default, FPGA sign-off) | "ICG" (bank clocks through `CgCell`).
+    pub gate_style: String,
+    /// TOGGLE_CNT: 0 only (tog_s* ports are constant 0; not built in v1).
+    pub toggle_cnt: u32,
+    /// OPISO: 0 only (not built in v1).
+    pub opiso: u32,
+    /// TAG_W: 8 only.
+    pub tag_w: u32,
+    /// CNT_W: 32 only.
+    pub cnt_w: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            num_alus: 4,
+            imem_depth: 32,
+            gate_scope: "ALL".into(),
+            gate_style: "CE".into(),
+            toggle_cnt: 0,
+            opiso: 0,
+            tag_w: 8,
+            cnt_w: 32,
+        }
+    }
+}
+
+impl Config {
+    pub fn scope_code(&self) -> u32 {
+        match self.gate_scope.as_str() {
+            "FIRST" => isa::SCOPE_FIRST,
+            "NONE" => isa::SCOPE_NONE,
+            _ => isa::SCOPE_ALL,
+        }
+    }
+}
+
+const SEC: &str = "alu_pipeline";
+
+/// Clock-gating cell for GATE_STYLE = ICG (spec §6.4): `gclk = clk & (en_latched | test_en)`,
+/// the enable latched while `clk` is low (latch + AND). The one hand-written Verilog leaf of
+/// this block: an ASIC flow binds the library ICG in its place, an FPGA flow uses GATE_STYLE = CE.
+#[derive(LogicBlock, Default)]
+pub struct CgCell {
+    pub clk: Signal<In, Clock>,
+    pub en: Signal<In, Bit>,
+    pub test_en: Signal<In, Bit>,
+    pub gclk: Signal<Out, Clock>,
+    /// latch state for rust-hdl's simulator (the Verilog body declares its own `en_l`)
+    _en_l: bool,
+}
+
+impl Logic for CgCell {
+    fn update(&mut self) {
+        // rust-hdl simulation of the same behaviour: transparent latch while clk is low
+        if !self.clk.val().clk {
+            self._en_l = self.en.val() | self.test_en.val();
+        }
+        self.gclk.next = Clock { clk: self.clk.val().clk & self._en_l };
+    }
+    fn connect(&mut self) {
+        self.gclk.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(
+            "\
+reg en_l;
+initial en_l = 1'b0;
+/* verilator lint_off LATCH */
+always @(*) begin
+   if (!clk) en_l = en | test_en;
+end
+/* verilator lint_on LATCH */
+always @(*) begin
+   gclk = clk & en_l;
+end
+"
+            .into(),
+        )
+    }
+}
+
+/// The unit. `NA` = NUM_ALUS. Ports are the spec's §7.2 names.
+#[derive(LogicBlock)]
+pub struct AluPipe<const NA: usize> {
+    pub clk: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub in_valid: Signal<In, Bit>,
+    pub in_ready: Signal<Out, Bit>,
+    pub in_data: Signal<In, Bits<128>>,
+    pub in_pix: Signal<In, Bits<2>>,
+    pub in_row: Signal<In, Bits<2>>,
+    pub in_nrows_m1: Signal<In, Bits<2>>,
+    pub in_iptr: Signal<In, Bits<5>>,
+    pub in_ce: Signal<In, Bit>,
+    pub in_tag: Signal<In, Bits<8>>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_ready: Signal<In, Bit>,
+    pub out_data: Signal<Out, Bits<128>>,
+    pub out_pix: Signal<Out, Bits<2>>,
+    pub out_row: Signal<Out, Bits<2>>,
+    pub out_nrows_m1: Signal<Out, Bits<2>>,
+    pub out_iptr: Signal<Out, Bits<5>>,
+    pub out_ce: Signal<Out, Bit>,
+    pub out_tag: Signal<Out, Bits<8>>,
+    pub cfg_we: Signal<In, Bit>,
+    pub cfg_re: Signal<In, Bit>,
+    pub cfg_addr: Signal<In, Bits<9>>,
+    pub cfg_wdata: Signal<In, Bits<32>>,
+    pub cfg_rvalid: Signal<Out, Bit>,
+    pub cfg_rdata: Signal<Out, Bits<32>>,
+    pub busy: Signal<Out, Bit>,
+    pub act_s1: Signal<Out, Bits<32>>,
+    pub act_s2: Signal<Out, Bits<32>>,
+    pub act_s3: Signal<Out, Bits<32>>,
+    pub act_s4: Signal<Out, Bits<32>>,
+    pub slots_issued: Signal<Out, Bits<32>>,
+    pub slots_skipped: Signal<Out, Bits<32>>,
+    pub reg_writes: Signal<Out, Bits<32>>,
+    pub ce_writes: Signal<Out, Bits<32>>,
+    pub groups_done: Signal<Out, Bits<32>>,
+    pub tog_s1: Signal<Out, Bits<48>>,
+    pub tog_s2: Signal<Out, Bits<48>>,
+    pub tog_s3: Signal<Out, Bits<48>>,
+    pub dbg_en: Signal<Out, Bits<4>>,
+    pub dbg_issue: Signal<Out, Bit>,
+    pub dbg_issue_pk: Signal<Out, Bits<4>>,
+    pub err_sticky: Signal<Out, Bits<16>>,
+    pub err_first: Signal<Out, Bits<32>>,
+    pub err_any: Signal<Out, Bit>,
+
+    // ---- generation-time parameters ----
+    _depth: usize,
+    /// 1 for GATE_STYLE = ICG (bank clocks through `cg`), 0 for CE
+    _icg: usize,
+    cg: Vec<CgCell>,
+    scope: Constant<Bits<2>>,
+    c2: Vec<Constant<Bits<2>>>,
+    c4: Vec<Constant<Bits<4>>>,
+    c5: Vec<Constant<Bits<5>>>,
+    kinit: Vec<Constant<Bits<32>>>,
+    ones: Constant<Bits<32>>,
+    ca9: Vec<Constant<Bits<9>>>,
+    cgk9: Vec<Constant<Bits<9>>>,
+
+    // ---- group buffers (index b*64 + p*16 + n, b*16 + p*4 + k) ----
+    regs: Vec<DFF<Bits<32>>>,
+    ce: Vec<DFF<Bit>>,
+    iptr: Vec<DFF<Bits<5>>>,
+    tag: Vec<DFF<Bits<8>>>,
+    bst: Vec<DFF<Bits<3>>>,
+    bn: Vec<DFF<Bits<4>>>,
+    brm1: Vec<DFF<Bits<2>>>,
+    bseq: Vec<DFF<Bits<8>>>,
+    fp: DFF<Bits<2>>,
+    ip: DFF<Bits<2>>,
+    dp: DFF<Bits<2>>,
+    ix: DFF<Bits<4>>,
+    gcount: DFF<Bits<8>>,
+    // ---- configuration state ----
+    imem: Vec<DFF<Bits<32>>>,
+    greg: Vec<DFF<Bits<32>>>,
+    kreg: Vec<DFF<Bits<32>>>,
+    // ---- shadow pipe {k[7:6], p[5:4], b[3:2], live[1], occ[0]} (never gated) ----
+    sh1: DFF<Bits<8>>,
+    sh2: DFF<Bits<8>>,
+    sh3: DFF<Bits<8>>,
+    // ---- gated banks ----
+    op1: Vec<DFF<Bits<4>>>,
+    wd1: Vec<DFF<Bits<5>>>,
+    a1: Vec<DFF<Bits<32>>>,
+    b1: Vec<DFF<Bits<32>>>,
+    c1: Vec<DFF<Bits<32>>>,
+    d1: Vec<DFF<Bits<32>>>,
+    cx1: DFF<Bits<13>>,
+    op2: Vec<DFF<Bits<4>>>,
+    wd2: Vec<DFF<Bits<5>>>,
+    p2: Vec<DFF<Bits<32>>>,
+    q2: Vec<DFF<Bits<32>>>,
+    cx2: DFF<Bits<13>>,
+    wd3: Vec<DFF<Bits<5>>>,
+    r3: Vec<DFF<Bits<32>>>,
+    cx3: DFF<Bits<13>>,
+    // ---- counters, errors, cfg read ----
+    cnt: Vec<DFF<Bits<32>>>,
+    esticky: DFF<Bits<16>>,
+    efirst: DFF<Bits<32>>,
+    rvalid: DFF<Bit>,
+    rdata: DFF<Bits<32>>,
+
+    // ---- combinational temporaries ----
+    issue: Signal<Local, Bit>,
+    live: Signal<Local, Bit>,
+    ilast: Signal<Local, Bit>,
+    en1: Signal<Local, Bit>,
+    en2: Signal<Local, Bit>,
+    en3: Signal<Local, Bit>,
+    we4: Signal<Local, Bit>,
+    ip_st: Signal<Local, Bits<3>>,
+    ip_rm1: Signal<Local, Bits<2>>,
+    ip_seq: Signal<Local, Bits<8>>,
+    iptr0: Signal<Local, Bits<5>>,
+    iptr_ok: Signal<Local, Bit>,
+    vmask: Signal<Local, Bits<4>>,
+    iw: Vec<Signal<Local, Bits<32>>>,
+    pr: Vec<Signal<Local, Bits<32>>>,
+    lop: Vec<Signal<Local, Bits<4>>>,
+    ldst: Vec<Signal<Local, Bits<5>>>,
+    lwr: Vec<Signal<Local, Bit>>,
+    llose: Vec<Signal<Local, Bit>>,
+    lsrc: Vec<Signal<Local, Bits<5>>>,
+    lval: Vec<Signal<Local, Bits<32>>>,
+    cxn: Signal<Local, Bits<13>>,
+    csrc_ok: Signal<Local, Bit>,
+    fp_st: Signal<Local, Bits<3>>,
+    fp_n: Signal<Local, Bits<4>>,
+    fp_rm1: Signal<Local, Bits<2>>,
+    fp_seq: Signal<Local, Bits<8>>,
+    fill_rm1: Signal<Local, Bits<2>>,
+    fill: Signal<Local, Bit>,
+    flast: Signal<Local, Bit>,
+    fiptr0: Signal<Local, Bits<5>>,
+    dp_st: Signal<Local, Bits<3>>,
+    dp_n: Signal<Local, Bits<4>>,
+    dp_rm1: Signal<Local, Bits<2>>,
+    ovalid: Signal<Local, Bit>,
+    drain: Signal<Local, Bit>,
+    dlast: Signal<Local, Bit>,
+    busy_l: Signal<Local, Bit>,
+    mll: Vec<Signal<Local, Bits<32>>>,
+    mhl: Vec<Signal<Local, Bits<32>>>,
+    mlh: Vec<Signal<Local, Bits<32>>>,
+    slt: Vec<Signal<Local, Bit>>,
+    res: Vec<Signal<Local, Bits<32>>>,
+    cval: Signal<Local, Bit>,
+    sh1n: Signal<Local, Bits<8>>,
+    cfn_new: Signal<Local, Bit>,
+    nreg_w: Signal<Local, Bits<32>>,
+    nce_w: Signal<Local, Bits<32>>,
+    cfg_imem: Signal<Local, Bit>,
+    cfg_gk: Signal<Local, Bit>,
+    cfg_ctrl: Signal<Local, Bit>,
+    cfg_rv: Signal<Local, Bits<32>>,
+    clr_cnt: Signal<Local, Bit>,
+    clr_err: Signal<Local, Bit>,
+    enew: Signal<Local, Bits<16>>,
+    elane: Vec<Signal<Local, Bits<2>>>,
+    einfo_iss: Signal<Local, Bits<32>>,
+    einfo_fill: Signal<Local, Bits<32>>,
+    ecap: Signal<Local, Bits<32>>,
+    ecode: Signal<Local, Bits<4>>,
+    elsel: Signal<Local, Bits<2>>,
+    einfo: Signal<Local, Bits<32>>,
+    ow: Vec<Signal<Local, Bits<32>>>,
+    efound: Signal<Local, Bit>,
+    inc: Vec<Signal<Local, Bits<32>>>,
+}
+
+fn vecd<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}
+fn consts<const N: usize>(n: usize) -> Vec<Constant<Bits<N>>> {
+    (0..n).map(|i| Constant::new((i as u64).into())).collect()
+}
+
+// counter slots in `cnt`: act1..4, issued, skipped, reg_writes, ce_writes, groups_done
+const NCNT: usize = 9;
+
+impl<const NA: usize> AluPipe<NA> {
+    pub fn new(depth: usize, scope: u32, icg: bool) -> Self {
+        assert!((1..=4).contains(&NA) && (1..=32).contains(&depth));
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            in_valid: Default::default(),
+            in_ready: Default::default(),
+            in_data: Default::default(),
+            in_pix: Default::default(),
+            in_row: Default::default(),
+            in_nrows_m1: Default::default(),
+            in_iptr: Default::default(),
+            in_ce: Default::default(),
+            in_tag: Default::default(),
+            out_valid: Default::default(),
+            out_ready: Default::default(),
+            out_data: Default::default(),
+            out_pix: Default::default(),
+            out_row: Default::default(),
+            out_nrows_m1: Default::default(),
+            out_iptr: Default::default(),
+            out_ce: Default::default(),
+            out_tag: Default::default(),
+            cfg_we: Default::default(),
+            cfg_re: Default::default(),
+            cfg_addr: Default::default(),
+            cfg_wdata: Default::default(),
+            cfg_rvalid: Default::default(),
+            cfg_rdata: Default::default(),
+            busy: Default::default(),
+            act_s1: Default::default(),
+            act_s2: Default::default(),
+            act_s3: Default::default(),
+            act_s4: Default::default(),
+            slots_issued: Default::default(),
+            slots_skipped: Default::default(),
+            reg_writes: Default::default(),
+            ce_writes: Default::default(),
+            groups_done: Default::default(),
+            tog_s1: Default::default(),
+            tog_s2: Default::default(),
+            tog_s3: Default::default(),
+            dbg_en: Default::default(),
+            dbg_issue: Default::default(),
+            dbg_issue_pk: Default::default(),
+            err_sticky: Default::default(),
+            err_first: Default::default(),
+            err_any: Default::default(),
+            _depth: depth,
+            _icg: icg as usize,
+            cg: vecd(3 * icg as usize),
+            scope: Constant::new((scope as u64).into()),
+            c2: consts(4),
+            c4: consts(16),
+            c5: consts(32),
+            kinit: isa::K_RESET.iter().map(|&v| Constant::new((v as u64).into())).collect(),
+            ones: Constant::new(0xFFFF_FFFFu64.into()),
+            ca9: (0..depth * 5).map(|i| Constant::new((isa::cfg_imem((i / 5) as u32, (i % 5) as u32) as u64).into())).collect(),
+            cgk9: (0..16).map(|i| Constant::new((isa::CFG_G as u64 + i).into())).collect(),
+            regs: vecd(192),
+            ce: vecd(48),
+            iptr: vecd(48),
+            tag: vecd(48),
+            bst: vecd(3),
+            bn: vecd(3),
+            brm1: vecd(3),
+            bseq: vecd(3),
+            fp: Default::default(),
+            ip: Default::default(),
+            dp: Default::default(),
+            ix: Default::default(),
+            gcount: Default::default(),
+            imem: vecd(depth * 5),
+            greg: vecd(8),
+            kreg: vecd(8),
+            sh1: Default::default(),
+            sh2: Default::default(),
+            sh3: Default::default(),
+            op1: vecd(NA),
+            wd1: vecd(NA),
+            a1: vecd(NA),
+            b1: vecd(NA),
+            c1: vecd(NA),
+            d1: vecd(NA),
+            cx1: Default::default(),
+            op2: vecd(NA),
+            wd2: vecd(NA),
+            p2: vecd(NA),
+            q2: vecd(NA),
+            cx2: Default::default(),
+            wd3: vecd(NA),
+            r3: vecd(NA),
+            cx3: Default::default(),
+            cnt: vecd(NCNT),
+            esticky: Default::default(),
+            efirst: Default::default(),
+            rvalid: Default::default(),
+            rdata: Default::default(),
+            issue: Default::default(),
+            live: Default::default(),
+            ilast: Default::default(),
+            en1: Default::default(),
+            en2: Default::default(),
+            en3: Default::default(),
+            we4: Default::default(),
+            ip_st: Default::default(),
+            ip_rm1: Default::default(),
+            ip_seq: Default::default(),
+            iptr0: Default::default(),
+            iptr_ok: Default::default(),
+            vmask: Default::default(),
+            iw: vecd(5),
+            pr: vecd(16),
+            lop: vecd(4),
+            ldst: vecd(4),
+            lwr: vecd(4),
+            llose: vecd(4),
+            lsrc: vecd(4 * NA),
+            lval: vecd(4 * NA),
+            cxn: Default::default(),
+            csrc_ok: Default::default(),
+            fp_st: Default::default(),
+            fp_n: Default::default(),
+            fp_rm1: Default::default(),
+            fp_seq: Default::default(),
+            fill_rm1: Default::default(),
+            fill: Default::default(),
+            flast: Default::default(),
+            fiptr0: Default::default(),
+            dp_st: Default::default(),
+            dp_n: Default::default(),
+            dp_rm1: Default::default(),
+            ovalid: Default::default(),
+            drain: Default::default(),
+            dlast: Default::default(),
+            busy_l: Default::default(),
+            mll: vecd(2 * NA),
+            mhl: vecd(2 * NA),
+            mlh: vecd(2 * NA),
+            slt: vecd(NA),
+            res: vecd(NA),
+            cval: Default::default(),
+            sh1n: Default::default(),
+            cfn_new: Default::default(),
+            nreg_w: Default::default(),
+            nce_w: Default::default(),
+            cfg_imem: Default::default(),
+            cfg_gk: Default::default(),
+            cfg_ctrl: Default::default(),
+            cfg_rv: Default::default(),
+            clr_cnt: Default::default(),
+            clr_err: Default::default(),
+            enew: Default::default(),
+            elane: vecd(7),
+            einfo_iss: Default::default(),
+            einfo_fill: Default::default(),
+            ecap: Default::default(),
+            ecode: Default::default(),
+            elsel: Default::default(),
+            einfo: Default::default(),
+            ow: vecd(4),
+            efound: Default::default(),
+            inc: vecd(NCNT),
+        }
+    }
+}
+
+impl<const NA: usize> Logic for AluPipe<NA> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ================= clocks and hold (every flop holds unless written) =================
+        dff_setup!(self, clk, fp, ip, dp, ix, gcount, sh1, sh2, sh3, cx1, cx2, cx3, esticky, efirst, rvalid, rdata);
+        for i in 0..192 {
+            self.regs[i].clock.next = self.clk.val();
+            self.regs[i].d.next = self.regs[i].q.val();
+        }
+        for i in 0..48 {
+            self.ce[i].clock.next = self.clk.val();
+            self.ce[i].d.next = self.ce[i].q.val();
+            self.iptr[i].clock.next = self.clk.val();
+            self.iptr[i].d.next = self.iptr[i].q.val();
+            self.tag[i].clock.next = self.clk.val();
+            self.tag[i].d.next = self.tag[i].q.val();
+        }
+        for b in 0..3 {
+            self.bst[b].clock.next = self.clk.val();
+            self.bst[b].d.next = self.bst[b].q.val();
+            self.bn[b].clock.next = self.clk.val();
+            self.bn[b].d.next = self.bn[b].q.val();
+            self.brm1[b].clock.next = self.clk.val();
+            self.brm1[b].d.next = self.brm1[b].q.val();
+            self.bseq[b].clock.next = self.clk.val();
+            self.bseq[b].d.next = self.bseq[b].q.val();
+        }
+        for i in 0..(self._depth * 5) {
+            self.imem[i].clock.next = self.clk.val();
+            self.imem[i].d.next = self.imem[i].q.val();
+        }
+        for i in 0..8 {
+            self.greg[i].clock.next = self.clk.val();
+            self.greg[i].d.next = self.greg[i].q.val();
+            self.kreg[i].clock.next = self.clk.val();
+            self.kreg[i].d.next = self.kreg[i].q.val();
+        }
+        for j in 0..NA {
+            self.op1[j].clock.next = self.clk.val();
+            self.op1[j].d.next = self.op1[j].q.val();
+            self.wd1[j].clock.next = self.clk.val();
+            self.wd1[j].d.next = self.wd1[j].q.val();
+            self.a1[j].clock.next = self.clk.val();
+            self.a1[j].d.next = self.a1[j].q.val();
+            self.b1[j].clock.next = self.clk.val();
+            self.b1[j].d.next = self.b1[j].q.val();
+            self.c1[j].clock.next = self.clk.val();
+            self.c1[j].d.next = self.c1[j].q.val();
+            self.d1[j].clock.next = self.clk.val();
+            self.d1[j].d.next = self.d1[j].q.val();
+            self.op2[j].clock.next = self.clk.val();
+            self.op2[j].d.next = self.op2[j].q.val();
+            self.wd2[j].clock.next = self.clk.val();
+            self.wd2[j].d.next = self.wd2[j].q.val();
+            self.p2[j].clock.next = self.clk.val();
+            self.p2[j].d.next = self.p2[j].q.val();
+            self.q2[j].clock.next = self.clk.val();
+            self.q2[j].d.next = self.q2[j].q.val();
+            self.wd3[j].clock.next = self.clk.val();
+            self.wd3[j].d.next = self.wd3[j].q.val();
+            self.r3[j].clock.next = self.clk.val();
+            self.r3[j].d.next = self.r3[j].q.val();
+        }
+        for i in 0..9 {
+            self.cnt[i].clock.next = self.clk.val();
+            self.cnt[i].d.next = self.cnt[i].q.val();
+            self.inc[i].next = 0.into();
+        }
+
+        // ================= buffer selection by pointer =================
+        self.ip_st.next = 0.into();
+        self.ip_rm1.next = 0.into();
+        self.ip_seq.next = 0.into();
+        self.fp_st.next = 0.into();
+        self.fp_n.next = 0.into();
+        self.fp_rm1.next = 0.into();
+        self.fp_seq.next = 0.into();
+        self.dp_st.next = 0.into();
+        self.dp_n.next = 0.into();
+        self.dp_rm1.next = 0.into();
+        self.busy_l.next = self.sh1.q.val().get_bit(0) | self.sh2.q.val().get_bit(0) | self.sh3.q.val().get_bit(0);
+        for b in 0..3 {
+            if self.ip.q.val() == self.c2[b].val() {
+                self.ip_st.next = self.bst[b].q.val();
+                self.ip_rm1.next = self.brm1[b].q.val();
+                self.ip_seq.next = self.bseq[b].q.val();
+            }
+            if self.fp.q.val() == self.c2[b].val() {
+                self.fp_st.next = self.bst[b].q.val();
+                self.fp_n.next = self.bn[b].q.val();
+                self.fp_rm1.next = self.brm1[b].q.val();
+                self.fp_seq.next = self.bseq[b].q.val();
+            }
+            if self.dp.q.val() == self.c2[b].val() {
+                self.dp_st.next = self.bst[b].q.val();
+                self.dp_n.next = self.bn[b].q.val();
+                self.dp_rm1.next = self.brm1[b].q.val();
+            }
+            if self.bst[b].q.val().any() {
+                self.busy_l.next = true;
+            }
+        }
+
+        // ================= issue (S1) =================
+        self.issue.next = (self.ip_st.val() == 2) | (self.ip_st.val() == 3);
+        self.ilast.next = (self.ix.q.val().get_bits::<2>(2) == self.ip_rm1.val()) & (self.ix.q.val().get_bits::<2>(0) == 3);
+        self.live.next = false;
+        self.iptr0.next = 0.into();
+        for b in 0..3 {
+            for p in 0..4 {
+                for k in 0..4 {
+                    if (self.ip.q.val() == self.c2[b].val())
+                        & (self.ix.q.val() == self.c4[k * 4 + p].val())
+                    {
+                        self.live.next = self.ce[b * 16 + p * 4 + k].q.val();
+                    }
+                }
+            }
+            for k in 0..4 {
+                if (self.ip.q.val() == self.c2[b].val()) & (self.ix.q.val().get_bits::<2>(2) == self.c2[k].val()) {
+                    self.iptr0.next = self.iptr[b * 16 + k].q.val();
+                }
+            }
+        }
+        self.live.next = self.live.val() & self.issue.val();
+        // pixel registers of the issuing slot
+        for n in 0..16 {
+            self.pr[n].next = 0.into();
+        }
+        for b in 0..3 {
+            for p in 0..4 {
+                if (self.ip.q.val() == self.c2[b].val()) & (self.ix.q.val().get_bits::<2>(0) == self.c2[p].val()) {
+                    for n in 0..16 {
+                        self.pr[n].next = self.regs[b * 64 + p * 16 + n].q.val();
+                    }
+                }
+            }
+        }
+        // instruction fetch (all-NOP when iptr >= IMEM_DEPTH)
+        self.iptr_ok.next = false;
+        for w in 0..5 {
+            self.iw[w].next = 0.into();
+        }
+        for e in 0..self._depth {
+            if self.iptr0.val() == self.c5[e].val() {
+                self.iptr_ok.next = true;
+                for w in 0..5 {
+                    self.iw[w].next = self.imem[e * 5 + w].q.val();
+                }
+            }
+        }
+        // rows present in the issuing group
+        self.vmask.next = 1.into();
+        for k in 1..4 {
+            if self.c2[k].val() <= self.ip_rm1.val() {
+                self.vmask.next = self.vmask.val().replace_bit(k, true);
+            }
+        }
+        // decode + §8 checks
+        self.enew.next = 0.into();
+        for c in 0..7 {
+            self.elane[c].next = 0.into();
+        }
+        for j in 0..4 {
+            self.lop[j].next = 0.into();
+            self.ldst[j].next = 31.into();
+            self.lwr[j].next = false;
+            self.llose[j].next = false;
+        }
+        for j in 0..NA {
+            self.lop[j].next = self.iw[j].val().get_bits::<4>(0);
+            self.ldst[j].next = self.iw[j].val().get_bits::<5>(24);
+            if self.iw[j].val().get_bits::<4>(0) == 15 {
+                self.lop[j].next = 0.into();
+                if !self.enew.val().get_bit(0) {
+                    self.elane[0].next = self.c2[j].val();
+                }
+                self.enew.next = self.enew.val().replace_bit(0, true);
+            }
+            if (self.iw[j].val().get_bits::<5>(24) >= 24) & (self.iw[j].val().get_bits::<5>(24) != 31) {
+                self.ldst[j].next = 31.into();
+                if !self.enew.val().get_bit(1) {
+                    self.elane[1].next = self.c2[j].val();
+                }
+                self.enew.next = self.enew.val().replace_bit(1, true);
+            }
+            if self.iw[j].val().get_bits::<3>(29).any() {
+                if !self.enew.val().get_bit(6) {
+                    self.elane[6].next = self.c2[j].val();
+                }
+                self.enew.next = self.enew.val().replace_bit(6, true);
+            }
+            self.lwr[j].next = self.lop[j].val().any() & (self.ldst[j].val() != 31);
+            if !self.lwr[j].val() {
+                self.ldst[j].next = 31.into();
+            }
+        }
+        for j in 0..NA {
+            for j2 in 0..NA {
+                if j2 > j {
+                    if self.lwr[j].val() & self.lwr[j2].val() & (self.ldst[j].val() == self.ldst[j2].val()) {
+                        self.llose[j].next = true;
+                    }
+                }
+            }
+            if self.llose[j].val() {
+                self.ldst[j].next = 31.into();
+                if !self.enew.val().get_bit(2) {
+                    self.elane[2].next = self.c2[j].val();
+                }
+                self.enew.next = self.enew.val().replace_bit(2, true);
+            }
+        }
+        for j in NA..4 {
+            if self.iw[j].val().any() {
+                if !self.enew.val().get_bit(6) {
+                    self.elane[6].next = self.c2[j].val();
+                }
+                self.enew.next = self.enew.val().replace_bit(6, true);
+            }
+        }
+        // control word
+        self.cxn.next = self.iw[4].val().get_bits::<13>(0);
+        if self.iw[4].val().get_bits::<19>(13).any() {
+            self.enew.next = self.enew.val().replace_bit(6, true);
+        }
+        self.csrc_ok.next = false;
+        for j in 0..NA {
+            if self.iw[4].val().get_bits::<2>(1) == self.c2[j].val() {
+                self.csrc_ok.next = true;
+            }
+        }
+        if self.iw[4].val().get_bit(0) {
+            if self.iw[4].val().get_bits::<2>(3) == 3 {
+                self.cxn.next = self.cxn.val().replace_bit(0, false);
+                self.enew.next = self.enew.val().replace_bit(3, true);
+            }
+            if !self.csrc_ok.val() {
+                self.cxn.next = self.cxn.val().replace_bit(0, false);
+                self.enew.next = self.enew.val().replace_bit(4, true);
+            }
+            if ((self.iw[4].val().get_bits::<4>(5) | self.iw[4].val().get_bits::<4>(9)) & !self.vmask.val()).any()
+                | (self.iw[4].val().get_bits::<4>(5) & self.iw[4].val().get_bits::<4>(9)).any()
+            {
+                self.enew.next = self.enew.val().replace_bit(5, true);
+            }
+        }
+        // masks: drop slots >= R; overlap uses mask_t only
+        for k in 0..4 {
+            if !self.vmask.val().get_bit(k) {
+                self.cxn.next = self.cxn.val().replace_bit(5 + k, false).replace_bit(9 + k, false);
+            }
+            if self.cxn.val().get_bit(5 + k) {
+                self.cxn.next = self.cxn.val().replace_bit(9 + k, false);
+            }
+        }
+        if !self.iptr_ok.val() {
+            self.enew.next = self.enew.val().replace_bit(10, true);
+        }
+        if !self.issue.val() {
+            self.enew.next = 0.into();
+        }
+        // operand read
+        for j in 0..NA {
+            for s in 0..4 {
+                self.lsrc[j * 4 + s].next = self.iw[j].val().get_bits::<5>(4 + 5 * s);
+                self.lval[j * 4 + s].next = 0.into();
+                for n in 0..16 {
+                    if self.lsrc[j * 4 + s].val() == self.c5[n].val() {
+                        self.lval[j * 4 + s].next = self.pr[n].val();
+                    }
+                }
+                for n in 0..8 {
+                    if self.lsrc[j * 4 + s].val() == self.c5[16 + n].val() {
+                        self.lval[j * 4 + s].next = self.greg[n].q.val();
+                    }
+                    if self.lsrc[j * 4 + s].val() == self.c5[24 + n].val() {
+                        self.lval[j * 4 + s].next = self.kreg[n].q.val();
+                    }
+                }
+            }
+        }
+
+        // ================= bank enables (GATE_SCOPE) =================
+        self.en1.next = self.live.val() | (self.issue.val() & (self.scope.val() == 2));
+        self.en2.next = self.sh1.q.val().get_bit(1) | (self.sh1.q.val().get_bit(0) & (self.scope.val() != 0));
+        self.en3.next = self.sh2.q.val().get_bit(1) | (self.sh2.q.val().get_bit(0) & (self.scope.val() != 0));
+        self.we4.next = self.sh3.q.val().get_bit(1);
+        // GATE_STYLE = ICG: bank clocks from the clock-gating cells (enable | rst so that reset
+        // still reaches the banks); the banks' hold logic stays, so both styles behave the same
+        for g in 0..self._icg {
+            self.cg[g].clk.next = self.clk.val();
+            self.cg[g].en.next = self.en1.val() | self.rst.val();
+            self.cg[g].test_en.next = false;
+            self.cg[g + 1].clk.next = self.clk.val();
+            self.cg[g + 1].en.next = self.en2.val() | self.rst.val();
+            self.cg[g + 1].test_en.next = false;
+            self.cg[g + 2].clk.next = self.clk.val();
+            self.cg[g + 2].en.next = self.en3.val() | self.rst.val();
+            self.cg[g + 2].test_en.next = false;
+            self.cx1.clock.next = self.cg[g].gclk.val();
+            self.cx2.clock.next = self.cg[g + 1].gclk.val();
+            self.cx3.clock.next = self.cg[g + 2].gclk.val();
+            for j in 0..NA {
+                self.op1[j].clock.next = self.cg[g].gclk.val();
+                self.wd1[j].clock.next = self.cg[g].gclk.val();
+                self.a1[j].clock.next = self.cg[g].gclk.val();
+                self.b1[j].clock.next = self.cg[g].gclk.val();
+                self.c1[j].clock.next = self.cg[g].gclk.val();
+                self.d1[j].clock.next = self.cg[g].gclk.val();
+                self.op2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.wd2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.p2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.q2[j].clock.next = self.cg[g + 1].gclk.val();
+                self.wd3[j].clock.next = self.cg[g + 2].gclk.val();
+                self.r3[j].clock.next = self.cg[g + 2].gclk.val();
+            }
+        }
+
+        // S1 capture
+        if self.en1.val() {
+            for j in 0..NA {
+                self.op1[j].d.next = self.lop[j].val();
+                self.wd1[j].d.next = self.ldst[j].val();
+                self.a1[j].d.next = self.lval[j * 4].val();
+                self.b1[j].d.next = self.lval[j * 4 + 1].val();
+                self.c1[j].d.next = self.lval[j * 4 + 2].val();
+                self.d1[j].d.next = self.lval[j * 4 + 3].val();
+            }
+            self.cx1.d.next = self.cxn.val();
+        }
+        // S2 multiply (32x32 -> low 32 from three 16x16 products)
+        for j in 0..NA {
+            self.mll[j * 2].next = self.a1[j].q.val().get_bits::<16>(0) * self.b1[j].q.val().get_bits::<16>(0);
+            self.mhl[j * 2].next = self.a1[j].q.val().get_bits::<16>(16) * self.b1[j].q.val().get_bits::<16>(0);
+            self.mlh[j * 2].next = self.a1[j].q.val().get_bits::<16>(0) * self.b1[j].q.val().get_bits::<16>(16);
+            self.mll[j * 2 + 1].next = self.c1[j].q.val().get_bits::<16>(0) * self.d1[j].q.val().get_bits::<16>(0);
+            self.mhl[j * 2 + 1].next = self.c1[j].q.val().get_bits::<16>(16) * self.d1[j].q.val().get_bits::<16>(0);
+            self.mlh[j * 2 + 1].next = self.c1[j].q.val().get_bits::<16>(0) * self.d1[j].q.val().get_bits::<16>(16);
+        }
+        if self.en2.val() {
+            for j in 0..NA {
+                self.op2[j].d.next = self.op1[j].q.val();
+                self.wd2[j].d.next = self.wd1[j].q.val();
+                self.p2[j].d.next = self.mll[j * 2].val() + ((self.mhl[j * 2].val() + self.mlh[j * 2].val()) << 16);
+                self.q2[j].d.next =
+                    self.mll[j * 2 + 1].val() + ((self.mhl[j * 2 + 1].val() + self.mlh[j * 2 + 1].val()) << 16);
+            }
+            self.cx2.d.next = self.cx1.q.val();
+        }
+        // S3 combine
+        for j in 0..NA {
+            self.slt[j].next = (self.p2[j].q.val() ^ 0x8000_0000u64) < (self.q2[j].q.val() ^ 0x8000_0000u64);
+            self.res[j].next = 0.into();
+            if self.op2[j].q.val() == 1 {
+                self.res[j].next = self.p2[j].q.val() + self.q2[j].q.val();
+            }
+            if self.op2[j].q.val() == 2 {
+                self.res[j].next = self.p2[j].q.val() - self.q2[j].q.val();
+            }
+            if self.op2[j].q.val() == 3 {
+                if self.slt[j].val() {
+                    self.res[j].next = self.p2[j].q.val();
+                } else {
+                    self.res[j].next = self.q2[j].q.val();
+                }
+            }
+            if self.op2[j].q.val() == 4 {
+                if self.slt[j].val() {
+                    self.res[j].next = self.q2[j].q.val();
+                } else {
+                    self.res[j].next = self.p2[j].q.val();
+                }
+            }
+            if self.op2[j].q.val() == 5 {
+                self.res[j].next = self.p2[j].q.val() & self.q2[j].q.val();
+            }
+            if self.op2[j].q.val() == 6 {
+                self.res[j].next = self.p2[j].q.val() | self.q2[j].q.val();
+            }
+            if self.op2[j].q.val() == 7 {
+                self.res[j].next = self.p2[j].q.val() ^ self.q2[j].q.val();
+            }
+            if self.op2[j].q.val() == 8 {
+                self.res[j].next = self.p2[j].q.val() >> self.q2[j].q.val().get_bits::<5>(0);
+            }
+            if self.op2[j].q.val() == 9 {
+                self.res[j].next = self.p2[j].q.val() >> self.q2[j].q.val().get_bits::<5>(0);
+                if self.p2[j].q.val().get_bit(31) {
+                    self.res[j].next = self.res[j].val() | !(self.ones.val() >> self.q2[j].q.val().get_bits::<5>(0));
+                }
+            }
+            if self.op2[j].q.val() == 10 {
+                if self.p2[j].q.val() == self.q2[j].q.val() {
+                    self.res[j].next = 1.into();
+                }
+            }
+            if self.op2[j].q.val() == 11 {
+                if self.p2[j].q.val() != self.q2[j].q.val() {
+                    self.res[j].next = 1.into();
+                }
+            }
+            if self.op2[j].q.val() == 12 {
+                if self.slt[j].val() {
+                    self.res[j].next = 1.into();
+                }
+            }
+            if self.op2[j].q.val() == 13 {
+                if !self.slt[j].val() {
+                    self.res[j].next = 1.into();
+                }
+            }
+            if self.op2[j].q.val() == 14 {
+                if self.p2[j].q.val() < self.q2[j].q.val() {
+                    self.res[j].next = 1.into();
+                }
+            }
+        }
+        if self.en3.val() {
+            for j in 0..NA {
+                self.wd3[j].d.next = self.wd2[j].q.val();
+                self.r3[j].d.next = self.res[j].val();
+            }
+            self.cx3.d.next = self.cx2.q.val();
+        }
+
+        // ================= S4 write-back (we4 = sh3.live in every scope) =================
+        self.nreg_w.next = 0.into();
+        self.nce_w.next = 0.into();
+        self.cfn_new.next = false;
+        self.cval.next = false;
+        for j in 0..NA {
+            if self.cx3.q.val().get_bits::<2>(1) == self.c2[j].val() {
+                self.cval.next = self.r3[j].q.val().any();
+            }
+        }
+        if self.we4.val() {
+            for j in 0..NA {
+                if self.wd3[j].q.val() < 24 {
+                    self.nreg_w.next = self.nreg_w.val() + 1;
+                }
+                for n in 0..8 {
+                    if self.wd3[j].q.val() == self.c5[16 + n].val() {
+                        self.greg[n].d.next = self.r3[j].q.val();
+                    }
+                }
+            }
+            for b in 0..3 {
+                for p in 0..4 {
+                    if (self.sh3.q.val().get_bits::<2>(2) == self.c2[b].val())
+                        & (self.sh3.q.val().get_bits::<2>(4) == self.c2[p].val())
+                    {
+                        for n in 0..16 {
+                            for j in 0..NA {
+                                if self.wd3[j].q.val() == self.c5[n].val() {
+                                    self.regs[b * 64 + p * 16 + n].d.next = self.r3[j].q.val();
+                                }
+                            }
+                        }
+                        if self.cx3.q.val().get_bit(0) {
+                            for k in 0..4 {
+                                if self.cx3.q.val().get_bit(5 + k) | self.cx3.q.val().get_bit(9 + k) {
+                                    self.nce_w.next = self.nce_w.val() + 1;
+                                    self.cfn_new.next = self.cval.val();
+                                    if self.cx3.q.val().get_bit(9 + k) {
+                                        self.cfn_new.next = !self.cval.val();
+                                    }
+                                    if self.cx3.q.val().get_bits::<2>(3) == 0 {
+                                        self.ce[b * 16 + p * 4 + k].d.next = self.cfn_new.val();
+                                    }
+                                    if self.cx3.q.val().get_bits::<2>(3) == 1 {
+                                        self.ce[b * 16 + p * 4 + k].d.next =
+                                            self.ce[b * 16 + p * 4 + k].q.val() & self.cfn_new.val();
+                                    }
+                                    if self.cx3.q.val().get_bits::<2>(3) == 2 {
+                                        self.ce[b * 16 + p * 4 + k].d.next =
+                                            self.ce[b * 16 + p * 4 + k].q.val() | self.cfn_new.val();
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        // ================= shadow pipe, issue pointer =================
+        self.sh3.d.next = self.sh2.q.val();
+        self.sh2.d.next = self.sh1.q.val();
+        self.sh1.d.next = 0.into();
+        self.sh1n.next = 0.into();
+        if self.issue.val() {
+            self.sh1n.next = bit_cast::<8, 4>(self.ix.q.val()) << 4 | bit_cast::<8, 2>(self.ip.q.val()) << 2;
+            self.sh1.d.next = self.sh1n.val().replace_bit(0, true).replace_bit(1, self.live.val());
+            if self.ilast.val() {
+                self.ix.d.next = 0.into();
+                if self.ip.q.val() == 2 {
+                    self.ip.d.next = 0.into();
+                } else {
+                    self.ip.d.next = self.ip.q.val() + 1;
+                }
+            } else {
+                self.ix.d.next = self.ix.q.val() + 1;
+            }
+            for b in 0..3 {
+                if self.ip.q.val() == self.c2[b].val() {
+                    if self.ilast.val() {
+                        self.bst[b].d.next = 4.into();
+                    } else {
+                        self.bst[b].d.next = 3.into();
+                    }
+                }
+            }
+        }
+
+        // ================= fill (deserializer) =================
+        self.fill.next = self.in_valid.val() & ((self.fp_st.val() == 0) | (self.fp_st.val() == 1));
+        self.fill_rm1.next = self.fp_rm1.val();
+        if self.fp_n.val() == 0 {
+            self.fill_rm1.next = self.in_nrows_m1.val();
+        }
+        self.flast.next = (self.fp_n.val().get_bits::<2>(2) == self.fill_rm1.val()) & (self.fp_n.val().get_bits::<2>(0) == 3);
+        self.fiptr0.next = 0.into();
+        for b in 0..3 {
+            for k in 0..4 {
+                if (self.fp.q.val() == self.c2[b].val()) & (self.fp_n.val().get_bits::<2>(2) == self.c2[k].val()) {
+                    self.fiptr0.next = self.iptr[b * 16 + k].q.val();
+                }
+            }
+        }
+        self.einfo_fill.next = bit_cast::<32, 8>(self.fp_seq.val()) << 16 | bit_cast::<32, 4>(self.fp_n.val()) << 12;
+        if self.fp_n.val() == 0 {
+            self.einfo_fill.next = bit_cast::<32, 8>(self.gcount.q.val()) << 16;
+        }
+        if self.fill.val() {
+            if (self.in_pix.val() != self.fp_n.val().get_bits::<2>(0)) | (self.in_row.val() != self.fp_n.val().get_bits::<2>(2)) {
+                self.enew.next = self.enew.val().replace_bit(7, true);
+            }
+            if (self.fp_n.val() != 0) & (self.in_nrows_m1.val() != self.fp_rm1.val()) {
+                self.enew.next = self.enew.val().replace_bit(8, true);
+            }
+            if (self.fp_n.val().get_bits::<2>(0) != 0) & (self.in_iptr.val() != self.fiptr0.val()) {
+                self.enew.next = self.enew.val().replace_bit(9, true);
+            }
+            if self.fp_n.val() == 0 {
+                self.gcount.d.next = self.gcount.q.val() + 1;
+            }
+            if self.flast.val() {
+                if self.fp.q.val() == 2 {
+                    self.fp.d.next = 0.into();
+                } else {
+                    self.fp.d.next = self.fp.q.val() + 1;
+                }
+            }
+            for b in 0..3 {
+                if self.fp.q.val() == self.c2[b].val() {
+                    if self.fp_n.val() == 0 {
+                        self.brm1[b].d.next = self.in_nrows_m1.val();
+                        self.bseq[b].d.next = self.gcount.q.val();
+                    }
+                    if self.flast.val() {
+                        self.bst[b].d.next = 2.into();
+                        self.bn[b].d.next = 0.into();
+                    } else {
+                        self.bst[b].d.next = 1.into();
+                        self.bn[b].d.next = self.fp_n.val() + 1;
+                    }
+                    for p in 0..4 {
+                        for k in 0..4 {
+                            if self.fp_n.val() == self.c4[k * 4 + p].val() {
+                                self.ce[b * 16 + p * 4 + k].d.next = self.in_ce.val();
+                                self.iptr[b * 16 + p * 4 + k].d.next = self.in_iptr.val();
+                                self.tag[b * 16 + p * 4 + k].d.next = self.in_tag.val();
+                                for f in 0..4 {
+                                    self.regs[b * 64 + p * 16 + k * 4 + f].d.next = self.in_data.val().get_bits::<32>(f * 32);
+                                }
+                            }
+                        }
+                        for k in 1..4 {
+                            if self.flast.val() & (self.c2[k].val() > self.fill_rm1.val()) {
+                                for f in 0..4 {
+                                    self.regs[b * 64 + p * 16 + k * 4 + f].d.next = 0.into();
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        // ================= drain (serializer) =================
+        self.ovalid.next = (self.dp_st.val() == 4) | (self.dp_st.val() == 5);
+        self.drain.next = self.ovalid.val() & self.out_ready.val();
+        self.dlast.next = (self.dp_n.val().get_bits::<2>(2) == self.dp_rm1.val()) & (self.dp_n.val().get_bits::<2>(0) == 3);
+        self.out_data.next = 0.into();
+        for f in 0..4 {
+            self.ow[f].next = 0.into();
+        }
+        self.out_ce.next = false;
+        self.out_iptr.next = 0.into();
+        self.out_tag.next = 0.into();
+        self.out_pix.next = 0.into();
+        self.out_row.next = 0.into();
+        self.out_nrows_m1.next = 0.into();
+        if self.ovalid.val() {
+            self.out_pix.next = self.dp_n.val().get_bits::<2>(0);
+            self.out_row.next = self.dp_n.val().get_bits::<2>(2);
+            self.out_nrows_m1.next = self.dp_rm1.val();
+            for b in 0..3 {
+                for p in 0..4 {
+                    for k in 0..4 {
+                        if (self.dp.q.val() == self.c2[b].val()) & (self.dp_n.val() == self.c4[k * 4 + p].val()) {
+                            self.out_ce.next = self.ce[b * 16 + p * 4 + k].q.val();
+                            self.out_iptr.next = self.iptr[b * 16 + p * 4 + k].q.val();
+                            self.out_tag.next = self.tag[b * 16 + p * 4 + k].q.val();
+                            for f in 0..4 {
+                                self.ow[f].next = self.regs[b * 64 + p * 16 + k * 4 + f].q.val();
+                            }
+                        }
+                    }
+                }
+            }
+            self.out_data.next = bit_cast::<128, 32>(self.ow[0].val())
+                | bit_cast::<128, 32>(self.ow[1].val()) << 32
+                | bit_cast::<128, 32>(self.ow[2].val()) << 64
+                | bit_cast::<128, 32>(self.ow[3].val()) << 96;
+        }
+        if self.drain.val() {
+            if self.dlast.val() {
+                if self.dp.q.val() == 2 {
+                    self.dp.d.next = 0.into();
+                } else {
+                    self.dp.d.next = self.dp.q.val() + 1;
+                }
+            }
+            for b in 0..3 {
+                if self.dp.q.val() == self.c2[b].val() {
+                    if self.dlast.val() {
+                        self.bst[b].d.next = 0.into();
+                        self.bn[b].d.next = 0.into();
+                    } else {
+                        self.bst[b].d.next = 5.into();
+                        self.bn[b].d.next = self.dp_n.val() + 1;
+                    }
+                }
+            }
+        }
+
+        // ================= config bus =================
+        self.cfg_imem.next = false;
+        self.cfg_gk.next = self.cfg_addr.val().get_bits::<5>(4) == 0x10;
+        self.cfg_ctrl.next = self.cfg_addr.val() == 0x110;
+        self.cfg_rv.next = 0.into();
+        for i in 0..(self._depth * 5) {
+            if self.cfg_addr.val() == self.ca9[i].val() {
+                self.cfg_imem.next = true;
+                self.cfg_rv.next = self.imem[i].q.val();
+                if self.cfg_we.val() & !self.busy_l.val() {
+                    self.imem[i].d.next = self.cfg_wdata.val();
+                }
+            }
+        }
+        for n in 0..8 {
+            if self.cfg_addr.val() == self.cgk9[n].val() {
+                self.cfg_rv.next = self.greg[n].q.val();
+                if self.cfg_we.val() & !self.busy_l.val() {
+                    self.greg[n].d.next = self.cfg_wdata.val();
+                }
+            }
+            if self.cfg_addr.val() == self.cgk9[8 + n].val() {
+                self.cfg_rv.next = self.kreg[n].q.val();
+                if self.cfg_we.val() & !self.busy_l.val() {
+                    self.kreg[n].d.next = self.cfg_wdata.val();
+                }
+            }
+        }
+        if self.cfg_we.val() & self.busy_l.val() & (self.cfg_imem.val() | self.cfg_gk.val()) {
+            self.enew.next = self.enew.val().replace_bit(11, true);
+        }
+        if (self.cfg_we.val() | self.cfg_re.val()) & !(self.cfg_imem.val() | self.cfg_gk.val() | self.cfg_ctrl.val()) {
+            self.enew.next = self.enew.val().replace_bit(12, true);
+        }
+        self.clr_cnt.next = self.cfg_we.val() & self.cfg_ctrl.val() & self.cfg_wdata.val().get_bit(0);
+        self.clr_err.next = self.cfg_we.val() & self.cfg_ctrl.val() & self.cfg_wdata.val().get_bit(1);
+        self.rvalid.d.next = self.cfg_re.val();
+        self.rdata.d.next = 0.into();
+        if self.cfg_re.val() {
+            self.rdata.d.next = self.cfg_rv.val();
+        }
+
+        // ================= counters =================
+        if self.en1.val() {
+            self.inc[0].next = 1.into();
+        }
+        if self.en2.val() {
+            self.inc[1].next = 1.into();
+        }
+        if self.en3.val() {
+            self.inc[2].next = 1.into();
+        }
+        if self.we4.val() {
+            self.inc[3].next = 1.into();
+        }
+        if self.issue.val() {
+            self.inc[4].next = 1.into();
+            if !self.live.val() {
+                self.inc[5].next = 1.into();
+            }
+        }
+        self.inc[6].next = self.nreg_w.val();
+        self.inc[7].next = self.nce_w.val();
+        if self.drain.val() & self.dlast.val() {
+            self.inc[8].next = 1.into();
+        }
+        for i in 0..9 {
+            self.cnt[i].d.next = self.cnt[i].q.val() + self.inc[i].val();
+            if self.clr_cnt.val() {
+                self.cnt[i].d.next = self.inc[i].val();
+            }
+        }
+
+        // ================= errors =================
+        self.einfo_iss.next = bit_cast::<32, 8>(self.ip_seq.val()) << 16 | bit_cast::<32, 4>(self.ix.q.val()) << 12;
+        self.efound.next = false;
+        self.ecode.next = 0.into();
+        self.elsel.next = 0.into();
+        self.einfo.next = 0.into();
+        for c in 0..7 {
+            if self.enew.val().get_bit(c) & !self.efound.val() {
+                self.efound.next = true;
+                self.ecode.next = self.c4[c].val();
+                self.einfo.next = self.einfo_iss.val();
+                self.elsel.next = self.elane[c].val();
+            }
+        }
+        for c in 7..10 {
+            if self.enew.val().get_bit(c) & !self.efound.val() {
+                self.efound.next = true;
+                self.ecode.next = self.c4[c].val();
+                self.einfo.next = self.einfo_fill.val();
+            }
+        }
+        for c in 10..11 {
+            if self.enew.val().get_bit(c) & !self.efound.val() {
+                self.efound.next = true;
+                self.ecode.next = self.c4[c].val();
+                self.einfo.next = self.einfo_iss.val();
+            }
+        }
+        for c in 11..16 {
+            if self.enew.val().get_bit(c) & !self.efound.val() {
+                self.efound.next = true;
+                self.ecode.next = self.c4[c].val();
+            }
+        }
+        self.ecap.next = bit_cast::<32, 4>(self.ecode.val()) << 24
+            | self.einfo.val()
+            | bit_cast::<32, 2>(self.elsel.val()) << 10
+            | 0x8000_0000u64;
+        self.esticky.d.next = self.esticky.q.val() | self.enew.val();
+        if self.clr_err.val() {
+            self.esticky.d.next = self.enew.val();
+            self.efirst.d.next = 0.into();
+        }
+        if self.efound.val() & (self.clr_err.val() | !self.efirst.q.val().get_bit(31)) {
+            self.efirst.d.next = self.ecap.val();
+        }
+
+        // ================= reset (clears ALL state) =================
+        if self.rst.val() {
+            for i in 0..192 {
+                self.regs[i].d.next = 0.into();
+            }
+            for i in 0..48 {
+                self.ce[i].d.next = false;
+                self.iptr[i].d.next = 0.into();
+                self.tag[i].d.next = 0.into();
+            }
+            for b in 0..3 {
+                self.bst[b].d.next = 0.into();
+                self.bn[b].d.next = 0.into();
+                self.brm1[b].d.next = 0.into();
+                self.bseq[b].d.next = 0.into();
+            }
+            self.fp.d.next = 0.into();
+            self.ip.d.next = 0.into();
+            self.dp.d.next = 0.into();
+            self.ix.d.next = 0.into();
+            self.gcount.d.next = 0.into();
+            for i in 0..(self._depth * 5) {
+                self.imem[i].d.next = 0.into();
+            }
+            for i in 0..8 {
+                self.greg[i].d.next = 0.into();
+                self.kreg[i].d.next = self.kinit[i].val();
+            }
+            self.sh1.d.next = 0.into();
+            self.sh2.d.next = 0.into();
+            self.sh3.d.next = 0.into();
+            for j in 0..NA {
+                self.op1[j].d.next = 0.into();
+                self.wd1[j].d.next = 0.into();
+                self.a1[j].d.next = 0.into();
+                self.b1[j].d.next = 0.into();
+                self.c1[j].d.next = 0.into();
+                self.d1[j].d.next = 0.into();
+                self.op2[j].d.next = 0.into();
+                self.wd2[j].d.next = 0.into();
+                self.p2[j].d.next = 0.into();
+                self.q2[j].d.next = 0.into();
+                self.wd3[j].d.next = 0.into();
+                self.r3[j].d.next = 0.into();
+            }
+            self.cx1.d.next = 0.into();
+            self.cx2.d.next = 0.into();
+            self.cx3.d.next = 0.into();
+            for i in 0..9 {
+                self.cnt[i].d.next = 0.into();
+            }
+            self.esticky.d.next = 0.into();
+            self.efirst.d.next = 0.into();
+            self.rvalid.d.next = false;
+            self.rdata.d.next = 0.into();
+        }
+
+        // ================= Moore outputs =================
+        self.in_ready.next = (self.fp_st.val() == 0) | (self.fp_st.val() == 1);
+        self.out_valid.next = self.ovalid.val();
+        self.cfg_rvalid.next = self.rvalid.q.val();
+        self.cfg_rdata.next = self.rdata.q.val();
+        self.busy.next = self.busy_l.val();
+        self.act_s1.next = self.cnt[0].q.val();
+        self.act_s2.next = self.cnt[1].q.val();
+        self.act_s3.next = self.cnt[2].q.val();
+        self.act_s4.next = self.cnt[3].q.val();
+        self.slots_issued.next = self.cnt[4].q.val();
+        self.slots_skipped.next = self.cnt[5].q.val();
+        self.reg_writes.next = self.cnt[6].q.val();
+        self.ce_writes.next = self.cnt[7].q.val();
+        self.groups_done.next = self.cnt[8].q.val();
+        self.tog_s1.next = 0.into();
+        self.tog_s2.next = 0.into();
+        self.tog_s3.next = 0.into();
+        self.dbg_en.next = 0.into();
+        self.dbg_en.next = self.dbg_en.val().replace_bit(0, self.en1.val()).replace_bit(1, self.en2.val()).replace_bit(2, self.en3.val()).replace_bit(3, self.we4.val());
+        self.dbg_issue.next = self.issue.val();
+        self.dbg_issue_pk.next = 0.into();
+        if self.issue.val() {
+            self.dbg_issue_pk.next = self.ix.q.val();
+        }
+        self.err_sticky.next = self.esticky.q.val();
+        self.err_first.next = self.efirst.q.val();
+        self.err_any.next = self.esticky.q.val().any();
+    }
+}
 
 pub struct Block;
 
+fn emit_na<const NA: usize>(cfg: &Config) -> Result<EmittedModule, EmitError> {
+    emit_module(
+        AluPipe::<NA>::new(cfg.imem_depth as usize, cfg.scope_code(), cfg.gate_style == "ICG"),
+        "eu_alu_pipeline",
+        SEC,
+        crate::params!(
+            "NUM_ALUS" => cfg.num_alus,
+            "IMEM_DEPTH" => cfg.imem_depth,
+            "GATE_SCOPE" => cfg.gate_scope,
+            "GATE_STYLE" => cfg.gate_style,
+            "TOGGLE_CNT" => cfg.toggle_cnt,
+            "OPISO" => cfg.opiso,
+            "TAG_W" => cfg.tag_w,
+            "CNT_W" => cfg.cnt_w,
+        ),
+    )
+}
+
 impl BlockGen for Block {
-    const NAME: &'static str = "alu_pipeline";
+    const NAME: &'static str = SEC;
     type Config = Config;
-    fn validate(_cfg: &Config) -> Result<(), ConfigError> {
+    fn validate(cfg: &Config) -> Result<(), ConfigError> {
+        check_range(SEC, "num_alus", cfg.num_alus as u64, 1, 4)?;
+        check_range(SEC, "imem_depth", cfg.imem_depth as u64, 1, 32)?;
+        check_one_of(SEC, "gate_scope", cfg.gate_scope.as_str(), &["ALL", "FIRST", "NONE"])?;
+        check_one_of(SEC, "gate_style", cfg.gate_style.as_str(), &["CE", "ICG"])?;
+        check_one_of(SEC, "toggle_cnt", cfg.toggle_cnt, &[0])?;
+        check_one_of(SEC, "opiso", cfg.opiso, &[0])?;
+        check_one_of(SEC, "tag_w", cfg.tag_w, &[8])?;
+        check_one_of(SEC, "cnt_w", cfg.cnt_w, &[32])?;
         Ok(())
     }
-    fn emit(_cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
-        Ok(vec![])
+    fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
+        let m = match cfg.num_alus {
+            1 => emit_na::<1>(cfg)?,
+            2 => emit_na::<2>(cfg)?,
+            3 => emit_na::<3>(cfg)?,
+            _ => emit_na::<4>(cfg)?,
+        };
+        Ok(vec![m])
     }
     fn cosim_configs() -> Vec<(&'static str, Config)> {
-        vec![]
+        let scope = |s: &str| Config { gate_scope: s.into(), ..Config::default() };
+        vec![
+            ("all", scope("ALL")),
+            ("first", scope("FIRST")),
+            ("none", scope("NONE")),
+            // §8 ERR_CXW_SRC / ERR_RSV (lane >= NUM_ALUS) and ERR_IPTR (iptr >= IMEM_DEPTH) need these
+            ("na3_d16", Config { num_alus: 3, imem_depth: 16, ..Config::default() }),
+            // GATE_STYLE = ICG: same cycle behaviour and counters as CE (§6.4)
+            ("all_icg", Config { gate_style: "ICG".into(), ..Config::default() }),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ICG cell in rust-hdl's own simulator: gclk pulses exactly on the cycles whose enable
+    /// (sampled while clk is low) is 1, and an enable change while clk is high is not seen
+    /// until the next low phase (no glitch).
+    #[test]
+    fn cg_cell_gates_whole_pulses() {
+        let mut c = CgCell::default();
+        c.connect_all();
+        let mut rng_state = 0x1234_5678u32;
+        let mut pulses = 0;
+        let mut expected = 0;
+        for cycle in 0..200 {
+            rng_state = rng_state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let en = (rng_state >> 16) & 1 == 1;
+            // low phase: enable applied
+            c.clk.next = Clock { clk: false };
+            c.en.next = en;
+            c.test_en.next = cycle % 50 == 0;
+            assert!(simulate(&mut c, 100));
+            assert!(!c.gclk.val().clk, "gclk low while clk low");
+            let want = en || cycle % 50 == 0;
+            // high phase: the enable toggles mid-pulse and must not matter
+            c.clk.next = Clock { clk: true };
+            assert!(simulate(&mut c, 100));
+            c.en.next = !en;
+            assert!(simulate(&mut c, 100));
+            assert_eq!(c.gclk.val().clk, want, "cycle {cycle}");
+            pulses += c.gclk.val().clk as u32;
+            expected += want as u32;
+        }
+        assert_eq!(pulses, expected);
+        assert!(pulses > 50 && pulses < 150);
+        let v = match c.hdl() {
+            Verilog::Custom(t) => t,
+            _ => panic!("custom Verilog expected"),
+        };
+        assert!(v.contains("if (!clk) en_l = en | test_en;") && v.contains("gclk = clk & en_l;"));
+    }
+
+    #[test]
+    fn validation_names_the_key_and_allowed_values() {
+        assert!(Block::validate(&Config::default()).is_ok());
+        let bad = |c: Config| Block::validate(&c).unwrap_err();
+        let e = bad(Config { num_alus: 5, ..Config::default() });
+        assert_eq!(e.key, "alu_pipeline.num_alus");
+        assert!(e.msg.contains("1..=4"));
+        let e = bad(Config { imem_depth: 0, ..Config::default() });
+        assert_eq!(e.key, "alu_pipeline.imem_depth");
+        let e = bad(Config { gate_scope: "SOME".into(), ..Config::default() });
+        assert_eq!(e.key, "alu_pipeline.gate_scope");
+        assert!(e.msg.contains("ALL, FIRST, NONE"));
+        assert_eq!(bad(Config { gate_style: "LATCH".into(), ..Config::default() }).key, "alu_pipeline.gate_style");
+        assert_eq!(bad(Config { toggle_cnt: 1, ..Config::default() }).key, "alu_pipeline.toggle_cnt");
+        assert_eq!(bad(Config { opiso: 1, ..Config::default() }).key, "alu_pipeline.opiso");
+        assert_eq!(bad(Config { tag_w: 4, ..Config::default() }).key, "alu_pipeline.tag_w");
+        assert_eq!(bad(Config { cnt_w: 16, ..Config::default() }).key, "alu_pipeline.cnt_w");
+        let parsed: Config = toml::from_str("gate_scope = \"NONE\"\nnum_alus = 2").unwrap();
+        assert_eq!((parsed.num_alus, parsed.scope_code()), (2, isa::SCOPE_NONE));
+        assert!(toml::from_str::<Config>("gate_scop = \"NONE\"").is_err(), "unknown keys are errors");
     }
 }

@@ -1,2 +1,198 @@
-//! Report for alu_pipeline: placeholder until the block lands.
-fn main() {}
+//! Report for alu_pipeline (`cargo bench -p sim --bench alu_pipeline`):
+//! 1. co-sim speed (lock-step RTL + golden with every port compared, and RTL alone), median of runs;
+//! 2. the gating saving: a workload with 0/25/50/75 % of slots disabled, enabled register-bank
+//!    cycles (act_s1..3 from the RTL counters) and enabled bank bits (§6.6 E) with ALL vs NONE;
+//! 3. yosys synth_ice40 on the emitted Verilog: how many flops map to clock-enable cells
+//!    (SB_DFFE*) vs plain (SB_DFF, SB_DFFSR, ...).
+
+#[path = "../tests/alu_pipeline_drv/mod.rs"]
+mod drv;
+
+use drv::*;
+use hdl::alu_pipeline::isa::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use sim::golden::alu_pipeline::{Group, Inputs, Row};
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// A fixed shader (texture-combine-like: MAD, blend, compare + kill) on random pixels with a
+/// given fraction of front-end CE bits cleared (the disabled slots).
+fn workload(rng: &mut StdRng, groups: usize, off: f64) -> (Vec<[u32; 5]>, Vec<Row>) {
+    let prog = vec![
+        [lane(OP_ADD, r(0), r(1), r(2), k(1), 4), lane(OP_ADD, r(1), r(2), r(3), k(1), 5), lane(OP_SHR, r(0), k(1), k(4), k(1), 6), lane(OP_XOR, r(0), r(3), k(0), k(0), 7), 0],
+        [lane(OP_ADD, r(4), r(5), r(6), r(7), 8), lane(OP_SUB, r(4), k(1), r(5), k(1), 9), lane(OP_MIN, r(0), k(1), r(1), k(1), 10), lane(OP_MAX, r(2), k(1), r(3), k(1), 11), 0],
+        [lane(OP_ADD, r(8), r(9), r(10), r(11), 12), lane(OP_AND, r(8), k(1), r(9), k(1), 13), lane(OP_OR, r(10), k(1), r(11), k(1), 14), lane(OP_SAR, r(12), k(1), k(4), k(1), 15), 0],
+        [lane(OP_ADD, r(12), r(13), r(14), r(15), 0), lane(OP_SLT, r(12), k(1), r(13), k(1), 1), lane(OP_MAX, r(14), k(1), r(15), k(1), 2), lane(OP_ADD, r(0), r(0), r(1), r(1), 3), 0],
+    ];
+    let mut rows = Vec::new();
+    for _ in 0..groups {
+        let mut regs = [[0u32; 16]; 4];
+        for p in 0..4 {
+            for n in 0..16 {
+                regs[p][n] = rng.gen();
+            }
+        }
+        let mut ce = [[true; 4]; 4];
+        for p in 0..4 {
+            for k in 0..4 {
+                ce[p][k] = !rng.gen_bool(off);
+            }
+        }
+        let g = Group { r: 4, regs, ce, iptr: [0, 1, 2, 3], tag: [[0; 4]; 4] };
+        rows.extend(g.rows());
+    }
+    (prog, rows)
+}
+
+fn widths(na: u64) -> [u64; 3] {
+    // data + control fields as built: B1 per lane {op 4, wdst 5, A..D 128} + cxw 13, ...
+    [na * (4 + 5 + 128) + 13, na * (4 + 5 + 64) + 13, na * (5 + 32) + 13]
+}
+
+fn main() {
+    let mut rng = StdRng::seed_from_u64(2026);
+
+    // ---- 1. co-sim speed ----
+    println!("## alu_pipeline co-sim speed (default config, GATE_SCOPE=ALL)");
+    let (prog, rows) = workload(&mut rng, 400, 0.3);
+    let mut lock = Vec::new();
+    let mut bare = Vec::new();
+    for _ in 0..5 {
+        let mut s = Sim::new("all");
+        load_program(&mut s, &prog, &[], &[(4, 8)]);
+        let t = Instant::now();
+        let c0 = s.cycle;
+        let log = run_rows(&mut s, &rows, &|_| true);
+        assert_eq!(log.rows.len(), rows.len());
+        lock.push((s.cycle - c0) as f64 / t.elapsed().as_secs_f64());
+        // RTL alone: replay the same per-cycle inputs through run_bare
+        let mut s2 = Sim::new("all");
+        let inw = s2.dut.desc().in_words;
+        let outw = s2.dut.desc().out_words;
+        let mut packed: Vec<u32> = Vec::new();
+        let n = 20_000usize;
+        for i in 0..n {
+            let r = &rows[i % rows.len()];
+            let inp = Inputs { out_ready: true, ..row_inputs(r) };
+            set_inputs(&mut s2, &inp);
+            packed.extend_from_slice(s2.dut.inputs_raw());
+        }
+        let mut out = vec![0u32; n * outw];
+        let t = Instant::now();
+        s2.dut.run_bare(&packed, &mut out);
+        bare.push(n as f64 / t.elapsed().as_secs_f64());
+        let _ = inw;
+    }
+    println!("| mode | cycles/s (median of 5) |\n|---|---|");
+    println!("| lock-step RTL + golden, all ports checked | {:.0} |", median(lock));
+    println!("| RTL only (run_bare) | {:.0} |", median(bare));
+
+    // ---- 2. gating saving ----
+    println!("\n## Enabled register-bank cycles, ALL vs NONE (200 groups x 16 slots, R = 4)");
+    let w = widths(4);
+    println!("bank widths as built (bits): B1 {} B2 {} B3 {}", w[0], w[1], w[2]);
+    println!("| slots disabled | skipped/issued | ALL act1+act2+act3 | NONE act1+act2+act3 | saving | ALL bank bits E | NONE bank bits E | saving |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for off in [0.0, 0.25, 0.5, 0.75] {
+        let mut r2 = StdRng::seed_from_u64(99);
+        let (prog, rows) = workload(&mut r2, 200, off);
+        let mut res = Vec::new();
+        let mut outs = Vec::new();
+        for variant in ["all", "none"] {
+            let mut s = Sim::new(variant);
+            load_program(&mut s, &prog, &[], &[(4, 8)]);
+            let log = run_rows(&mut s, &rows, &|_| true);
+            let o = log.fin;
+            let e: u64 = (0..3).map(|i| o.act[i] as u64 * w[i]).sum();
+            res.push((o, e));
+            outs.push(log.rows.iter().map(|x| x.1).collect::<Vec<_>>());
+        }
+        assert_eq!(outs[0], outs[1], "ALL and NONE give identical rows");
+        let (a, ea) = res[0];
+        let (n, en) = res[1];
+        let ca: u64 = a.act[..3].iter().map(|&x| x as u64).sum();
+        let cn: u64 = n.act[..3].iter().map(|&x| x as u64).sum();
+        println!(
+            "| {:.0} % | {}/{} | {} | {} | {:.1} % | {} | {} | {:.1} % |",
+            off * 100.0,
+            a.slots_skipped,
+            a.slots_issued,
+            ca,
+            cn,
+            100.0 * (cn - ca) as f64 / cn as f64,
+            ea,
+            en,
+            100.0 * (en - ea) as f64 / en as f64
+        );
+    }
+
+    // ---- 3. yosys: gated flops map to clock-enable cells ----
+    // ALU_BENCH_YOSYS=full (default): `synth_ice40 -top eu_alu_pipeline; stat` as is; =ffs: stop
+    // before LUT mapping (`-run :map_luts`: flops are already mapped, much faster); =off: skip.
+    let mode = std::env::var("ALU_BENCH_YOSYS").unwrap_or_else(|_| "full".into());
+    let run = if mode == "ffs" { " -run :map_luts" } else { "" };
+    println!("\n## yosys synth_ice40{run} on the emitted Verilog: flop cell types");
+    for variant in ["all", "none"] {
+        if mode == "off" {
+            break;
+        }
+        let s = Sim::new(variant);
+        let v = s.dut.desc().verilog;
+        let t = Instant::now();
+        let out = std::process::Command::new("yosys")
+            .args(["-q", "-p", &format!("read_verilog {v}; synth_ice40 -top eu_alu_pipeline{run}; tee -o /dev/stdout stat")])
+            .output();
+        match out {
+            Ok(o) if o.status.success() => {
+                let text = String::from_utf8_lossy(&o.stdout);
+                let mut en = 0u64;
+                let mut plain = 0u64;
+                let mut cells = Vec::new();
+                for line in text.lines() {
+                    let f: Vec<&str> = line.split_whitespace().collect();
+                    if f.len() == 2 && f[0].starts_with("SB_DFF") {
+                        let n: u64 = f[1].parse().unwrap_or(0);
+                        if f[0].starts_with("SB_DFFE") {
+                            en += n;
+                        } else {
+                            plain += n;
+                        }
+                        cells.push(format!("{} {}", f[0], n));
+                    }
+                    if f.len() == 2 && (f[0] == "SB_LUT4" || f[0] == "SB_CARRY") {
+                        cells.push(format!("{} {}", f[0], f[1]));
+                    }
+                }
+                println!(
+                    "GATE_SCOPE={}: enable flops (SB_DFFE*) {en}, plain flops {plain}; cells: {} ({:.0} s)",
+                    variant.to_uppercase(),
+                    cells.join(", "),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            Ok(o) => println!("yosys failed: {}", String::from_utf8_lossy(&o.stderr)),
+            Err(e) => println!("yosys not run: {e}"),
+        }
+    }
+}
+
+fn set_inputs(s: &mut Sim, inp: &Inputs) {
+    let p = &s.p;
+    let d = &mut s.dut;
+    d.set(p.in_valid, inp.in_valid as u64);
+    for f in 0..4 {
+        d.set_field(p.in_data, 32 * f, 32, inp.in_data[f] as u64);
+    }
+    d.set(p.in_pix, inp.in_pix as u64);
+    d.set(p.in_row, inp.in_row as u64);
+    d.set(p.in_nrows_m1, inp.in_nrows_m1 as u64);
+    d.set(p.in_iptr, inp.in_iptr as u64);
+    d.set(p.in_ce, inp.in_ce as u64);
+    d.set(p.in_tag, inp.in_tag as u64);
+    d.set(p.out_ready, inp.out_ready as u64);
+}
