@@ -104,9 +104,14 @@ fn write_all(out: &Path, modules: &[EmittedModule], config_name: &str) -> std::i
     ));
     // Each file is written to a temporary name in the same directory and renamed into place,
     // so a reader never sees a half-written file.
+    let mut perms = std::fs::metadata(out)?.permissions();
     for (name, text) in files {
         let mut tmp = tempfile::NamedTempFile::new_in(out)?;
         std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+        // tempfile creates 0600 files; generated sources are ordinary readable files.
+        #[cfg(unix)]
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o644);
+        tmp.as_file().set_permissions(perms.clone())?;
         tmp.persist(out.join(&name)).map_err(|e| e.error)?;
     }
     Ok(())
