@@ -409,6 +409,20 @@ impl<
             self.emask[i].clock.next = self.clk.val();
         }
 
+        // defaults for every temporary that is only written on some paths (no latches)
+        self.found.next = false;
+        self.any_elig.next = false;
+        self.all_stp.next = true;
+        self.g_start.next = false;
+        self.ss_fire.next = false;
+        self.any_trap.next = false;
+        self.g.next = 0.into();
+        self.k_c.next = 0.into();
+        self.tc.next = 0.into();
+        self.tgt.next = 0.into();
+        self.tss.next = false;
+        self.tw.next = 0.into();
+
         // ================= outputs (§7.4 `outputs`) =================
         self.ss_on.next = self.c_has_sstep.val() && self.ctrl.q.val().get_bit(2);
         self.warp_halt.next = 0.into();
