@@ -401,3 +401,125 @@ pub fn scatter(cfg: &Cfg, rf: &mut [u8], r: &RagOut, res: &[u32], mask: u32) -> 
     }
     s
 }
+
+/// Cycle model of the RFG `eu_region_gather` (§6.5 timing), built on the pure `gather`.
+///
+/// A descriptor (RAG bundle) accepted in cycle c0 (when idle, or when the held result is taken
+/// with `opnd_ready` in the same cycle) issues pass j (registers `regs[j*RD_PORTS..]`, ports in
+/// ascending order) in cycle c0+j and is presented with `opnd_valid` from cycle c0+P+L_RF until
+/// taken. An errored descriptor (RAG error or E_SPAN) issues nothing and is presented from c0+1.
+/// While `opnd_valid = 0` every `opnd_*` output is 0 (project choice, §6.5 leaves it open).
+/// `rf` is read when the descriptor is accepted (the test bench's RF does not change meanwhile).
+#[derive(Clone, Copy, Debug)]
+pub struct RfgTiming {
+    /// The descriptor in flight: its result and the number of edges since it was accepted.
+    pub job: Option<(GatherOut, u32)>,
+    pub out_valid: bool,
+    pub out: GatherOut,
+    pub tag: u32,
+}
+
+/// The RFG's outputs in one cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RfgOut {
+    pub rag_ready: bool,
+    /// Bit p = port p requests `rd_reg[p]` this cycle.
+    pub rd_en: u32,
+    pub rd_reg: [u32; 4],
+    pub opnd_valid: bool,
+    pub data: [u32; N_MAX_LIMIT],
+    pub ch_valid: u32,
+    pub err: u16,
+    pub warn: u8,
+    pub passes: u32,
+    pub tag: u32,
+}
+
+impl Default for RfgTiming {
+    fn default() -> Self {
+        RfgTiming { job: None, out_valid: false, out: EMPTY_GATHER, tag: 0 }
+    }
+}
+
+const EMPTY_GATHER: GatherOut =
+    GatherOut { data: [0; N_MAX_LIMIT], ch_valid: 0, err: 0, warn: 0, passes: 0, regs: [0; 2 * N_MAX_LIMIT], nregs: 0 };
+
+impl RfgTiming {
+    pub fn rag_ready(&self, opnd_ready: bool) -> bool {
+        self.job.is_none() && (!self.out_valid || opnd_ready)
+    }
+
+    /// Outputs of the current cycle. `newg` is `gather(cfg, rf, rag bundle)` of the bundle on
+    /// the inputs (used only if it is accepted this cycle).
+    pub fn outputs(&self, cfg: &Cfg, rag_valid: bool, newg: &GatherOut, opnd_ready: bool) -> RfgOut {
+        let rag_ready = self.rag_ready(opnd_ready);
+        let mut o = RfgOut {
+            rag_ready,
+            rd_en: 0,
+            rd_reg: [0; 4],
+            opnd_valid: self.out_valid,
+            data: [0; N_MAX_LIMIT],
+            ch_valid: 0,
+            err: 0,
+            warn: 0,
+            passes: 0,
+            tag: 0,
+        };
+        let pass = if rag_valid && rag_ready {
+            Some((newg, 0))
+        } else {
+            self.job.as_ref().map(|(g, age)| (g, *age))
+        };
+        if let Some((g, j)) = pass {
+            let rdp = cfg.rd_ports as usize;
+            if g.err == 0 && j < g.passes {
+                let lo = j as usize * rdp;
+                for p in 0..rdp.min(g.nregs - lo) {
+                    o.rd_en |= 1 << p;
+                    o.rd_reg[p] = g.regs[lo + p];
+                }
+            }
+        }
+        if self.out_valid {
+            o.data = self.out.data;
+            o.ch_valid = self.out.ch_valid;
+            o.err = self.out.err;
+            o.warn = self.out.warn;
+            o.passes = self.out.passes;
+            o.tag = self.tag;
+        }
+        o
+    }
+
+    /// One rising edge. `newg`/`tag` describe the bundle on the inputs.
+    pub fn step(&mut self, cfg: &Cfg, rst: bool, rag_valid: bool, newg: &GatherOut, tag: u32, opnd_ready: bool) {
+        if rst {
+            *self = RfgTiming::default();
+            return;
+        }
+        if rag_valid && self.rag_ready(opnd_ready) {
+            self.tag = tag;
+            if newg.err != 0 {
+                self.out_valid = true;
+                self.out = *newg;
+            } else {
+                self.out_valid = false;
+                self.job = Some((*newg, 1));
+            }
+            return;
+        }
+        if opnd_ready {
+            self.out_valid = false;
+        }
+        if let Some((g, age)) = self.job {
+            // The edge that ends cycle c0 + P + L_RF - 1 presents the operand.
+            if age + 1 == g.passes + cfg.l_rf {
+                self.out_valid = true;
+                self.out = g;
+                self.job = None;
+            } else {
+                self.job = Some((g, age + 1));
+            }
+        }
+    }
+}
