@@ -544,6 +544,30 @@ fn emit_rfg(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
     Ok(Some(m))
 }
 
+pub mod scatter;
+
+/// (N_MAX, RN_W, RB_W, WR_PORTS) combinations for which the RFS `eu_region_scatter` is built
+/// (power-of-two RF only): Cfg C with one write port.
+pub const RFS_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 5, 1)];
+
+pub fn rfs_built(cfg: &Config) -> bool {
+    cfg.num_regs.is_power_of_two() && RFS_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.wr_ports))
+}
+
+fn emit_rfs(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
+    if !rfs_built(cfg) {
+        return Ok(None);
+    }
+    // (16, 3, 5, 1): AW 8, ADDRW 128, WRRW 3, BEW 32, WDW 256, OPW 512.
+    let m = emit_module(
+        scatter::Rfs::<16, 3, 5, 8, 128, 1, 3, 32, 256, 512>::new(cfg),
+        "eu_region_scatter",
+        SECTION,
+        cfg_params(cfg),
+    )?;
+    Ok(Some(m))
+}
+
 pub struct Block;
 
 impl BlockGen for Block {
@@ -588,6 +612,9 @@ impl BlockGen for Block {
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
         let mut v = vec![emit_rag_any(cfg)?];
         if let Some(m) = emit_rfg(cfg)? {
+            v.push(m);
+        }
+        if let Some(m) = emit_rfs(cfg)? {
             v.push(m);
         }
         Ok(v)
