@@ -519,6 +519,55 @@ fn emit_rag_any(cfg: &Config) -> Result<EmittedModule, EmitError> {
     rag_dispatch!(cfg, n, rnw, rbw; INSTANCES)
 }
 
+pub mod gather;
+
+/// (N_MAX, RN_W, RB_W, RD_PORTS) combinations for which the RFG `eu_region_gather` is built
+/// (power-of-two RF only). Each costs optimised build time; only Cfg C (32 B x 8, N_MAX 16,
+/// 2 read ports) is built for now. Other configs emit the RAG alone.
+pub const RFG_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 5, 2)];
+
+pub fn rfg_built(cfg: &Config) -> bool {
+    cfg.num_regs.is_power_of_two() && RFG_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.rd_ports))
+}
+
+fn emit_rfg(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
+    if !rfg_built(cfg) {
+        return Ok(None);
+    }
+    // (16, 3, 5, 2): AW 8, ADDRW 128, RDRW 6, RDW 512, OPW 512, PW 5.
+    let m = emit_module(
+        gather::Rfg::<16, 3, 5, 8, 128, 2, 6, 512, 512, 5>::new(cfg),
+        "eu_region_gather",
+        SECTION,
+        cfg_params(cfg),
+    )?;
+    Ok(Some(m))
+}
+
+pub mod scatter;
+
+/// (N_MAX, RN_W, RB_W, WR_PORTS) combinations for which the RFS `eu_region_scatter` is built
+/// (power-of-two RF only): Cfg C with one write port.
+pub const RFS_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 5, 1)];
+
+pub fn rfs_built(cfg: &Config) -> bool {
+    cfg.num_regs.is_power_of_two() && RFS_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.wr_ports))
+}
+
+fn emit_rfs(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
+    if !rfs_built(cfg) {
+        return Ok(None);
+    }
+    // (16, 3, 5, 1): AW 8, ADDRW 128, WRRW 3, BEW 32, WDW 256, OPW 512.
+    let m = emit_module(
+        scatter::Rfs::<16, 3, 5, 8, 128, 1, 3, 32, 256, 512>::new(cfg),
+        "eu_region_scatter",
+        SECTION,
+        cfg_params(cfg),
+    )?;
+    Ok(Some(m))
+}
+
 pub struct Block;
 
 impl BlockGen for Block {
@@ -561,7 +610,14 @@ impl BlockGen for Block {
     }
 
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
-        Ok(vec![emit_rag_any(cfg)?])
+        let mut v = vec![emit_rag_any(cfg)?];
+        if let Some(m) = emit_rfg(cfg)? {
+            v.push(m);
+        }
+        if let Some(m) = emit_rfs(cfg)? {
+            v.push(m);
+        }
+        Ok(v)
     }
 
     fn cosim_configs() -> Vec<(&'static str, Config)> {

@@ -401,3 +401,239 @@ pub fn scatter(cfg: &Cfg, rf: &mut [u8], r: &RagOut, res: &[u32], mask: u32) -> 
     }
     s
 }
+
+/// Cycle model of the RFG `eu_region_gather` (§6.5 timing), built on the pure `gather`.
+///
+/// A descriptor (RAG bundle) accepted in cycle c0 (when idle, or when the held result is taken
+/// with `opnd_ready` in the same cycle) issues pass j (registers `regs[j*RD_PORTS..]`, ports in
+/// ascending order) in cycle c0+j and is presented with `opnd_valid` from cycle c0+P+L_RF until
+/// taken. An errored descriptor (RAG error or E_SPAN) issues nothing and is presented from c0+1.
+/// While `opnd_valid = 0` every `opnd_*` output is 0 (project choice, §6.5 leaves it open).
+/// `rf` is read when the descriptor is accepted (the test bench's RF does not change meanwhile).
+#[derive(Clone, Copy, Debug)]
+pub struct RfgTiming {
+    /// The descriptor in flight: its result and the number of edges since it was accepted.
+    pub job: Option<(GatherOut, u32)>,
+    pub out_valid: bool,
+    pub out: GatherOut,
+    pub tag: u32,
+}
+
+/// The RFG's outputs in one cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RfgOut {
+    pub rag_ready: bool,
+    /// Bit p = port p requests `rd_reg[p]` this cycle.
+    pub rd_en: u32,
+    pub rd_reg: [u32; 4],
+    pub opnd_valid: bool,
+    pub data: [u32; N_MAX_LIMIT],
+    pub ch_valid: u32,
+    pub err: u16,
+    pub warn: u8,
+    pub passes: u32,
+    pub tag: u32,
+}
+
+impl Default for RfgTiming {
+    fn default() -> Self {
+        RfgTiming { job: None, out_valid: false, out: EMPTY_GATHER, tag: 0 }
+    }
+}
+
+const EMPTY_GATHER: GatherOut =
+    GatherOut { data: [0; N_MAX_LIMIT], ch_valid: 0, err: 0, warn: 0, passes: 0, regs: [0; 2 * N_MAX_LIMIT], nregs: 0 };
+
+impl RfgTiming {
+    pub fn rag_ready(&self, opnd_ready: bool) -> bool {
+        self.job.is_none() && (!self.out_valid || opnd_ready)
+    }
+
+    /// Outputs of the current cycle. `newg` is `gather(cfg, rf, rag bundle)` of the bundle on
+    /// the inputs (used only if it is accepted this cycle).
+    pub fn outputs(&self, cfg: &Cfg, rag_valid: bool, newg: &GatherOut, opnd_ready: bool) -> RfgOut {
+        let rag_ready = self.rag_ready(opnd_ready);
+        let mut o = RfgOut {
+            rag_ready,
+            rd_en: 0,
+            rd_reg: [0; 4],
+            opnd_valid: self.out_valid,
+            data: [0; N_MAX_LIMIT],
+            ch_valid: 0,
+            err: 0,
+            warn: 0,
+            passes: 0,
+            tag: 0,
+        };
+        let pass = if rag_valid && rag_ready {
+            Some((newg, 0))
+        } else {
+            self.job.as_ref().map(|(g, age)| (g, *age))
+        };
+        if let Some((g, j)) = pass {
+            let rdp = cfg.rd_ports as usize;
+            if g.err == 0 && j < g.passes {
+                let lo = j as usize * rdp;
+                for p in 0..rdp.min(g.nregs - lo) {
+                    o.rd_en |= 1 << p;
+                    o.rd_reg[p] = g.regs[lo + p];
+                }
+            }
+        }
+        if self.out_valid {
+            o.data = self.out.data;
+            o.ch_valid = self.out.ch_valid;
+            o.err = self.out.err;
+            o.warn = self.out.warn;
+            o.passes = self.out.passes;
+            o.tag = self.tag;
+        }
+        o
+    }
+
+    /// One rising edge. `newg`/`tag` describe the bundle on the inputs.
+    pub fn step(&mut self, cfg: &Cfg, rst: bool, rag_valid: bool, newg: &GatherOut, tag: u32, opnd_ready: bool) {
+        if rst {
+            *self = RfgTiming::default();
+            return;
+        }
+        if rag_valid && self.rag_ready(opnd_ready) {
+            self.tag = tag;
+            if newg.err != 0 {
+                self.out_valid = true;
+                self.out = *newg;
+            } else {
+                self.out_valid = false;
+                self.job = Some((*newg, 1));
+            }
+            return;
+        }
+        if opnd_ready {
+            self.out_valid = false;
+        }
+        if let Some((g, age)) = self.job {
+            // The edge that ends cycle c0 + P + L_RF - 1 presents the operand.
+            if age + 1 == g.passes + cfg.l_rf {
+                self.out_valid = true;
+                self.out = g;
+                self.job = None;
+            } else {
+                self.job = Some((g, age + 1));
+            }
+        }
+    }
+}
+
+/// Byte enables and data of the write of register `reg` by the scatter of `res` through `r`
+/// (lanes `ch_valid ∧ mask`, k < E; §6.6): bit c of `be` = column c written, `bytes[c]` its value.
+pub fn scatter_write(cfg: &Cfg, r: &RagOut, res: &[u32], mask: u32, reg: u32) -> (u64, [u8; 64]) {
+    let (mut be, mut bytes) = (0u64, [0u8; 64]);
+    for i in 0..cfg.n_max as usize {
+        if (r.ch_valid & mask) >> i & 1 == 0 {
+            continue;
+        }
+        for k in 0..1u32 << r.esize_log2 {
+            let a = lane_addr(cfg, r, i, k);
+            if a / cfg.rb == reg {
+                be |= 1 << (a % cfg.rb);
+                bytes[(a % cfg.rb) as usize] = (res[i] >> (8 * k)) as u8;
+            }
+        }
+    }
+    (be, bytes)
+}
+
+/// One RFS job: bundle, results, mask, tag, the §6.7 `scatter` summary.
+#[derive(Clone, Copy, Debug)]
+pub struct RfsJob {
+    pub r: RagOut,
+    pub res: [u32; N_MAX_LIMIT],
+    pub mask: u32,
+    pub tag: u32,
+    pub s: ScatterOut,
+}
+
+/// The RFS's outputs in one cycle (write port q: `wr_reg[q]`, `wr_be[q]`, `wr_data[q]`).
+#[derive(Clone, Copy, Debug)]
+pub struct RfsOut {
+    pub rag_ready: bool,
+    pub wr_en: u32,
+    pub wr_reg: [u32; 2],
+    pub wr_be: [u64; 2],
+    pub wr_data: [[u8; 64]; 2],
+    pub done: bool,
+    pub err: u16,
+    pub warn: u8,
+    pub tag: u32,
+}
+
+/// Cycle model of the RFS `eu_region_scatter` (§6.6): accept in c0 when idle
+/// (`rag_ready = !busy`), pass j (registers `regs[j*WR_PORTS..]`, ascending over ports) in
+/// c0+j, `wr_done` with `wr_warn`/`wr_tag` in the last pass c0+P_w−1 (c0 if P_w = 0); on any
+/// error no writes and `wr_done` with `wr_err` in c0. Outputs other than `rag_ready` are 0 when
+/// nothing is written or done.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RfsTiming {
+    pub job: Option<(RfsJob, u32)>,
+}
+
+impl RfsTiming {
+    pub fn outputs(&self, cfg: &Cfg, rag_valid: bool, new: &RfsJob) -> RfsOut {
+        let rag_ready = self.job.is_none();
+        let mut o = RfsOut {
+            rag_ready,
+            wr_en: 0,
+            wr_reg: [0; 2],
+            wr_be: [0; 2],
+            wr_data: [[0; 64]; 2],
+            done: false,
+            err: 0,
+            warn: 0,
+            tag: 0,
+        };
+        let (job, j) = match (rag_valid && rag_ready, &self.job) {
+            (true, _) => (new, 0),
+            (false, Some((job, age))) => (job, *age),
+            (false, None) => return o,
+        };
+        if job.s.err != 0 {
+            o.done = true;
+            o.err = job.s.err;
+            o.warn = job.s.warn;
+            o.tag = job.tag;
+            return o;
+        }
+        let wp = cfg.wr_ports as usize;
+        let lo = j as usize * wp;
+        for q in 0..wp.min(job.s.nregs.saturating_sub(lo)) {
+            let reg = job.s.regs[lo + q];
+            let (be, bytes) = scatter_write(cfg, &job.r, &job.res, job.mask, reg);
+            o.wr_en |= 1 << q;
+            o.wr_reg[q] = reg;
+            o.wr_be[q] = be;
+            o.wr_data[q] = bytes;
+        }
+        if j + 1 >= job.s.passes {
+            o.done = true;
+            o.warn = job.s.warn;
+            o.tag = job.tag;
+        }
+        o
+    }
+
+    pub fn step(&mut self, rst: bool, rag_valid: bool, new: &RfsJob) {
+        if rst {
+            self.job = None;
+            return;
+        }
+        if rag_valid && self.job.is_none() {
+            if new.s.err == 0 && new.s.passes > 1 {
+                self.job = Some((*new, 1));
+            }
+            return;
+        }
+        if let Some((job, age)) = self.job {
+            self.job = if age + 1 < job.s.passes { Some((job, age + 1)) } else { None };
+        }
+    }
+}
