@@ -1,8 +1,9 @@
 //! Co-simulation build: every block's co-sim configs → Verilog (hdl crate) → `verilator --cc`
 //! → a generated C shim per model → `cc` → one static library per model, linked into `sim`.
 //!
-//! Each model is cached by a hash of its Verilog and of this script's shim generator, so touching
-//! one block recompiles only that block's C++.
+//! Each model is cached (in `target/<profile>/eu-cosim-models/`) by a hash of its Verilog, this
+//! script's shim generator and the Verilator version, so touching one block recompiles only
+//! that block's C++. Models build in parallel, one thread per cargo job.
 
 use std::collections::hash_map::DefaultHasher;
 use std::fmt::Write as _;
@@ -194,15 +195,16 @@ fn hash_of(parts: &[&str]) -> String {
     format!("{:016x}", h.finish())
 }
 
-fn build_model(m: &Model, root: &Path, out: &Path, shim_gen_src: &str) {
-    let dir = out.join("models").join(&m.sym);
+fn build_model(m: &Model, root: &Path, cache: &Path, tool_stamp: &str, shim_gen_src: &str) {
+    let dir = cache.join(&m.sym);
     let shim_src = shim(m);
-    let stamp = hash_of(&[&m.module.verilog, &shim_src, shim_gen_src]);
+    let stamp = hash_of(&[&m.module.verilog, &shim_src, shim_gen_src, tool_stamp]);
     let stamp_file = dir.join("stamp");
     let lib = format!("eumodel_{}", m.sym);
     if fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str())
-        && out.join(format!("lib{lib}.a")).exists()
+        && dir.join(format!("lib{lib}.a")).exists()
     {
+        println!("cargo:rustc-link-search=native={}", dir.display());
         println!("cargo:rustc-link-lib=static={lib}");
         return;
     }
@@ -246,7 +248,9 @@ fn build_model(m: &Model, root: &Path, out: &Path, shim_gen_src: &str) {
             .flag_if_supported("-fcf-protection=none")
             .include(&inc)
             .include(inc.join("vltstd"))
-            .include(&dir);
+            .include(&dir)
+            // The archive lives in the model's cache folder, not OUT_DIR (see `model_cache`).
+            .out_dir(&dir);
         b
     };
     let (mut fast, mut slow) = (base(2), base(0));
@@ -299,6 +303,20 @@ fn build_runtime(root: &Path, out: &Path) {
     println!("cargo:rustc-link-lib=stdc++");
 }
 
+/// Where compiled models are kept: `target/<profile>/eu-cosim-models/<model>/`. Not OUT_DIR,
+/// because cargo gives the build script a fresh OUT_DIR whenever the `hdl` crate changes, and
+/// re-verilating every block's models after a one-block edit costs tens of minutes. Each model
+/// folder is keyed by its stamp (Verilog + shim + Verilator version), so stale models are
+/// rebuilt and unchanged ones reused across `hdl` edits. Per profile directory, because cargo
+/// locks that directory: two cargo runs never write the same model at once.
+fn model_cache(out: &Path) -> PathBuf {
+    // OUT_DIR = <target>/[<triple>/]<profile>/build/sim-<hash>/out
+    let profile_dir = out.ancestors().nth(3).expect("OUT_DIR layout <profile>/build/<pkg>/out");
+    let dir = profile_dir.join("eu-cosim-models");
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=PATH");
@@ -308,6 +326,9 @@ fn main() {
     fs::create_dir_all(&vdir).unwrap();
     let shim_gen_src = include_str!("build.rs");
 
+    let cache = model_cache(&out);
+    let ver = Command::new("verilator").arg("--version").output().unwrap().stdout;
+    let tool_stamp = format!("{} {}", String::from_utf8_lossy(&ver).trim(), root.display());
     let mut models = Vec::new();
     for (variant, modules) in hdl::cosim_builds() {
         for module in modules {
@@ -321,9 +342,19 @@ fn main() {
     }
     // Models after the runtime in link order does not matter for static libs cargo passes
     // with --whole-archive off, as long as each model lib precedes the runtime: emit them first.
-    for m in &models {
-        build_model(m, &root, &out, shim_gen_src);
-    }
+    // Models are independent: build them on as many threads as cargo gives this script
+    // (Verilator itself is single-threaded; `cc` shares cargo's jobserver for the C++).
+    let jobs = env::var("NUM_JOBS").ok().and_then(|j| j.parse().ok()).unwrap_or(1usize).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.min(models.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(m) = models.get(i) else { break };
+                build_model(m, &root, &cache, &tool_stamp, shim_gen_src);
+            });
+        }
+    });
     build_runtime(&root, &out);
     fs::write(out.join("models.rs"), rust_desc(&models)).unwrap();
 }
