@@ -184,7 +184,7 @@ fn blocks_fpga1() -> Vec<BistEntry> {
     vec![
         BistEntry {
             block: "region_addr_gen",
-            configs: &["small"],
+            configs: &["small", "rf64"],
             dut: |c| hdl::bist::region_addr_gen::dut_module(&rag_cfg(c)),
             model: |c| Box::new(RagBist::new(&rag_cfg(c))),
             top: |c, p| hdl::bist::region_addr_gen::emit(&rag_cfg(c), p).expect("RAG BIST top emits"),

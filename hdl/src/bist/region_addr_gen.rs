@@ -47,7 +47,8 @@ pub struct BistRag {
     pub led_busy: Signal<Out, Bit>,
     pub uart_tx: Signal<Out, Bit>,
     fault_always: Constant<Bit>,
-    k_nr: Constant<Bits<3>>,
+    /// NR as 4 bits (NR = 8 = 2^RN_W is allowed: then no register number is out of range).
+    k_nr: Constant<Bits<4>>,
     k_nlog: Constant<Bits<3>>,
     k_seven: Constant<Bits<3>>,
     k_six: Constant<Bits<3>>,
@@ -119,8 +120,8 @@ impl Logic for BistRag {
             if self.wd.val() > self.ex.val() {
                 self.wd.next = self.ex.val();
             }
-            if self.rg.val() >= self.k_nr.val() {
-                self.rg.next = self.rg.val() - self.k_nr.val();
+            if bit_cast::<4, 3>(self.rg.val()) >= self.k_nr.val() {
+                self.rg.next = self.rg.val() - self.k_nr.val().get_bits::<3>(0);
             }
         }
         self.dut.in_valid.next = self.core.stim.val().get_bit(0) | self.core.stim.val().get_bit(37);
