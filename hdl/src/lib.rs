@@ -46,6 +46,18 @@ pub fn cosim_builds() -> Vec<(String, Vec<EmittedModule>)> {
     let mut out = vec![("selftest_default".to_string(), vec![selftest::emit().expect("selftest emits")])];
     // BIST tops (expected signature from a port, so the golden model stays in `sim`).
     out.push(("bist_selftest".to_string(), vec![bist::selftest::emit(&bist::selftest::cosim_params()).expect("BIST top emits")]));
+    out.push((
+        "bist_region_addr_gen".to_string(),
+        vec![bist::region_addr_gen::emit(&bist::region_addr_gen::small_config(), &bist::region_addr_gen::cosim_params()).expect("BIST top emits")],
+    ));
+    out.push((
+        "bist_branch_unit".to_string(),
+        vec![bist::branch_unit::emit(&bist::branch_unit::small_config(), &bist::branch_unit::cosim_params()).expect("BIST top emits")],
+    ));
+    out.push((
+        "bist_trap_controller".to_string(),
+        vec![bist::trap_controller::emit(&bist::trap_controller::small_config(), &bist::trap_controller::cosim_params()).expect("BIST top emits")],
+    ));
     add::<region_addr_gen::Block>(&mut out);
     add::<branch_unit::Block>(&mut out);
     add::<alu_pipeline::Block>(&mut out);

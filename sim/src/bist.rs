@@ -158,13 +158,52 @@ pub struct BistEntry {
 
 /// Every block with a BIST top. `scripts/fpga/report.sh` builds all of them.
 pub fn registry() -> Vec<BistEntry> {
-    vec![BistEntry {
+    let mut v = vec![BistEntry {
         block: "selftest",
         configs: &["default"],
         dut: |_| hdl::bist::selftest::dut_module().expect("selftest emits"),
         model: |_| Box::new(SelftestModel::default()),
         top: |_, p| hdl::bist::selftest::emit(p).expect("selftest BIST top emits"),
-    }]
+    }];
+    v.extend(blocks_fpga1());
+    v
+}
+
+/// region_addr_gen (RAG), branch_unit, trap_controller: small configs.
+fn blocks_fpga1() -> Vec<BistEntry> {
+    use crate::bist_models::{branch_unit::BranchBist, region_addr_gen::RagBist, trap_controller::TrapBist};
+    fn rag_cfg(c: &str) -> hdl::region_addr_gen::Config {
+        load_config("region_addr_gen", c, |all| all.region_addr_gen)
+    }
+    fn br_cfg(c: &str) -> hdl::branch_unit::Config {
+        load_config("branch_unit", c, |all| all.branch_unit)
+    }
+    fn trap_cfg(c: &str) -> hdl::trap_controller::Config {
+        load_config("trap_controller", c, |all| all.trap_controller)
+    }
+    vec![
+        BistEntry {
+            block: "region_addr_gen",
+            configs: &["small", "rf64"],
+            dut: |c| hdl::bist::region_addr_gen::dut_module(&rag_cfg(c)),
+            model: |c| Box::new(RagBist::new(&rag_cfg(c))),
+            top: |c, p| hdl::bist::region_addr_gen::emit(&rag_cfg(c), p).expect("RAG BIST top emits"),
+        },
+        BistEntry {
+            block: "branch_unit",
+            configs: &["small"],
+            dut: |c| hdl::bist::branch_unit::dut_module(&br_cfg(c)),
+            model: |c| Box::new(BranchBist::new(&br_cfg(c))),
+            top: |c, p| hdl::bist::branch_unit::emit(&br_cfg(c), p).expect("branch_unit BIST top emits"),
+        },
+        BistEntry {
+            block: "trap_controller",
+            configs: &["small"],
+            dut: |c| hdl::bist::trap_controller::dut_module(&trap_cfg(c)),
+            model: |c| Box::new(TrapBist::new(&trap_cfg(c))),
+            top: |c, p| hdl::bist::trap_controller::emit(&trap_cfg(c), p).expect("trap_controller BIST top emits"),
+        },
+    ]
 }
 
 pub fn entry(block: &str) -> Option<BistEntry> {

@@ -32,8 +32,12 @@ enum Leds {
 
 impl Top {
     fn new() -> Self {
-        let dut = Dut::new(MODEL);
-        let p = selftest::cosim_params();
+        Self::open(MODEL, &selftest::cosim_params())
+    }
+
+    /// Any co-simulated BIST top (`bist_<block>/eu_bist_<block>`) with its co-sim parameters.
+    fn open(model: &str, p: &hb::BistParams) -> Self {
+        let dut = Dut::new(model);
         assert_eq!(dut.param("uart_div"), p.board.uart_div().to_string());
         Top {
             btn_n: dut.input("btn_n"),
@@ -313,6 +317,152 @@ fn narrow_dut_in_a_padded_core_passes_with_the_signature_of_its_own_widths() {
             (!fault) as u8,
             fault as u8,
             hb::POR_CYCLES as u64 + 1 + hb::reset_cycles(layout.sw) as u64 + cycles as u64 + 2 + 1
+        );
+        assert!(out.contains(&want), "fault={fault}: want `{want}`, Icarus printed:\n{out}");
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Block BIST tops: region_addr_gen (RAG), branch_unit, trap_controller (small configs).
+// ------------------------------------------------------------------------------------------
+
+use sim::bist_models::branch_unit::{BranchBist, BranchCycles};
+use sim::bist_models::region_addr_gen::{RagBist, RagCycles};
+use sim::bist_models::trap_controller::{TrapBist, TrapCycles};
+
+/// Runs a block's co-simulated BIST top twice: with the golden signature it must PASS at the
+/// predicted cycle and print `<dut> cycles=4096 sig=<golden> PASS`; with the fault switch on it
+/// must FAIL and print exactly the faulty signature the golden model predicts.
+fn block_top_passes_and_fails(block: &str, model: &mut dyn FnMut() -> Box<dyn sim::bist::CycleModel>, p: &hb::BistParams) {
+    let e = sim::bist::entry(block).unwrap();
+    let dut = (e.dut)("small");
+    let layout = Layout::of(&dut);
+    let good = signature(&layout, model().as_mut(), hb::DEFAULT_CYCLES, false);
+    let bad = signature(&layout, model().as_mut(), hb::DEFAULT_CYCLES, true);
+    assert_ne!(good, bad, "the fault changes the signature");
+    println!("{block}: golden signature {good:08x}, with fault {bad:08x}");
+    let mut top = Top::open(&format!("bist_{block}/eu_bist_{block}"), p);
+    start(&mut top, good, false);
+    let (leds, n) = top.run_to_result(100_000);
+    assert_eq!(leds, Leds::Pass, "{block}: BIST top with the golden signature");
+    let rc = hb::reset_cycles(layout.sw.max(64)) as u64;
+    assert_eq!(n, hb::POR_CYCLES as u64 + 1 + rc + hb::DEFAULT_CYCLES as u64 + 2);
+    assert_eq!(top.read_line(), format!("{} cycles={} sig={good:08x} PASS\r\n", dut.name, hb::DEFAULT_CYCLES));
+    start(&mut top, good, true);
+    assert_eq!(top.run_to_result(100_000).0, Leds::Fail, "{block}: fault injected");
+    assert_eq!(top.read_line(), format!("{} cycles={} sig={bad:08x} FAIL\r\n", dut.name, hb::DEFAULT_CYCLES));
+}
+
+fn rag_small() -> hdl::region_addr_gen::Config {
+    sim::bist::load_config("region_addr_gen", "small", |a| a.region_addr_gen)
+}
+fn branch_small() -> hdl::branch_unit::Config {
+    sim::bist::load_config("branch_unit", "small", |a| a.branch_unit)
+}
+fn trap_small() -> hdl::trap_controller::Config {
+    sim::bist::load_config("trap_controller", "small", |a| a.trap_controller)
+}
+
+#[test]
+fn small_configs_are_the_cosimulated_variants() {
+    assert_eq!(rag_small(), hdl::bist::region_addr_gen::small_config());
+    assert_eq!(branch_small(), hdl::bist::branch_unit::small_config());
+    let (t, s) = (trap_small(), hdl::bist::trap_controller::small_config());
+    assert_eq!(format!("{t:?}"), format!("{s:?}"));
+}
+
+#[test]
+fn rag_cycle_model_matches_the_plain_verilated_rag() {
+    check_model_against_dut("region_addr_gen_cfg_a/eu_region_addr_gen", &mut RagCycles::new(&rag_small()), 20_000, 11);
+}
+
+#[test]
+fn branch_cycle_model_matches_the_plain_verilated_branch_unit() {
+    check_model_against_dut("branch_unit_n4/eu_branch_unit", &mut BranchCycles::new(&branch_small()), 20_000, 12);
+}
+
+#[test]
+fn trap_cycle_model_matches_the_plain_verilated_trap_controller() {
+    check_model_against_dut("trap_controller_w4/eu_trap_controller", &mut TrapCycles::new(&trap_small()), 20_000, 13);
+}
+
+#[test]
+fn rag_bist_top_passes_and_fails() {
+    block_top_passes_and_fails("region_addr_gen", &mut || Box::new(RagBist::new(&rag_small())) as Box<dyn sim::bist::CycleModel>, &hdl::bist::region_addr_gen::cosim_params());
+}
+
+#[test]
+fn branch_bist_top_passes_and_fails() {
+    block_top_passes_and_fails("branch_unit", &mut || Box::new(BranchBist::new(&branch_small())) as Box<dyn sim::bist::CycleModel>, &hdl::bist::branch_unit::cosim_params());
+}
+
+#[test]
+fn trap_bist_top_passes_and_fails() {
+    block_top_passes_and_fails("trap_controller", &mut || Box::new(TrapBist::new(&trap_small())) as Box<dyn sim::bist::CycleModel>, &hdl::bist::trap_controller::cosim_params());
+}
+
+/// The shaped stimulus reaches the blocks' normal paths, not only their error paths (the figures
+/// are printed for docs/fpga.md; the bounds are loose floors).
+#[test]
+fn shaped_stimulus_coverage() {
+    let n = hb::DEFAULT_CYCLES;
+    let lay = |b: &str| Layout::of(&(sim::bist::entry(b).unwrap().dut)("small"));
+    let mut r = RagBist::new(&rag_small());
+    signature(&lay("region_addr_gen"), &mut r, n, false);
+    let m = &r.inner;
+    let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "region_addr_gen: {} cycles, {} descriptors accepted ({:.1}%): clean {:.1}%, semantic error {:.1}%, fatal {:.1}%",
+        m.cycles, m.accepted, pct(m.accepted, m.cycles), pct(m.clean, m.accepted), pct(m.semantic, m.accepted), pct(m.fatal, m.accepted)
+    );
+    assert!(m.accepted > m.cycles / 3 && m.clean > m.accepted / 4 && m.fatal > m.accepted / 20 && m.semantic > 0);
+
+    let mut b = BranchBist::new(&branch_small());
+    signature(&lay("branch_unit"), &mut b, n, false);
+    let m = &b.inner;
+    let distinct = m.events.iter().filter(|&&c| c > 0).count();
+    println!(
+        "branch_unit: {} cycles, {} requests: error response {:.1}%, unit faulted {:.1}% of requests, {distinct} distinct events",
+        m.cycles, m.reqs, pct(m.errs, m.reqs), pct(m.faulted, m.reqs)
+    );
+    assert!(m.reqs > m.cycles / 2 && m.faulted < m.reqs / 2 && m.errs < m.reqs * 3 / 4 && distinct >= 15);
+
+    let mut t = TrapBist::new(&trap_small());
+    signature(&lay("trap_controller"), &mut t, n, false);
+    let m = &t.inner;
+    println!(
+        "trap_controller: {} cycles: NORM {:.1}%, DRAIN {:.1}%, ENTER {:.1}%, HANDLER {:.1}%; {} handler entries; new sticky error on {:.1}% of cycles",
+        m.cycles,
+        pct(m.mode_cycles[0], m.cycles),
+        pct(m.mode_cycles[1], m.cycles),
+        pct(m.mode_cycles[2], m.cycles),
+        pct(m.mode_cycles[3], m.cycles),
+        m.entries,
+        pct(m.err_cycles, m.cycles)
+    );
+    assert!(m.entries >= 10 && m.mode_cycles[0] > m.cycles / 10 && m.mode_cycles[3] > m.cycles / 10);
+}
+
+/// The RAG's `rf64` board config (RB 8 x NR 8: the iCE40-sized one; not a co-sim build) as the
+/// board flow builds it (signature baked in), in Icarus from power-up: PASS, and FAIL with the
+/// fault build.
+#[test]
+fn rag_rf64_board_top_passes_and_fails_in_icarus() {
+    if std::process::Command::new("iverilog").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: iverilog not installed (apt-get install -y iverilog)");
+        return;
+    }
+    let e = sim::bist::entry("region_addr_gen").unwrap();
+    let layout = Layout::of(&(e.dut)("rf64"));
+    let cycles = 1024; // Icarus is slow on the RAG's sixteen address channels
+    for fault in [false, true] {
+        let built = sim::bist::build(&e, "rf64", hb::HX8K_BREAKOUT, cycles, fault);
+        let out = run_icarus(&built.top);
+        let want = format!(
+            "RESULT pass={} fail={} cycles={}",
+            (!fault) as u8,
+            fault as u8,
+            hb::POR_CYCLES as u64 + 1 + hb::reset_cycles(layout.sw.max(64)) as u64 + cycles as u64 + 2 + 1
         );
         assert!(out.contains(&want), "fault={fault}: want `{want}`, Icarus printed:\n{out}");
     }

@@ -48,6 +48,9 @@ use rust_hdl::prelude::*;
 
 pub mod example;
 pub mod selftest;
+pub mod region_addr_gen;
+pub mod branch_unit;
+pub mod trap_controller;
 
 /// The xorshift LFSR's start value (any non-zero value; this is the 64-bit golden ratio).
 pub const SEED: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -1,0 +1,202 @@
+//! BIST top for the structured branch unit `eu_branch_unit`, built for the small config
+//! (`configs/branch_unit-small.toml`: 4 lanes, MAXD = 4, MAXD_CALL = 8 → DW 4, IPW 16; the
+//! monomorphised instance (4, 4)).
+//!
+//! Stimulus bits (DUT inputs except clk/rst, port order): `req_valid` [0], `req_op` [1..6),
+//! `req_ip` [6..22), `req_jip` [22..38), `req_uip` [38..54), `req_pred` [54..58) → SW = 58
+//! (padded to 64). Response bits (outputs, port order): `req_ready` [0], `rsp_valid` [1],
+//! `rsp_next_ip` [2..18), `rsp_exec_mask` [18..22), `rsp_lane_mask` [22..26),
+//! `rsp_pred_mask` [26..30), `rsp_err` [30], `rsp_err_code` [31..36), `rsp_err_type` [36..39),
+//! `rsp_warn` [39..41), `rsp_event` [41..47), `lane_mask` [47..51), `fault` [51],
+//! `dbg_cnt` [52..80), `dbg_cic` [80..100), `dbg_loop_nest` [100..104), `dbg_tos` [104..204)
+//! → RW = 204.
+//!
+//! # Stimulus mapping (modelled identically by `sim::bist_models::branch_unit`)
+//! After reset every lane is OFF and raw ops would mostly be BAD_OP/BAD_OFFSET/IP_RANGE errors
+//! and then a sticky fault. The top shapes the raw fields (`s.x`; `c = s.req_ip`, whose upper
+//! bits are used as control randomness):
+//! * `req_ip = c[4:0]` (IPs 0..31), `req_valid = s.req_valid | c[7]` (3/4 valid);
+//! * `req_op = INIT` if `c[15:13] == 0` (1/8) or (`fault & c[6]`: a faulted unit is re-INITed on
+//!   half of its requests); else the raw 5-bit `s.req_op` if `c[12:10] == 0` (illegal ops too);
+//!   else `EOT` if `s.req_op[3:0] == 15`, else `s.req_op[3:0]` (the 15 legal ops 0x00..0x0E);
+//! * `req_jip`/`req_uip` (each from its own raw field `r`): raw if `r[15:13] == 0` (1/8); else
+//!   `-1 - r[2:0]` (−1..−8) if `r[12:11] == 0`; else `r[3:0] + 1` (1..16);
+//! * `req_pred = 4'hF` if `c[9] & c[8]` (uniform), else `s.req_pred`.
+
+use super::{BistCore, BistParams};
+use crate::branch_unit::{BranchUnit, Config};
+use crate::emit::{emit_module, EmitError, EmittedModule};
+use rust_hdl::prelude::*;
+
+pub const SW: usize = 64;
+pub const RW: usize = 204;
+pub const TOP: &str = "eu_bist_branch_unit";
+
+#[derive(LogicBlock)]
+pub struct BistBranch {
+    pub clk: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub btn_n: Signal<In, Bit>,
+    pub inject_fault: Signal<In, Bit>,
+    pub expected: Signal<In, Bits<32>>,
+    pub led_pass: Signal<Out, Bit>,
+    pub led_fail: Signal<Out, Bit>,
+    pub led_busy: Signal<Out, Bit>,
+    pub uart_tx: Signal<Out, Bit>,
+    fault_always: Constant<Bit>,
+    k_init: Constant<Bits<5>>,
+    k_eot: Constant<Bits<5>>,
+    k_f4: Constant<Bits<4>>,
+    k_z3: Constant<Bits<3>>,
+    k_z2: Constant<Bits<2>>,
+    k_one16: Constant<Bits<16>>,
+    k_m1: Constant<Bits<16>>,
+    k_pall: Constant<Bits<4>>,
+    c: Signal<Local, Bits<16>>,
+    op: Signal<Local, Bits<5>>,
+    j: Signal<Local, Bits<16>>,
+    u: Signal<Local, Bits<16>>,
+    jo: Signal<Local, Bits<16>>,
+    uo: Signal<Local, Bits<16>>,
+    core: BistCore<SW, RW>,
+    dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100>,
+}
+
+impl BistBranch {
+    pub fn new(cfg: &Config, p: &BistParams) -> Self {
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            btn_n: Default::default(),
+            inject_fault: Default::default(),
+            expected: Default::default(),
+            led_pass: Default::default(),
+            led_fail: Default::default(),
+            led_busy: Default::default(),
+            uart_tx: Default::default(),
+            fault_always: Constant::new(p.fault_always),
+            k_init: Constant::new(0x10.into()),
+            k_eot: Constant::new(0x11.into()),
+            k_f4: Constant::new(0xF.into()),
+            k_z3: Constant::new(0.into()),
+            k_z2: Constant::new(0.into()),
+            k_one16: Constant::new(1.into()),
+            k_m1: Constant::new(0xFFFF.into()),
+            k_pall: Constant::new(0xF.into()),
+            c: Default::default(),
+            op: Default::default(),
+            j: Default::default(),
+            u: Default::default(),
+            jo: Default::default(),
+            uo: Default::default(),
+            core: BistCore::new(p),
+            dut: BranchUnit::new(cfg.maxd_r(), cfg.maxd_call),
+        }
+    }
+}
+
+impl Logic for BistBranch {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Board side: the same for every block.
+        self.core.clk.next = self.clk.val();
+        self.core.rst.next = self.rst.val();
+        self.core.btn_n.next = self.btn_n.val();
+        self.core.expected_in.next = self.expected.val();
+        self.core.inject_fault.next = self.inject_fault.val() | self.fault_always.val();
+        self.led_pass.next = self.core.led_pass.val();
+        self.led_fail.next = self.core.led_fail.val();
+        self.led_busy.next = self.core.led_busy.val();
+        self.uart_tx.next = self.core.uart_tx.val();
+        self.dut.clk.next = self.clk.val();
+        self.dut.rst.next = self.core.dut_rst.val();
+        // Block side: shaped stimulus (see the module docs).
+        self.c.next = self.core.stim.val().get_bits::<16>(6);
+        self.op.next = self.core.stim.val().get_bits::<5>(1);
+        if (self.c.val().get_bits::<3>(13) == self.k_z3.val()) | (self.dut.fault.val() & self.c.val().get_bit(6)) {
+            self.op.next = self.k_init.val();
+        } else if self.c.val().get_bits::<3>(10) != self.k_z3.val() {
+            if self.op.val().get_bits::<4>(0) == self.k_f4.val() {
+                self.op.next = self.k_eot.val();
+            } else {
+                self.op.next = bit_cast::<5, 4>(self.op.val().get_bits::<4>(0));
+            }
+        }
+        self.j.next = self.core.stim.val().get_bits::<16>(22);
+        self.jo.next = self.j.val();
+        if self.j.val().get_bits::<3>(13) != self.k_z3.val() {
+            if self.j.val().get_bits::<2>(11) == self.k_z2.val() {
+                self.jo.next = self.k_m1.val() - bit_cast::<16, 3>(self.j.val().get_bits::<3>(0));
+            } else {
+                self.jo.next = bit_cast::<16, 4>(self.j.val().get_bits::<4>(0)) + self.k_one16.val();
+            }
+        }
+        self.u.next = self.core.stim.val().get_bits::<16>(38);
+        self.uo.next = self.u.val();
+        if self.u.val().get_bits::<3>(13) != self.k_z3.val() {
+            if self.u.val().get_bits::<2>(11) == self.k_z2.val() {
+                self.uo.next = self.k_m1.val() - bit_cast::<16, 3>(self.u.val().get_bits::<3>(0));
+            } else {
+                self.uo.next = bit_cast::<16, 4>(self.u.val().get_bits::<4>(0)) + self.k_one16.val();
+            }
+        }
+        self.dut.req_valid.next = self.core.stim.val().get_bit(0) | self.c.val().get_bit(7);
+        self.dut.req_op.next = self.op.val();
+        self.dut.req_ip.next = bit_cast::<16, 5>(self.c.val().get_bits::<5>(0));
+        self.dut.req_jip.next = self.jo.val();
+        self.dut.req_uip.next = self.uo.val();
+        if self.c.val().get_bit(9) & self.c.val().get_bit(8) {
+            self.dut.req_pred.next = self.k_pall.val();
+        } else {
+            self.dut.req_pred.next = self.core.stim.val().get_bits::<4>(54);
+        }
+        self.core.resp.next = bit_cast::<RW, 1>(self.dut.req_ready.val().into())
+            | (bit_cast::<RW, 1>(self.dut.rsp_valid.val().into()) << 1)
+            | (bit_cast::<RW, 16>(self.dut.rsp_next_ip.val()) << 2)
+            | (bit_cast::<RW, 4>(self.dut.rsp_exec_mask.val()) << 18)
+            | (bit_cast::<RW, 4>(self.dut.rsp_lane_mask.val()) << 22)
+            | (bit_cast::<RW, 4>(self.dut.rsp_pred_mask.val()) << 26)
+            | (bit_cast::<RW, 1>(self.dut.rsp_err.val().into()) << 30)
+            | (bit_cast::<RW, 5>(self.dut.rsp_err_code.val()) << 31)
+            | (bit_cast::<RW, 3>(self.dut.rsp_err_type.val()) << 36)
+            | (bit_cast::<RW, 2>(self.dut.rsp_warn.val()) << 39)
+            | (bit_cast::<RW, 6>(self.dut.rsp_event.val()) << 41)
+            | (bit_cast::<RW, 4>(self.dut.lane_mask.val()) << 47)
+            | (bit_cast::<RW, 1>(self.dut.fault.val().into()) << 51)
+            | (bit_cast::<RW, 28>(self.dut.dbg_cnt.val()) << 52)
+            | (bit_cast::<RW, 20>(self.dut.dbg_cic.val()) << 80)
+            | (bit_cast::<RW, 4>(self.dut.dbg_loop_nest.val()) << 100)
+            | (bit_cast::<RW, 100>(self.dut.dbg_tos.val()) << 104);
+    }
+}
+
+/// The config this top is built for: 4 lanes and DW 4 (MAXD ≤ 15, MAXD_CALL ≤ 15), IPW 16.
+pub fn supports(cfg: &Config) -> bool {
+    cfg.lanes == 4 && cfg.dw() == 4 && cfg.ipw == 16
+}
+
+pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
+    assert!(supports(cfg), "BIST top of branch_unit is built for 4 lanes, DW 4, IPW 16; got {cfg:?}");
+    emit_module(BistBranch::new(cfg, p), TOP, "branch_unit", super::bist_params(p, SW, RW))
+}
+
+/// The small config: 4 lanes, MAXD = lanes, MAXD_CALL = 8, IPW 16.
+pub fn small_config() -> Config {
+    Config::with(4, 0, 8)
+}
+
+pub fn cosim_params() -> BistParams {
+    BistParams {
+        dut_name: "eu_branch_unit".into(),
+        board: super::ICEBREAKER,
+        cycles: super::DEFAULT_CYCLES,
+        expected: None,
+        fault_always: false,
+    }
+}
+
+/// The branch unit alone (its ports give the BIST packing).
+pub fn dut_module(cfg: &Config) -> EmittedModule {
+    use crate::BlockGen;
+    crate::branch_unit::Block::emit(cfg).expect("branch_unit emits").remove(0)
+}

@@ -1,0 +1,154 @@
+//! Branch unit cycle models for the BIST top `hdl::bist::branch_unit`.
+
+use super::{bits, put, Words};
+use crate::bist::{CycleModel, Layout};
+use crate::golden::branch_unit::{op, step, Cfg, Instr, Out, State};
+
+/// The golden branch unit on the raw ports, Mealy view: the response registers show the previous
+/// accepted request's result (zero after an idle cycle), the debug ports the current state.
+pub struct BranchCycles {
+    pub cfg: Cfg,
+    pub s: State,
+    last: Option<Out>,
+    w: Words,
+    /// Requests, and those that reported an error / ran with the unit faulted (coverage).
+    pub reqs: u64,
+    pub errs: u64,
+    pub faulted: u64,
+    pub cycles: u64,
+    /// Events seen (by code).
+    pub events: [u64; 64],
+}
+
+impl BranchCycles {
+    pub fn new(cfg: &hdl::branch_unit::Config) -> Self {
+        let dut = hdl::bist::branch_unit::dut_module(cfg);
+        let c = Cfg { n: cfg.lanes, maxd: cfg.maxd_r(), maxd_call: cfg.maxd_call, ipw: cfg.ipw as u32 };
+        BranchCycles {
+            cfg: c,
+            s: State::reset(&c),
+            last: None,
+            w: Words::of(&Layout::of(&dut)),
+            reqs: 0,
+            errs: 0,
+            faulted: 0,
+            cycles: 0,
+            events: [0; 64],
+        }
+    }
+}
+
+fn sext16(x: u32) -> i64 {
+    (x as u16 as i16) as i64
+}
+
+impl CycleModel for BranchCycles {
+    fn reset(&mut self) {
+        self.s = State::reset(&self.cfg);
+        self.last = None;
+    }
+    fn step(&mut self, i: &[u32], o: &mut [u32]) {
+        let w = &self.w;
+        let c = self.cfg;
+        let r = self.last.unwrap_or_default();
+        o[w.o("req_ready")] = 1;
+        o[w.o("rsp_valid")] = self.last.is_some() as u32;
+        o[w.o("rsp_next_ip")] = r.next_ip as u32;
+        o[w.o("rsp_exec_mask")] = r.exec_mask as u32;
+        o[w.o("rsp_lane_mask")] = r.lane_mask as u32;
+        o[w.o("rsp_pred_mask")] = r.pred_mask as u32;
+        o[w.o("rsp_err")] = r.err as u32;
+        o[w.o("rsp_err_code")] = r.err_code as u32;
+        o[w.o("rsp_err_type")] = r.err_type as u32;
+        o[w.o("rsp_warn")] = r.warn as u32;
+        o[w.o("rsp_event")] = r.event as u32;
+        o[w.o("lane_mask")] = self.s.e() as u32;
+        o[w.o("fault")] = self.s.fault as u32;
+        let (dw, cw) = (c.dw() as usize, c.cw() as usize);
+        for (n, &v) in self.s.cnt.iter().enumerate() {
+            put(o, w.o("dbg_cnt"), n * cw, cw, v as u64);
+        }
+        for t in 0..5 {
+            put(o, w.o("dbg_cic"), t * dw, dw, self.s.cic[t] as u64);
+        }
+        o[w.o("dbg_loop_nest")] = self.s.loop_nest;
+        let ew = 16 + dw;
+        for t in 0..5 {
+            let e = self.s.tos_view(t);
+            put(o, w.o("dbg_tos"), t * ew, dw, e.aux as u64);
+            put(o, w.o("dbg_tos"), t * ew + dw, 16, e.ip);
+        }
+        self.cycles += 1;
+        if i[w.i("req_valid")] & 1 == 1 {
+            let ins = Instr::new(
+                i[w.i("req_op")] as u8,
+                bits(i[w.i("req_ip")], 0, 16) as u64,
+                sext16(i[w.i("req_jip")]),
+                sext16(i[w.i("req_uip")]),
+            );
+            self.reqs += 1;
+            self.faulted += self.s.fault as u64;
+            let (s2, out) = step(&c, &self.s, &ins, i[w.i("req_pred")] as u64);
+            self.errs += out.err as u64;
+            self.events[out.event as usize & 63] += 1;
+            self.s = s2;
+            self.last = Some(out);
+        } else {
+            self.last = None;
+        }
+    }
+}
+
+/// The BIST top's stimulus shaping (module docs of `hdl::bist::branch_unit`), then [`BranchCycles`].
+pub struct BranchBist {
+    pub inner: BranchCycles,
+    buf: Vec<u32>,
+}
+
+impl BranchBist {
+    pub fn new(cfg: &hdl::branch_unit::Config) -> Self {
+        BranchBist { inner: BranchCycles::new(cfg), buf: Vec::new() }
+    }
+}
+
+fn offset(r: u32) -> u32 {
+    if bits(r, 13, 3) == 0 {
+        r
+    } else if bits(r, 11, 2) == 0 {
+        0xFFFF - bits(r, 0, 3)
+    } else {
+        bits(r, 0, 4) + 1
+    }
+}
+
+impl CycleModel for BranchBist {
+    fn reset(&mut self) {
+        self.inner.reset();
+    }
+    fn step(&mut self, i: &[u32], o: &mut [u32]) {
+        let mut b = std::mem::take(&mut self.buf);
+        b.clear();
+        b.extend_from_slice(i);
+        let w = &self.inner.w;
+        let c = i[w.i("req_ip")];
+        let raw_op = i[w.i("req_op")];
+        b[w.i("req_op")] = if bits(c, 13, 3) == 0 || (self.inner.s.fault && bits(c, 6, 1) == 1) {
+            op::INIT as u32
+        } else if bits(c, 10, 3) == 0 {
+            raw_op
+        } else if bits(raw_op, 0, 4) == 15 {
+            op::EOT as u32
+        } else {
+            bits(raw_op, 0, 4)
+        };
+        b[w.i("req_jip")] = offset(i[w.i("req_jip")]);
+        b[w.i("req_uip")] = offset(i[w.i("req_uip")]);
+        b[w.i("req_valid")] = i[w.i("req_valid")] | bits(c, 7, 1);
+        b[w.i("req_ip")] = bits(c, 0, 5);
+        if bits(c, 8, 2) == 3 {
+            b[w.i("req_pred")] = 0xF;
+        }
+        self.inner.step(&b, o);
+        self.buf = b;
+    }
+}
