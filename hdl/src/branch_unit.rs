@@ -40,10 +40,28 @@ impl Default for Config {
 }
 
 pub const LANES_ALLOWED: [usize; 5] = [1, 4, 8, 16, 32];
-pub const IPW_ALLOWED: [usize; 1] = [16];
-/// (lanes, DW) pairs the emitter monomorphises (each costs compile time of the hdl crate):
-/// every lane count at its default depths, plus DW 2 and 3 at 4 lanes for small-stack configs.
-pub const SUPPORTED: [(usize, usize); 7] = [(1, 4), (4, 2), (4, 3), (4, 4), (8, 4), (16, 5), (32, 6)];
+/// IP widths built. The spec gives only the default (16, §3.2 [P]) and no range; 12 (4 Ki
+/// instructions, small FPGA instruction memories), 24 and 32 are the practical alternatives.
+pub const IPW_ALLOWED: [usize; 4] = [12, 16, 24, 32];
+/// Every depth width the config keys allow: `maxd` 1..=32 (0 = lanes) and `maxd_call` 1..=32
+/// give DW = clog2(max+1) in 1..=6.
+pub const DW_ALLOWED: [usize; 6] = [1, 2, 3, 4, 5, 6];
+
+/// DW at the default depths (MAXD = N, MAXD_CALL = 8).
+pub fn default_dw(lanes: usize) -> usize {
+    Config::with(lanes, 0, 8).dw()
+}
+
+/// Whether (lanes, DW, IPW) is monomorphised. Each combination is a separate type and costs
+/// optimised compile time of the hdl crate, so the product is built in full at the default IPW
+/// (5 lane counts x 6 depth widths) and the other IPWs at each lane count's default DW:
+/// 30 + 5·3 = 45 types.
+pub fn supported(lanes: usize, dw: usize, ipw: usize) -> bool {
+    LANES_ALLOWED.contains(&lanes)
+        && DW_ALLOWED.contains(&dw)
+        && IPW_ALLOWED.contains(&ipw)
+        && (ipw == 16 || dw == default_dw(lanes))
+}
 
 impl Config {
     pub fn with(lanes: usize, maxd: usize, maxd_call: usize) -> Self {
@@ -1432,16 +1450,55 @@ impl<
     }
 }
 
-macro_rules! emit_variant {
-    ($cfg:expr, $name:expr, $params:expr; $( ($n:literal, $dw:literal) ),* ) => {
-        match ($cfg.lanes, $cfg.dw()) {
-            $( ($n, $dw) => emit_module(
-                BranchUnit::<$n, $dw, { $dw + 3 }, 16, 18, { $n * ($dw + 3) }, { 5 * $dw }, { 16 + $dw }, { 5 * (16 + $dw) }>::new(
-                    $cfg.maxd_r(), $cfg.maxd_call),
-                $name, "branch_unit", $params), )*
-            (n, dw) => unreachable!("validated config has lanes {n}, DW {dw}"),
+/// One monomorphised `BranchUnit` for (lanes, DW, IPW); returns from the enclosing fn on a match.
+macro_rules! emit_leaf {
+    ($cfg:expr, $params:expr, $n:literal, $dw:literal, $ipw:literal) => {
+        if ($cfg.lanes, $cfg.dw(), $cfg.ipw) == ($n, $dw, $ipw) {
+            return emit_module(
+                BranchUnit::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }>::new(
+                    $cfg.maxd_r(),
+                    $cfg.maxd_call,
+                ),
+                "eu_branch_unit",
+                "branch_unit",
+                $params,
+            );
         }
     };
+}
+
+/// Every IPW for one (lanes, DW).
+macro_rules! emit_ipws {
+    ($cfg:expr, $params:expr, $n:literal, $dw:literal; [$($ipw:literal),*]) => {
+        $( emit_leaf!($cfg, $params, $n, $dw, $ipw); )*
+    };
+}
+
+/// Every DW x IPW for one lane count.
+macro_rules! emit_dws {
+    ($cfg:expr, $params:expr, $n:literal; [$($dw:literal),*]; $ipws:tt) => {
+        $( emit_ipws!($cfg, $params, $n, $dw; $ipws); )*
+    };
+}
+
+/// The product lanes x DW x IPW of the given lists (`supported` must agree; the unit test
+/// `every_supported_combination_emits` checks it).
+macro_rules! emit_all {
+    ($cfg:expr, $params:expr; [$($n:literal),*]; $dws:tt; $ipws:tt) => {{
+        $( emit_dws!($cfg, $params, $n; $dws; $ipws); )*
+    }};
+}
+
+fn emit_any(cfg: &Config, params: Vec<(String, String)>) -> Result<EmittedModule, EmitError> {
+    // IPW 16: every lane count x every DW.
+    emit_all!(cfg, params.clone(); [1, 4, 8, 16, 32]; [1, 2, 3, 4, 5, 6]; [16]);
+    // Other IPWs: every lane count at its default DW (4, 4, 4, 5, 6).
+    emit_ipws!(cfg, params.clone(), 1, 4; [12, 24, 32]);
+    emit_ipws!(cfg, params.clone(), 4, 4; [12, 24, 32]);
+    emit_ipws!(cfg, params.clone(), 8, 4; [12, 24, 32]);
+    emit_ipws!(cfg, params.clone(), 16, 5; [12, 24, 32]);
+    emit_ipws!(cfg, params.clone(), 32, 6; [12, 24, 32]);
+    unreachable!("validated config has lanes {}, DW {}, IPW {}", cfg.lanes, cfg.dw(), cfg.ipw)
 }
 
 pub struct Block;
@@ -1455,16 +1512,18 @@ impl BlockGen for Block {
         check_range("branch_unit", "maxd_call", cfg.maxd_call as u64, 1, 32)?;
         check_one_of("branch_unit", "ipw", cfg.ipw, &IPW_ALLOWED)?;
         let dw = cfg.dw();
-        if !SUPPORTED.contains(&(cfg.lanes, dw)) {
-            let ok: Vec<String> =
-                SUPPORTED.iter().filter(|s| s.0 == cfg.lanes).map(|s| s.1.to_string()).collect();
+        if !supported(cfg.lanes, dw, cfg.ipw) {
             return Err(ConfigError::new(
-                "branch_unit.maxd_call",
+                "branch_unit.ipw",
                 format!(
-                    "with lanes = {} the counter depth width DW = clog2(max(maxd, maxd_call)+1) must be one of {{{}}} \
-                     (the widths this build monomorphises), got DW = {dw} from maxd = {}, maxd_call = {}",
+                    "ipw = {} is built only at the default depth width of lanes = {} (DW = {}, i.e. \
+                     max(maxd, maxd_call) in {}..={}); got DW = {dw} from maxd = {}, maxd_call = {}. \
+                     ipw = 16 is built for every DW in 1..=6",
+                    cfg.ipw,
                     cfg.lanes,
-                    ok.join(", "),
+                    default_dw(cfg.lanes),
+                    1usize << (default_dw(cfg.lanes) - 1),
+                    (1usize << default_dw(cfg.lanes)) - 1,
                     cfg.maxd_r(),
                     cfg.maxd_call
                 ),
@@ -1477,9 +1536,7 @@ impl BlockGen for Block {
             "lanes" => cfg.lanes, "maxd" => cfg.maxd_r(), "maxd_call" => cfg.maxd_call, "ipw" => cfg.ipw,
             "dw" => cfg.dw(), "cw" => cfg.cw()
         );
-        let m = emit_variant!(cfg, "eu_branch_unit", params;
-            (1, 4), (4, 2), (4, 3), (4, 4), (8, 4), (16, 5), (32, 6))?;
-        Ok(vec![m])
+        Ok(vec![emit_any(cfg, params)?])
     }
     fn cosim_configs() -> Vec<(&'static str, Config)> {
         vec![
@@ -1507,7 +1564,10 @@ mod tests {
         bad(Config { maxd: 33, ..Default::default() }, "maxd");
         bad(Config { maxd_call: 0, ..Default::default() }, "maxd_call");
         bad(Config { ipw: 20, ..Default::default() }, "ipw");
-        bad(Config { lanes: 16, maxd: 2, maxd_call: 2, ipw: 16 }, "maxd_call");
+        bad(Config { lanes: 16, maxd: 2, maxd_call: 2, ipw: 12 }, "ipw");
+        Block::validate(&Config { lanes: 16, maxd: 2, maxd_call: 2, ipw: 16 }).unwrap();
+        Block::validate(&Config { lanes: 1, maxd: 1, maxd_call: 1, ipw: 16 }).unwrap();
+        Block::validate(&Config { lanes: 32, maxd: 0, maxd_call: 8, ipw: 32 }).unwrap();
         Block::validate(&Config::default()).unwrap();
         let c: crate::EuConfig = toml::from_str("[branch_unit]\nlanes = 8\nmaxd_call = 4\n").unwrap();
         assert_eq!(c.branch_unit.unwrap(), Config::with(8, 0, 4));
@@ -1551,5 +1611,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every (lanes, DW, IPW) combination `validate` accepts emits, has the spec's port widths and
+    /// passes the Verilator lint gate (generate-time panics and width slips at DW = 1 or IPW = 32
+    /// would show here; only the co-sim variants are verilated for simulation). Skipped lint when verilator is missing.
+    #[test]
+    fn every_supported_combination_emits_and_lints() {
+        type HCfg = Config;
+        let dir = std::env::temp_dir().join(format!("eu_branch_unit_all_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut n = 0;
+        for &lanes in &LANES_ALLOWED {
+            for &ipw in &IPW_ALLOWED {
+                for &dw in &DW_ALLOWED {
+                    // the smallest depth with this DW: clog2(2^(dw-1) + 1) = dw
+                    let d = 1usize << (dw - 1);
+                    let cfg = if dw == default_dw(lanes) { HCfg { ipw, ..HCfg::with(lanes, 0, 8) } } else { HCfg { lanes, maxd: d, maxd_call: d, ipw } };
+                    assert_eq!(cfg.dw(), dw);
+                    let ok = Block::validate(&cfg);
+                    assert_eq!(ok.is_ok(), supported(lanes, dw, ipw), "{cfg:?}");
+                    if ok.is_err() {
+                        assert_eq!(ok.unwrap_err().key, "branch_unit.ipw");
+                        continue;
+                    }
+                    let m = Block::emit(&cfg).unwrap().remove(0);
+                    let w = |name: &str| m.ports.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("{name}")).width;
+                    assert_eq!((w("req_ip"), w("req_jip"), w("rsp_next_ip")), (ipw, ipw, ipw), "{cfg:?}");
+                    assert_eq!((w("req_pred"), w("dbg_cnt"), w("dbg_cic")), (lanes, lanes * (dw + 3), 5 * dw), "{cfg:?}");
+                    assert_eq!((w("dbg_loop_nest"), w("dbg_tos")), (dw, 5 * (ipw + dw)), "{cfg:?}");
+                    let f = dir.join(format!("n{lanes}_dw{dw}_ipw{ipw}.v"));
+                    std::fs::write(&f, &m.verilog).unwrap();
+                    let o = std::process::Command::new("verilator")
+                        .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM"])
+                        .args(["--top-module", "eu_branch_unit"])
+                        .arg(&f)
+                        .output();
+                    if let Ok(o) = o {
+                        assert!(o.status.success(), "{cfg:?}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
+                    }
+                    n += 1;
+                }
+            }
+        }
+        println!("{n} (lanes, DW, IPW) combinations emitted and linted");
+        assert_eq!(n, 5 * 6 + 5 * 3);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

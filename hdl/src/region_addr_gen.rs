@@ -108,7 +108,7 @@ impl Config {
     }
 }
 
-pub fn ceil_log2(x: u32) -> u32 {
+pub const fn ceil_log2(x: u32) -> u32 {
     if x <= 1 {
         0
     } else {
@@ -521,51 +521,72 @@ fn emit_rag_any(cfg: &Config) -> Result<EmittedModule, EmitError> {
 
 pub mod gather;
 
-/// (N_MAX, RN_W, RB_W, RD_PORTS) combinations for which the RFG `eu_region_gather` is built
-/// (power-of-two RF only). Each costs optimised build time; only Cfg C (32 B x 8, N_MAX 16,
-/// 2 read ports) is built for now. Other configs emit the RAG alone.
-pub const RFG_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 5, 2)];
+/// (N_MAX, RN_W, RB_W, RD_PORTS) combinations for which the RFG `eu_region_gather` is built:
+/// the seed's register files 8 B x 5 (Cfg A), 16 B x 8 (Cfg B), 32 B x 8 (Cfg C) and the default
+/// 32 B x 128, each with N_MAX 16 and 2 read ports. Each costs optimised build time (one
+/// monomorphised type); adding one is a tuple here and in `rfg_dispatch!`. Other configs emit
+/// the RAG (and the RFS where built) alone.
+pub const RFG_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 3, 2), (16, 3, 4, 2), (16, 3, 5, 2), (16, 7, 5, 2)];
 
 pub fn rfg_built(cfg: &Config) -> bool {
-    cfg.num_regs.is_power_of_two() && RFG_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.rd_ports))
+    RFG_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.rd_ports))
+}
+
+/// Width of `opnd_passes`: ceil(log2(2·N_MAX/RD_PORTS + 1)).
+const fn passes_w(n: usize, rdp: usize) -> usize {
+    ceil_log2((2 * n / rdp + 1) as u32) as usize
+}
+
+macro_rules! rfg_dispatch {
+    ($cfg:expr; $( ($N:literal, $RN:literal, $RB:literal, $P:literal) ),* $(,)?) => {{
+        let key = ($cfg.n_max, $cfg.rn_w(), $cfg.rb_w(), $cfg.rd_ports);
+        $( if key == ($N, $RN, $RB, $P) {
+            return emit_module(
+                gather::Rfg::<$N, $RN, $RB, { $RN + $RB }, { $N * ($RN + $RB) }, $P, { $P * $RN },
+                    { $P * 8 * (1 << $RB) }, { $N * 32 }, { passes_w($N, $P) }>::new($cfg),
+                "eu_region_gather",
+                SECTION,
+                cfg_params($cfg),
+            )
+            .map(Some);
+        } )*
+        Ok(None)
+    }};
 }
 
 fn emit_rfg(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
-    if !rfg_built(cfg) {
-        return Ok(None);
-    }
-    // (16, 3, 5, 2): AW 8, ADDRW 128, RDRW 6, RDW 512, OPW 512, PW 5.
-    let m = emit_module(
-        gather::Rfg::<16, 3, 5, 8, 128, 2, 6, 512, 512, 5>::new(cfg),
-        "eu_region_gather",
-        SECTION,
-        cfg_params(cfg),
-    )?;
-    Ok(Some(m))
+    rfg_dispatch!(cfg; (16, 3, 3, 2), (16, 3, 4, 2), (16, 3, 5, 2), (16, 7, 5, 2))
 }
 
 pub mod scatter;
 
-/// (N_MAX, RN_W, RB_W, WR_PORTS) combinations for which the RFS `eu_region_scatter` is built
-/// (power-of-two RF only): Cfg C with one write port.
-pub const RFS_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 5, 1)];
+/// (N_MAX, RN_W, RB_W, WR_PORTS) combinations for which the RFS `eu_region_scatter` is built:
+/// the same four register files as the RFG, one write port.
+pub const RFS_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 3, 1), (16, 3, 4, 1), (16, 3, 5, 1), (16, 7, 5, 1)];
 
 pub fn rfs_built(cfg: &Config) -> bool {
-    cfg.num_regs.is_power_of_two() && RFS_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.wr_ports))
+    RFS_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.wr_ports))
+}
+
+macro_rules! rfs_dispatch {
+    ($cfg:expr; $( ($N:literal, $RN:literal, $RB:literal, $Q:literal) ),* $(,)?) => {{
+        let key = ($cfg.n_max, $cfg.rn_w(), $cfg.rb_w(), $cfg.wr_ports);
+        $( if key == ($N, $RN, $RB, $Q) {
+            return emit_module(
+                scatter::Rfs::<$N, $RN, $RB, { $RN + $RB }, { $N * ($RN + $RB) }, $Q, { $Q * $RN },
+                    { $Q * (1 << $RB) }, { $Q * 8 * (1 << $RB) }, { $N * 32 }>::new($cfg),
+                "eu_region_scatter",
+                SECTION,
+                cfg_params($cfg),
+            )
+            .map(Some);
+        } )*
+        Ok(None)
+    }};
 }
 
 fn emit_rfs(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
-    if !rfs_built(cfg) {
-        return Ok(None);
-    }
-    // (16, 3, 5, 1): AW 8, ADDRW 128, WRRW 3, BEW 32, WDW 256, OPW 512.
-    let m = emit_module(
-        scatter::Rfs::<16, 3, 5, 8, 128, 1, 3, 32, 256, 512>::new(cfg),
-        "eu_region_scatter",
-        SECTION,
-        cfg_params(cfg),
-    )?;
-    Ok(Some(m))
+    rfs_dispatch!(cfg; (16, 3, 3, 1), (16, 3, 4, 1), (16, 3, 5, 1), (16, 7, 5, 1))
 }
 
 pub struct Block;
@@ -692,7 +713,10 @@ mod tests {
     fn every_cosim_variant_emits() {
         for (v, c) in Block::cosim_configs() {
             Block::validate(&c).unwrap();
-            for m in Block::emit(&c).unwrap() {
+            let ms = Block::emit(&c).unwrap();
+            let has = |n: &str| ms.iter().any(|m| m.name == n);
+            assert_eq!((has("eu_region_gather"), has("eu_region_scatter")), (rfg_built(&c), rfs_built(&c)), "{v}");
+            for m in ms {
                 assert!(m.verilog.contains(&format!("module {}", m.name)), "{v}");
                 if let Some(dir) = std::env::var_os("EU_DUMP_VERILOG") {
                     std::fs::write(std::path::Path::new(&dir).join(format!("{v}__{}.v", m.name)), &m.verilog).unwrap();

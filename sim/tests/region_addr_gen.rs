@@ -1000,10 +1000,21 @@ impl RfgBench {
 /// §2.7 Fig 14, gather side, on the RTL: RF all zero except bytes 81, 46, 113, 62.
 #[test]
 fn rfg_fig14_gather_2_7() {
-    let mut b = RfgBench::new("cfg_c", 1);
+    rfg_fig14_gather("cfg_c");
+}
+
+/// Fig 14 needs 32-byte registers (R2.17, R3.17, ...); the default RF (32 B x 128) has the same
+/// byte addresses, so the same numbers apply there.
+#[test]
+fn rfg_fig14_gather_default() {
+    rfg_fig14_gather("default");
+}
+
+fn rfg_fig14_gather(v: &str) {
+    let mut b = RfgBench::new(v, 1);
     let cfg = b.cfg;
-    assert_eq!((cfg.rb, cfg.nr, cfg.rd_ports, cfg.l_rf), (32, 8, 2, 1));
-    b.rf = vec![0; 256];
+    assert_eq!((cfg.rb, cfg.rd_ports, cfg.l_rf), (32, 2, 1));
+    b.rf = vec![0; cfg.rf_bytes() as usize];
     b.rf[81] = 1;
     b.rf[46] = 2;
     b.rf[113] = 3;
@@ -1121,6 +1132,21 @@ fn rfg_random_cfg_c() {
     rfg_random("cfg_c", 100_000, 77);
 }
 
+#[test]
+fn rfg_random_cfg_a() {
+    rfg_random("cfg_a", 100_000, 78);
+}
+
+#[test]
+fn rfg_random_cfg_b() {
+    rfg_random("cfg_b", 100_000, 79);
+}
+
+#[test]
+fn rfg_random_default() {
+    rfg_random("default", 100_000, 80);
+}
+
 // ==========================================================================================
 // RFS `eu_region_scatter` (§6.6): every output port every cycle against `RfsTiming`; the RTL's
 // writes are applied to a Rust RF image and compared with the golden `scatter`'s RF.
@@ -1227,8 +1253,19 @@ impl RfsBench {
 /// §2.7 Fig 14, scatter side, on the RTL: the sums `3 2 2 2 6 3 3 3` through TV14c on Cfg C.
 #[test]
 fn rfs_fig14_scatter_2_7() {
-    let mut b = RfsBench::new("cfg_c");
+    rfs_fig14_scatter("cfg_c");
+}
+
+/// Same byte addresses on the default RF (32 B x 128).
+#[test]
+fn rfs_fig14_scatter_default() {
+    rfs_fig14_scatter("default");
+}
+
+fn rfs_fig14_scatter(v: &str) {
+    let mut b = RfsBench::new(v);
     let cfg = b.cfg;
+    assert_eq!(cfg.rb, 32);
     let dst = rag(&cfg, &r(5, 3, 18, 4, 3, T_W, 8).dst());
     assert_eq!(dst.err, 0);
     let mut res = [0u32; N_MAX_LIMIT];
@@ -1242,7 +1279,7 @@ fn rfs_fig14_scatter_2_7() {
     assert_eq!(job.s.passes, 2);
     assert_eq!(scatter_write(&cfg, &dst, &res, 0xFFFF, 5).0, 0x0061_8618);
     assert_eq!(scatter_write(&cfg, &dst, &res, 0xFFFF, 6).0, 0x0618_6180);
-    let mut want = vec![0u8; 256];
+    let mut want = vec![0u8; cfg.rf_bytes() as usize];
     for (a, v) in [(163, 3u8), (169, 2), (175, 2), (181, 2), (199, 6), (205, 3), (211, 3), (217, 3)] {
         want[a] = v;
     }
@@ -1251,10 +1288,30 @@ fn rfs_fig14_scatter_2_7() {
 
 #[test]
 fn rfs_random_cfg_c() {
-    let mut b = RfsBench::new("cfg_c");
+    rfs_random("cfg_c", 100_000, 99);
+}
+
+#[test]
+fn rfs_random_cfg_a() {
+    rfs_random("cfg_a", 100_000, 100);
+}
+
+#[test]
+fn rfs_random_cfg_b() {
+    rfs_random("cfg_b", 100_000, 101);
+}
+
+#[test]
+fn rfs_random_default() {
+    rfs_random("default", 100_000, 102);
+}
+
+/// Random destination descriptors through the golden RAG, random results and masks, random
+/// `rag_valid`; every port every cycle against `RfsTiming`; RF image against the golden `scatter`.
+fn rfs_random(v: &str, n: usize, seed: u64) {
+    let mut b = RfsBench::new(v);
     let cfg = b.cfg;
-    let mut rng = StdRng::seed_from_u64(99);
-    let n = 100_000;
+    let mut rng = StdRng::seed_from_u64(seed);
     let mut cur: Option<RfsJob> = None;
     while b.accepted < n {
         let job = match cur {
@@ -1283,7 +1340,7 @@ fn rfs_random_cfg_c() {
     for _ in 0..70 {
         b.cycle(false, &idle);
     }
-    println!("rfs_random cfg_c: {n} descriptors, {} with errors, {} multi-pass", b.errors, b.multi);
+    println!("rfs_random {v}: {n} descriptors, {} with errors, {} multi-pass", b.errors, b.multi);
     assert!(b.rf_dut == b.rf_gold, "RF written by the RTL differs from the golden scatter");
     assert!(b.multi > n / 20 && b.errors > n / 20 && b.errors < n, "coverage");
 }

@@ -1,7 +1,7 @@
 //! RFG `eu_region_gather`: the register-file gather unit of spec §6.5.
 //!
 //! Byte lanes l = 4·i + k (channel i, byte k). A lane is live iff `ch_valid[i] ∧ k < E`; its byte
-//! address is `(addr(i) + k) mod RF` (RF a power of two here: a mask), its register `b >> RB_W`,
+//! address is `(addr(i) + k) mod RF` (one conditional subtraction of RF), its register `b >> RB_W`,
 //! its column `b mod RB`. Each issue cycle ("pass") runs RD_PORTS+1 chained minimum searches over
 //! the live, unserved lanes: search p finds the smallest register strictly above the result of
 //! search p-1. Searches 0..RD_PORTS-1 drive the read ports (ascending); search RD_PORTS says
@@ -64,6 +64,7 @@ pub struct Rfg<
     k_p16: Vec<Constant<Bits<RAW_W>>>,
     k_prn: Vec<Constant<Bits<RAW_W>>>,
     k_amask: Constant<Bits<RAW_W>>,
+    k_rf: Constant<Bits<RAW_W>>,
     k_cmask: Constant<Bits<RAW_W>>,
     k_rbw: Constant<Bits<RAW_W>>,
     k_one: Constant<Bits<RAW_W>>,
@@ -144,7 +145,6 @@ impl<
         assert_eq!(RDP as u32, cfg.rd_ports);
         assert_eq!((RDRW, RDW, OPW), (RDP * RNW, RDP * cfg.reg_bytes as usize * 8, NMAX * 32));
         assert_eq!(PW as u32, super::ceil_log2(2 * cfg.n_max / cfg.rd_ports + 1));
-        assert!(cfg.num_regs.is_power_of_two(), "the RFG is built for power-of-two RFs only");
         assert!(NMAX * 4 <= 64 && RDP <= 4 && (1..=PIPE as u32).contains(&cfg.l_rf));
         let nl = NMAX * 4;
         let c = |v: usize| Constant::new((v as u64).to_bits());
@@ -179,6 +179,7 @@ impl<
             k_p16: (0..RDP).map(|p| c(16 * p)).collect(),
             k_prn: (0..RDP).map(|p| c(RNW * p)).collect(),
             k_amask: c((1 << AW) - 1),
+            k_rf: c(cfg.rf_bytes() as usize),
             k_cmask: c(cfg.reg_bytes as usize - 1),
             k_rbw: c(RBW),
             k_one: c(1),
@@ -281,7 +282,11 @@ impl<
         // ---- byte lanes ----
         for l in 0..self._nl {
             self.wide.next = self.c_addr.val() >> self.k_lslot[l].val();
-            self.lb[l].next = (bit_cast::<RAW_W, ADDRW>(self.wide.val()) + self.k_lk[l].val()) & self.k_amask.val();
+            // (addr(i) + k) mod RF: addr(i) < RF and k < 4 < RF, so one conditional subtraction.
+            self.lb[l].next = (bit_cast::<RAW_W, ADDRW>(self.wide.val()) & self.k_amask.val()) + self.k_lk[l].val();
+            if self.lb[l].val() >= self.k_rf.val() {
+                self.lb[l].next = self.lb[l].val() - self.k_rf.val();
+            }
             self.lreg[l].next = self.lb[l].val() >> self.k_rbw.val();
             self.lcol8[l].next = (self.lb[l].val() & self.k_cmask.val()) << self.k_three.val();
             self.chs.next = self.c_chv.val() >> self.k_lch[l].val();

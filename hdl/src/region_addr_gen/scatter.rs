@@ -54,6 +54,7 @@ pub struct Rfs<
     k_qrb8: Vec<Constant<Bits<RAW_W>>>,
     k_qrn: Vec<Constant<Bits<RAW_W>>>,
     k_amask: Constant<Bits<RAW_W>>,
+    k_rf: Constant<Bits<RAW_W>>,
     k_cmask: Constant<Bits<RAW_W>>,
     k_rbw: Constant<Bits<RAW_W>>,
     k_one: Constant<Bits<RAW_W>>,
@@ -123,7 +124,6 @@ impl<
         assert_eq!(WRP as u32, cfg.wr_ports);
         let rb = cfg.reg_bytes as usize;
         assert_eq!((WRRW, BEW, WDW, OPW), (WRP * RNW, WRP * rb, WRP * rb * 8, NMAX * 32));
-        assert!(cfg.num_regs.is_power_of_two(), "the RFS is built for power-of-two RFs only");
         assert!(NMAX * 4 <= 64);
         let nl = NMAX * 4;
         let c = |v: usize| Constant::new((v as u64).to_bits());
@@ -157,6 +157,7 @@ impl<
             k_qrb8: (0..WRP).map(|q| c(q * rb * 8)).collect(),
             k_qrn: (0..WRP).map(|q| c(q * RNW)).collect(),
             k_amask: c((1 << AW) - 1),
+            k_rf: c(cfg.rf_bytes() as usize),
             k_cmask: c(rb - 1),
             k_rbw: c(RBW),
             k_one: c(1),
@@ -246,7 +247,11 @@ impl<
         self.e16.next = self.k_one.val() << self.c_es.val();
         for l in 0..self._nl {
             self.wide.next = self.c_addr.val() >> self.k_lslot[l].val();
-            self.lb[l].next = (bit_cast::<RAW_W, ADDRW>(self.wide.val()) + self.k_lk[l].val()) & self.k_amask.val();
+            // (addr(i) + k) mod RF: addr(i) < RF and k < 4 < RF, so one conditional subtraction.
+            self.lb[l].next = (bit_cast::<RAW_W, ADDRW>(self.wide.val()) & self.k_amask.val()) + self.k_lk[l].val();
+            if self.lb[l].val() >= self.k_rf.val() {
+                self.lb[l].next = self.lb[l].val() - self.k_rf.val();
+            }
             self.lreg[l].next = self.lb[l].val() >> self.k_rbw.val();
             self.lcol[l].next = self.lb[l].val() & self.k_cmask.val();
             self.chs.next = self.c_live.val() >> self.k_lch[l].val();
