@@ -174,7 +174,8 @@ fn plot_png(fmt: u8, panels: &[(u8, &Acc)], note: &str) -> Result<std::path::Pat
             .x_label_area_size(32)
             .y_label_area_size(56)
             .build_cartesian_2d(PLOT_LO..PLOT_HI, 0.0..top)?;
-        ch.configure_mesh().x_desc("x").y_desc(unit).label_style(("sans-serif", 13)).draw()?;
+        // no fine grid: it makes the PNG several times larger
+        ch.configure_mesh().light_line_style(WHITE).x_desc("x").y_desc(unit).label_style(("sans-serif", 13)).draw()?;
         let pts: Vec<(f64, f64)> = a
             .plot
             .iter()
@@ -458,7 +459,30 @@ fn yosys_cells(variant: &str) -> Option<(String, f64)> {
     Some((cells, t.elapsed().as_secs_f64()))
 }
 
+/// Redraws the fp32 PNG from the CSV files of an earlier run (TS_REPLOT_FP32="<note>").
+fn replot_fp32(note: &str) {
+    let mut accs = Vec::new();
+    for op in [OP_TANH, OP_SIGMOID] {
+        let f = report_dir().join(format!("tanh_sigmoid_err_fp32_{}.csv", op_name(op)));
+        let Ok(text) = std::fs::read_to_string(&f) else { continue };
+        let mut a = Acc::new();
+        for (i, line) in text.lines().skip(1).enumerate().take(PLOT_BINS) {
+            a.plot[i] = line.split(',').nth(1).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+        }
+        accs.push((op, a));
+    }
+    let panels: Vec<(u8, &Acc)> = accs.iter().map(|(op, a)| (*op, a)).collect();
+    match plot_png(FMT_FP32, &panels, note) {
+        Ok(p) => println!("  plot: {}", p.display()),
+        Err(e) => println!("  plot not written: {e}"),
+    }
+}
+
 pub fn main() {
+    if let Ok(note) = std::env::var("TS_REPLOT_FP32") {
+        replot_fp32(&note);
+        return;
+    }
     let st = stride();
     println!("tanh_sigmoid report (TS_STRIDE = {st}{}, {} threads)", if st == 1 { ", exhaustive" } else { "" }, threads());
     let t = hdl::tanh_sigmoid::tables::tables();
