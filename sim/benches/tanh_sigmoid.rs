@@ -12,7 +12,8 @@
 //! Environment: TS_STRIDE=n sweeps every n-th fp32 pattern in the golden sweep (default 1 = all
 //! 2^32); TS_RTL_STRIDE=n the same for the RTL sweep (default TS_STRIDE); TS_RTL_OPS=TANH,SIGMOID
 //! picks the RTL ops; TS_SKIP_GOLDEN=1 / TS_SKIP_RTL=1 / TS_SKIP_YOSYS=1 / TS_SKIP_SPEED=1 skip parts;
-//! TS_THREADS=n (default 2).
+//! TS_THREADS=n (default 2); TS_EXP_TANH / TS_EXP_SIGMOID=lo:hi restrict the golden fp32 sweep to
+//! a biased-exponent range (both signs, every mantissa).
 #![allow(dead_code)]
 
 use sim::cosim::Dut;
@@ -166,7 +167,10 @@ fn plot_png(fmt: u8, panels: &[(u8, &Acc)], note: &str) -> Result<std::path::Pat
     let areas = root.split_evenly((panels.len(), 1));
     for (area, &(op, a)) in areas.iter().zip(panels) {
         let req = requirement(fmt, op);
-        let top = a.plot.iter().cloned().fold(0.0f64, f64::max).max(req) * 1.12;
+        let mut top = a.plot.iter().cloned().fold(0.0f64, f64::max).max(req) * 1.12;
+        if fmt == FMT_FP32 && op == OP_SIGMOID {
+            top = top.max(2.4e-7 * 2f64.powi(24) * 1.12);
+        }
         let unit = if fmt == FMT_FP32 && op == OP_SIGMOID { "ulp (x<0: |err|/2^-24)" } else { "ulp" };
         let mut ch = ChartBuilder::on(area)
             .caption(format!("{} {}: max error per bin ({} bins), {}", fmt_name(fmt), op_name(op), PLOT_BINS, note), ("sans-serif", 17))
@@ -261,19 +265,45 @@ fn small_formats() {
     }
 }
 
+/// TS_EXP_TANH / TS_EXP_SIGMOID = "lo:hi": restrict the golden fp32 sweep of that op to the biased
+/// exponents lo..=hi (both signs, every mantissa, still every TS_STRIDE-th): a sweep of every input
+/// that reaches the interpolator when the full 2^32 does not fit the time.
+fn exp_range(op: u8) -> Option<(u32, u32)> {
+    let v = std::env::var(format!("TS_EXP_{}", op_name(op))).ok()?;
+    let (a, b) = v.split_once(':')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
 fn golden_sweep(op: u8) -> Acc {
     let st = stride();
     let nt = threads();
+    let range = exp_range(op);
     let parts: Vec<Acc> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..nt)
             .map(|t| {
                 s.spawn(move || {
                     let mut a = Acc::new();
-                    let mut raw = t * st;
-                    while raw <= 0xFFFF_FFFF {
-                        let r = raw as u32;
-                        a.add(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
-                        raw += nt * st;
+                    match range {
+                        None => {
+                            let mut raw = t * st;
+                            while raw <= 0xFFFF_FFFF {
+                                let r = raw as u32;
+                                a.add(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
+                                raw += nt * st;
+                            }
+                        }
+                        Some((lo, hi)) => {
+                            for sign in 0..2u32 {
+                                for e in lo..=hi {
+                                    let mut m = t * st;
+                                    while m < 1 << 23 {
+                                        let r = sign << 31 | e << 23 | m as u32;
+                                        a.add(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
+                                        m += nt * st;
+                                    }
+                                }
+                            }
+                        }
                     }
                     a
                 })
@@ -502,12 +532,19 @@ pub fn main() {
         for &op in &ops {
             let t0 = Instant::now();
             let a = golden_sweep(op);
-            print_acc(&format!("fp32 {} ({} inputs, {:.1} s wall)", op_name(op), a.n, t0.elapsed().as_secs_f64()), op, &a, FMT_FP32);
+            let scope = match exp_range(op) {
+                Some((lo, hi)) => format!(", biased exponents {lo}..={hi} only"),
+                None => String::new(),
+            };
+            print_acc(&format!("fp32 {} ({} inputs{scope}, {:.1} s wall)", op_name(op), a.n, t0.elapsed().as_secs_f64()), op, &a, FMT_FP32);
             write_plot_data(&format!("tanh_sigmoid_err_fp32_{}", op_name(op)), &a);
             accs.push((op, a));
             // the plot is rewritten after each op, so a long run leaves a plot behind early
             let panels: Vec<(u8, &Acc)> = accs.iter().filter(|(op, _)| *op != OP_TANH_PRE).map(|(op, a)| (*op, a)).collect();
-            let note = if st == 1 { "all 2^32 inputs".to_string() } else { format!("every {st}-th pattern") };
+            let mut note = if st == 1 { "all 2^32 inputs".to_string() } else { format!("every {st}-th pattern") };
+            if exp_range(OP_TANH).is_some() || exp_range(OP_SIGMOID).is_some() {
+                note = format!("{note} in the exponent ranges TS_EXP_*");
+            }
             match plot_png(FMT_FP32, &panels, &note) {
                 Ok(p) => println!("  plot: {}", p.display()),
                 Err(e) => println!("  plot not written: {e}"),
