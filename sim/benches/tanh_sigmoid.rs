@@ -1,12 +1,20 @@
-//! Report for tanh_sigmoid (`cargo bench -p sim --bench tanh_sigmoid`), not part of the tests:
+//! Report for tanh_sigmoid, not part of the test run. Two ways to run it:
+//! `cargo bench -p sim --bench tanh_sigmoid` (release build of everything), or, reusing the
+//! test-profile build (optimised, already built by `cargo test`):
+//! `cargo test -p sim --test tanh_sigmoid -- --ignored --nocapture report`.
 //! 1. exhaustive fp16/bf16 accuracy of the golden model against the f64 reference;
 //! 2. exhaustive fp32 sweep of the golden model (TANH, SIGMOID; TANH_PRE optional) against the
-//!    reference: max ulp, where, histogram; error-vs-x data and plots in target/reports/;
-//! 3. the same fp32 sweep through the Verilator model (lanes8), bit-exact against the golden model;
+//!    reference: max ulp, where, histogram; error-vs-x CSV in target/reports/, PNG plots in docs/img/;
+//! 3. the same fp32 sweep through the Verilator model (lanes8, one model per thread), bit-exact
+//!    against the golden model, with the time split between the Verilated model and the golden check;
 //! 4. co-sim speed (median of 5 runs) and yosys cell counts for LANES = 1 and 8.
 //!
-//! Environment: TS_STRIDE=n sweeps every n-th fp32 pattern (default 1 = all 2^32);
-//! TS_SKIP_RTL=1 / TS_SKIP_YOSYS=1 skip parts.
+//! Environment: TS_STRIDE=n sweeps every n-th fp32 pattern in the golden sweep (default 1 = all
+//! 2^32); TS_RTL_STRIDE=n the same for the RTL sweep (default TS_STRIDE); TS_RTL_OPS=TANH,SIGMOID
+//! picks the RTL ops; TS_SKIP_GOLDEN=1 / TS_SKIP_RTL=1 / TS_SKIP_YOSYS=1 / TS_SKIP_SPEED=1 skip parts;
+//! TS_THREADS=n (default 2); TS_EXP_TANH / TS_EXP_SIGMOID=lo:hi restrict the golden fp32 sweep to
+//! a biased-exponent range (both signs, every mantissa).
+#![allow(dead_code)]
 
 use sim::cosim::Dut;
 use sim::golden::tanh_sigmoid::*;
@@ -84,8 +92,20 @@ impl Acc {
     }
 }
 
+fn env_u64(k: &str, default: u64) -> u64 {
+    std::env::var(k).ok().and_then(|s| s.parse().ok()).unwrap_or(default).max(1)
+}
 fn stride() -> u64 {
-    std::env::var("TS_STRIDE").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1)
+    env_u64("TS_STRIDE", 1)
+}
+fn rtl_stride() -> u64 {
+    env_u64("TS_RTL_STRIDE", stride())
+}
+fn threads() -> u64 {
+    env_u64("TS_THREADS", 2)
+}
+fn skip(k: &str) -> bool {
+    std::env::var(k).is_ok()
 }
 
 fn op_name(op: u8) -> &'static str {
@@ -105,6 +125,12 @@ fn report_dir() -> std::path::PathBuf {
     d
 }
 
+fn img_dir() -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/img");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 fn write_plot_data(name: &str, a: &Acc) {
     let mut s = String::from("x,max_err\n");
     for (i, v) in a.plot.iter().enumerate() {
@@ -112,6 +138,71 @@ fn write_plot_data(name: &str, a: &Acc) {
         s += &format!("{x},{v}\n");
     }
     std::fs::write(report_dir().join(format!("{name}.csv")), s).unwrap();
+}
+
+/// The project's requirement for (fmt, op), in the unit the plot shows (ulp; for fp32 SIGMOID the
+/// x >= 0 bound in ulp — the x < 0 side is plotted as |err| / 2^-24, bound 2.4e-7 = 4.03).
+fn requirement(fmt: u8, op: u8) -> f64 {
+    match (fmt, op) {
+        (FMT_FP32, OP_TANH) => 1.5,
+        (FMT_FP32, OP_SIGMOID) => 2.0,
+        _ => 1.0,
+    }
+}
+
+/// One PNG per format: a panel per op with the max error per x bin and the requirement line.
+fn plot_png(fmt: u8, panels: &[(u8, &Acc)], note: &str) -> Result<std::path::PathBuf, Box<dyn std::error::Error>> {
+    use plotters::prelude::*;
+    static FONT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let font_ok = *FONT.get_or_init(|| match std::fs::read("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") {
+        Ok(b) => plotters::style::register_font("sans-serif", FontStyle::Normal, Box::leak(b.into_boxed_slice())).is_ok(),
+        Err(_) => false,
+    });
+    if !font_ok {
+        return Err("font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf not found (apt-get install fonts-dejavu-core)".into());
+    }
+    let path = img_dir().join(format!("tanh_sigmoid_err_{}.png", fmt_name(fmt)));
+    let root = BitMapBackend::new(&path, (900, 280 * panels.len() as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let areas = root.split_evenly((panels.len(), 1));
+    for (area, &(op, a)) in areas.iter().zip(panels) {
+        let req = requirement(fmt, op);
+        let mut top = a.plot.iter().cloned().fold(0.0f64, f64::max).max(req) * 1.12;
+        if fmt == FMT_FP32 && op == OP_SIGMOID {
+            top = top.max(2.4e-7 * 2f64.powi(24) * 1.12);
+        }
+        let unit = if fmt == FMT_FP32 && op == OP_SIGMOID { "ulp (x<0: |err|/2^-24)" } else { "ulp" };
+        let mut ch = ChartBuilder::on(area)
+            .caption(format!("{} {}: max error per bin ({} bins), {}", fmt_name(fmt), op_name(op), PLOT_BINS, note), ("sans-serif", 17))
+            .margin(8)
+            .x_label_area_size(32)
+            .y_label_area_size(56)
+            .build_cartesian_2d(PLOT_LO..PLOT_HI, 0.0..top)?;
+        // no fine grid: it makes the PNG several times larger
+        ch.configure_mesh().light_line_style(WHITE).x_desc("x").y_desc(unit).label_style(("sans-serif", 13)).draw()?;
+        let pts: Vec<(f64, f64)> = a
+            .plot
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v > 0.0)
+            .map(|(i, v)| (PLOT_LO + (i as f64 + 0.5) * (PLOT_HI - PLOT_LO) / PLOT_BINS as f64, *v))
+            .collect();
+        ch.draw_series(LineSeries::new(pts, BLUE.stroke_width(1)))?
+            .label("max error per bin")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BLUE));
+        ch.draw_series(LineSeries::new(vec![(PLOT_LO, req), (PLOT_HI, req)], RED.stroke_width(1)))?
+            .label(format!("requirement {req} ulp"))
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], RED));
+        if fmt == FMT_FP32 && op == OP_SIGMOID {
+            let b = 2.4e-7 * 2f64.powi(24);
+            ch.draw_series(LineSeries::new(vec![(PLOT_LO, b), (0.0, b)], MAGENTA.stroke_width(1)))?
+                .label("x<0 requirement 2.4e-7 abs")
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], MAGENTA));
+        }
+        ch.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).label_font(("sans-serif", 13)).draw()?;
+    }
+    root.present()?;
+    Ok(path.clone())
 }
 
 fn print_acc(label: &str, op: u8, a: &Acc, fmt: u8) {
@@ -128,6 +219,7 @@ fn print_acc(label: &str, op: u8, a: &Acc, fmt: u8) {
 fn small_formats() {
     println!("== fp16 / bf16: every input, golden model vs f64 reference (ftz = 0) ==");
     for fmt in [FMT_FP16, FMT_BF16] {
+        let mut accs = Vec::new();
         for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH] {
             let (mut worst, mut wat, mut sub_abs, mut lim) = (0.0f64, 0u32, 0.0f64, 0.0f64);
             let mut a = Acc::new();
@@ -163,22 +255,55 @@ fn small_formats() {
             }
             println!();
             write_plot_data(&format!("tanh_sigmoid_err_{}_{}", fmt_name(fmt), op_name(op)), &a);
+            accs.push((op, a));
+        }
+        let panels: Vec<(u8, &Acc)> = accs.iter().filter(|(op, _)| *op != OP_TANH_PRE).map(|(op, a)| (*op, a)).collect();
+        match plot_png(fmt, &panels, "every input") {
+            Ok(p) => println!("  plot: {}", p.display()),
+            Err(e) => println!("  plot not written: {e}"),
         }
     }
 }
 
+/// TS_EXP_TANH / TS_EXP_SIGMOID = "lo:hi": restrict the golden fp32 sweep of that op to the biased
+/// exponents lo..=hi (both signs, every mantissa, still every TS_STRIDE-th): a sweep of every input
+/// that reaches the interpolator when the full 2^32 does not fit the time.
+fn exp_range(op: u8) -> Option<(u32, u32)> {
+    let v = std::env::var(format!("TS_EXP_{}", op_name(op))).ok()?;
+    let (a, b) = v.split_once(':')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
 fn golden_sweep(op: u8) -> Acc {
     let st = stride();
+    let nt = threads();
+    let range = exp_range(op);
     let parts: Vec<Acc> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2u64)
+        let hs: Vec<_> = (0..nt)
             .map(|t| {
                 s.spawn(move || {
                     let mut a = Acc::new();
-                    let mut raw = t * st;
-                    while raw <= 0xFFFF_FFFF {
-                        let r = raw as u32;
-                        a.add(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
-                        raw += 2 * st;
+                    match range {
+                        None => {
+                            let mut raw = t * st;
+                            while raw <= 0xFFFF_FFFF {
+                                let r = raw as u32;
+                                a.add(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
+                                raw += nt * st;
+                            }
+                        }
+                        Some((lo, hi)) => {
+                            for sign in 0..2u32 {
+                                for e in lo..=hi {
+                                    let mut m = t * st;
+                                    while m < 1 << 23 {
+                                        let r = sign << 31 | e << 23 | m as u32;
+                                        a.add(op, FMT_FP32, r, lane(op, FMT_FP32, false, r));
+                                        m += nt * st;
+                                    }
+                                }
+                            }
+                        }
                     }
                     a
                 })
@@ -210,12 +335,23 @@ fn layout(d: &Dut) -> Layout {
     Layout { in_words: desc.in_words, out_words: desc.out_words, valid: i("in_valid"), op: i("in_op"), mask: i("in_mask"), data: i("in_data"), odata: o("out_data") }
 }
 
-/// fp32 sweep through the lanes8 Verilator model, compared bit for bit with the golden model.
-/// Returns (patterns checked, mismatches).
-fn rtl_sweep(op: u8) -> (u64, u64) {
-    let st = stride();
-    let res: Vec<(u64, u64)> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2u64)
+struct RtlRun {
+    checked: u64,
+    bad: u64,
+    /// seconds spent in the Verilated model (run_bare), summed over threads
+    sim_s: f64,
+    /// seconds spent in the golden model and the comparison, summed over threads
+    cmp_s: f64,
+}
+
+/// fp32 sweep through the lanes8 Verilator model (one instance per thread), compared bit for bit
+/// with the golden model.
+fn rtl_sweep(op: u8) -> RtlRun {
+    let st = rtl_stride();
+    let nt = threads();
+    let started = Instant::now();
+    let res: Vec<RtlRun> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..nt)
             .map(|t| {
                 s.spawn(move || {
                     let mut d = Dut::new("tanh_sigmoid_lanes8/eu_tanh_sigmoid");
@@ -231,14 +367,15 @@ fn rtl_sweep(op: u8) -> (u64, u64) {
                         w[l.op] = op as u32;
                         w[l.mask] = 0xFF;
                     }
-                    let (mut checked, mut bad) = (0u64, 0u64);
+                    let mut r = RtlRun { checked: 0, bad: 0, sim_s: 0.0, cmp_s: 0.0 };
                     let mut raw = t * st;
                     let mut batch = Vec::with_capacity(CYC * 8);
+                    let mut next_report = 1u64 << 28;
                     while raw <= 0xFFFF_FFFF {
                         batch.clear();
                         while batch.len() < CYC * 8 && raw <= 0xFFFF_FFFF {
                             batch.push(raw as u32);
-                            raw += 2 * st;
+                            raw += nt * st;
                         }
                         let ncyc = batch.len().div_ceil(8);
                         for c in 0..ncyc {
@@ -246,30 +383,51 @@ fn rtl_sweep(op: u8) -> (u64, u64) {
                                 inp[c * l.in_words + l.data + k] = *batch.get(c * 8 + k).unwrap_or(&0);
                             }
                         }
-                        // a partial last batch: idle the rest
-                        for c in ncyc..CYC {
-                            inp[c * l.in_words + l.valid] = 0;
-                        }
-                        d.run_bare(&inp, &mut out);
-                        for (j, &r) in batch.iter().enumerate() {
+                        // the LAT cycles after the batch only flush the pipe (their outputs are not checked)
+                        let t0 = Instant::now();
+                        // only the cycles in use (a short last batch or a sparse sweep)
+                        let used = ncyc + LAT;
+                        d.run_bare(&inp[..used * l.in_words], &mut out[..used * l.out_words]);
+                        let t1 = Instant::now();
+                        for (j, &x) in batch.iter().enumerate() {
                             let c = j / 8 + LAT - 1;
                             let got = out[c * l.out_words + l.odata + j % 8];
-                            checked += 1;
-                            if got != lane(op, FMT_FP32, false, r) {
-                                if bad < 5 {
-                                    eprintln!("MISMATCH op {op} x {r:#x}: rtl {got:#x} golden {:#x}", lane(op, FMT_FP32, false, r));
+                            let want = lane(op, FMT_FP32, false, x);
+                            if got != want {
+                                if r.bad < 5 {
+                                    eprintln!("MISMATCH op {op} x {x:#x}: rtl {got:#x} golden {want:#x}");
                                 }
-                                bad += 1;
+                                r.bad += 1;
                             }
                         }
+                        r.checked += batch.len() as u64;
+                        r.sim_s += (t1 - t0).as_secs_f64();
+                        r.cmp_s += t1.elapsed().as_secs_f64();
+                        if t == 0 && r.checked * nt >= next_report {
+                            next_report += 1 << 28;
+                            let done = r.checked * nt;
+                            let secs = started.elapsed().as_secs_f64();
+                            eprintln!(
+                                "  [rtl {}] {done} inputs, {:.0} s, {:.3} M/s, mismatches so far (thread 0) {}",
+                                op_name(op),
+                                secs,
+                                done as f64 / secs / 1e6,
+                                r.bad
+                            );
+                        }
                     }
-                    (checked, bad)
+                    r
                 })
             })
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    res.iter().fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    res.iter().fold(RtlRun { checked: 0, bad: 0, sim_s: 0.0, cmp_s: 0.0 }, |a, b| RtlRun {
+        checked: a.checked + b.checked,
+        bad: a.bad + b.bad,
+        sim_s: a.sim_s + b.sim_s,
+        cmp_s: a.cmp_s + b.cmp_s,
+    })
 }
 
 fn cosim_speed(variant: &str) -> f64 {
@@ -304,11 +462,26 @@ fn cosim_speed(variant: &str) -> f64 {
     rates[2]
 }
 
+/// Golden model alone (no reference), inputs per second on one thread.
+fn golden_speed(op: u8) -> f64 {
+    const N: u32 = 1 << 24;
+    let t = Instant::now();
+    let mut acc = 0u32;
+    for i in 0..N {
+        acc = acc.wrapping_add(lane(op, FMT_FP32, false, i.wrapping_mul(0x9E37_79B9)));
+    }
+    std::hint::black_box(acc);
+    N as f64 / t.elapsed().as_secs_f64()
+}
+
+/// yosys cell count: `synth -flatten` (full, with ABC) or, with TS_YOSYS_COARSE=1, the coarse flow
+/// `synth -run begin:fine` (what the lint gate runs), which is much faster and counts coarse cells.
 fn yosys_cells(variant: &str) -> Option<(String, f64)> {
     let desc = sim::cosim::model(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
     let t = Instant::now();
+    let flow = if skip("TS_YOSYS_COARSE") { "synth -flatten -run begin:fine -top eu_tanh_sigmoid" } else { "synth -flatten -top eu_tanh_sigmoid" };
     let o = std::process::Command::new("yosys")
-        .args(["-q", "-p", &format!("read_verilog {}; synth -flatten -top eu_tanh_sigmoid; tee -o /dev/stdout stat", desc.verilog)])
+        .args(["-q", "-p", &format!("read_verilog {}; {flow}; tee -o /dev/stdout stat", desc.verilog)])
         .output()
         .ok()?;
     let s = String::from_utf8_lossy(&o.stdout).to_string();
@@ -316,9 +489,32 @@ fn yosys_cells(variant: &str) -> Option<(String, f64)> {
     Some((cells, t.elapsed().as_secs_f64()))
 }
 
-fn main() {
+/// Redraws the fp32 PNG from the CSV files of an earlier run (TS_REPLOT_FP32="<note>").
+fn replot_fp32(note: &str) {
+    let mut accs = Vec::new();
+    for op in [OP_TANH, OP_SIGMOID] {
+        let f = report_dir().join(format!("tanh_sigmoid_err_fp32_{}.csv", op_name(op)));
+        let Ok(text) = std::fs::read_to_string(&f) else { continue };
+        let mut a = Acc::new();
+        for (i, line) in text.lines().skip(1).enumerate().take(PLOT_BINS) {
+            a.plot[i] = line.split(',').nth(1).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+        }
+        accs.push((op, a));
+    }
+    let panels: Vec<(u8, &Acc)> = accs.iter().map(|(op, a)| (*op, a)).collect();
+    match plot_png(FMT_FP32, &panels, note) {
+        Ok(p) => println!("  plot: {}", p.display()),
+        Err(e) => println!("  plot not written: {e}"),
+    }
+}
+
+pub fn main() {
+    if let Ok(note) = std::env::var("TS_REPLOT_FP32") {
+        replot_fp32(&note);
+        return;
+    }
     let st = stride();
-    println!("tanh_sigmoid report (TS_STRIDE = {st}{})", if st == 1 { ", exhaustive" } else { "" });
+    println!("tanh_sigmoid report (TS_STRIDE = {st}{}, {} threads)", if st == 1 { ", exhaustive" } else { "" }, threads());
     let t = hdl::tanh_sigmoid::tables::tables();
     println!(
         "ROM: 2 x {} rows x {} bits = {} bits; fingerprints tanh {:016x}, sigmoid {:016x}",
@@ -329,36 +525,69 @@ fn main() {
         hdl::tanh_sigmoid::tables::fingerprint(&t.sig)
     );
     small_formats();
-    println!("== fp32, golden model vs f64 reference, every {st}-th pattern ==");
-    let ops: Vec<u8> = if std::env::var("TS_TANH_PRE").is_ok() { vec![OP_TANH, OP_SIGMOID, OP_TANH_PRE] } else { vec![OP_TANH, OP_SIGMOID] };
-    for &op in &ops {
-        let t0 = Instant::now();
-        let a = golden_sweep(op);
-        print_acc(&format!("fp32 {} ({} inputs, {:.1} s)", op_name(op), a.n, t0.elapsed().as_secs_f64()), op, &a, FMT_FP32);
-        write_plot_data(&format!("tanh_sigmoid_err_fp32_{}", op_name(op)), &a);
-    }
-    println!("  error-vs-x data (max per bin over x in [{PLOT_LO}, {PLOT_HI}]) written to {}", report_dir().display());
-    if std::env::var("TS_SKIP_RTL").is_err() {
-        println!("== fp32 through the Verilator model (lanes8, 2 threads), bit-exact vs golden ==");
-        for op in [OP_TANH, OP_SIGMOID] {
+    if !skip("TS_SKIP_GOLDEN") {
+        println!("== fp32, golden model vs f64 reference, every {st}-th pattern, {} threads ==", threads());
+        let ops: Vec<u8> = if skip("TS_TANH_PRE") { vec![OP_TANH, OP_SIGMOID, OP_TANH_PRE] } else { vec![OP_TANH, OP_SIGMOID] };
+        let mut accs = Vec::new();
+        for &op in &ops {
             let t0 = Instant::now();
-            let (n, bad) = rtl_sweep(op);
+            let a = golden_sweep(op);
+            let scope = match exp_range(op) {
+                Some((lo, hi)) => format!(", biased exponents {lo}..={hi} only"),
+                None => String::new(),
+            };
+            print_acc(&format!("fp32 {} ({} inputs{scope}, {:.1} s wall)", op_name(op), a.n, t0.elapsed().as_secs_f64()), op, &a, FMT_FP32);
+            write_plot_data(&format!("tanh_sigmoid_err_fp32_{}", op_name(op)), &a);
+            accs.push((op, a));
+            // the plot is rewritten after each op, so a long run leaves a plot behind early
+            let panels: Vec<(u8, &Acc)> = accs.iter().filter(|(op, _)| *op != OP_TANH_PRE).map(|(op, a)| (*op, a)).collect();
+            let mut note = if st == 1 { "all 2^32 inputs".to_string() } else { format!("every {st}-th pattern") };
+            if exp_range(OP_TANH).is_some() || exp_range(OP_SIGMOID).is_some() {
+                note = format!("{note} in the exponent ranges TS_EXP_*");
+            }
+            match plot_png(FMT_FP32, &panels, &note) {
+                Ok(p) => println!("  plot: {}", p.display()),
+                Err(e) => println!("  plot not written: {e}"),
+            }
+        }
+        println!("  error-vs-x data (max per bin over x in [{PLOT_LO}, {PLOT_HI}]) written to {}", report_dir().display());
+    }
+    if !skip("TS_SKIP_RTL") {
+        let rst = rtl_stride();
+        println!("== fp32 through the Verilator model (lanes8, {} threads), bit-exact vs golden, every {rst}-th pattern ==", threads());
+        let ops: Vec<u8> = match std::env::var("TS_RTL_OPS") {
+            Ok(v) => v.split(',').map(|s| if s.trim() == "SIGMOID" { OP_SIGMOID } else if s.trim() == "TANH_PRE" { OP_TANH_PRE } else { OP_TANH }).collect(),
+            Err(_) => vec![OP_TANH, OP_SIGMOID],
+        };
+        for op in ops {
+            let t0 = Instant::now();
+            let r = rtl_sweep(op);
             let secs = t0.elapsed().as_secs_f64();
             println!(
-                "  {}: {n} inputs, {bad} mismatches, {secs:.1} s wall ({:.1} M inputs/s; full 2^32 sweep ~ {:.0} s)",
+                "  {}: {} inputs, {} mismatches, {secs:.1} s wall ({:.3} M inputs/s; Verilated model {:.0} % of thread time, golden check {:.0} %; full 2^32 sweep ~ {:.0} s = {:.2} h)",
                 op_name(op),
-                n as f64 / secs / 1e6,
-                secs * 2f64.powi(32) / n as f64
+                r.checked,
+                r.bad,
+                r.checked as f64 / secs / 1e6,
+                100.0 * r.sim_s / (r.sim_s + r.cmp_s),
+                100.0 * r.cmp_s / (r.sim_s + r.cmp_s),
+                secs * 2f64.powi(32) / r.checked as f64,
+                secs * 2f64.powi(32) / r.checked as f64 / 3600.0
             );
         }
+    }
+    if !skip("TS_SKIP_SPEED") {
         for v in ["lanes1", "lanes8"] {
-            println!("  co-sim speed {v}: {:.3} M cycles/s (median of 5, run_bare, 500k random cycles)", cosim_speed(v) / 1e6);
+            println!("  co-sim speed {v}: {:.3} M cycles/s (median of 5, run_bare, 500k random cycles, 1 thread)", cosim_speed(v) / 1e6);
+        }
+        for op in [OP_TANH, OP_SIGMOID] {
+            println!("  golden model alone, fp32 {}: {:.1} M inputs/s (1 thread)", op_name(op), golden_speed(op) / 1e6);
         }
     }
-    if std::env::var("TS_SKIP_YOSYS").is_err() {
+    if !skip("TS_SKIP_YOSYS") {
         for v in ["lanes1", "lanes8"] {
             match yosys_cells(v) {
-                Some((c, s)) => println!("  yosys synth -flatten {v}: {c} cells ({s:.0} s)"),
+                Some((c, s)) => println!("  yosys {v}: {c} cells ({s:.0} s)"),
                 None => println!("  yosys {v}: not available"),
             }
         }

@@ -323,3 +323,15 @@ fn invariants_symmetry_and_ranges() {
         assert!((sp + sn - 1.0).abs() <= 2f64.powi(-24) * 1.5, "x {}", f32::from_bits(r));
     }
 }
+
+/// The report of benches/tanh_sigmoid.rs (exhaustive fp32 sweeps, plots, co-sim speed, yosys) on the
+/// test-profile build that `cargo test` already made. Not part of the test run (hours of CPU):
+/// `cargo test -p sim --test tanh_sigmoid -- --ignored --nocapture report` (TS_* variables as in the bench).
+#[path = "../benches/tanh_sigmoid.rs"]
+mod report;
+
+#[test]
+#[ignore = "report, not a test: run with -- --ignored --nocapture report"]
+fn report() {
+    report::main();
+}
