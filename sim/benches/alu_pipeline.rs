@@ -57,12 +57,13 @@ fn widths(na: u64) -> [u64; 3] {
 fn main() {
     let mut rng = StdRng::seed_from_u64(2026);
 
-    // ---- 1. co-sim speed ----
+    // ---- 1. co-sim speed (ALU_BENCH_SPEED=off skips it) ----
+    let speed = std::env::var("ALU_BENCH_SPEED").map(|v| v != "off").unwrap_or(true);
     println!("## alu_pipeline co-sim speed (default config, GATE_SCOPE=ALL)");
     let (prog, rows) = workload(&mut rng, 400, 0.3);
     let mut lock = Vec::new();
     let mut bare = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..if speed { 5 } else { 0 } {
         let mut s = Sim::new("all");
         load_program(&mut s, &prog, &[], &[(4, 8)]);
         let t = Instant::now();
@@ -88,9 +89,11 @@ fn main() {
         bare.push(n as f64 / t.elapsed().as_secs_f64());
         let _ = inw;
     }
-    println!("| mode | cycles/s (median of 5) |\n|---|---|");
-    println!("| lock-step RTL + golden, all ports checked | {:.0} |", median(lock));
-    println!("| RTL only (run_bare) | {:.0} |", median(bare));
+    if speed {
+        println!("| mode | cycles/s (median of 5) |\n|---|---|");
+        println!("| lock-step RTL + golden, all ports checked | {:.0} |", median(lock));
+        println!("| RTL only (run_bare) | {:.0} |", median(bare));
+    }
 
     // ---- 2. gating saving ----
     println!("\n## Enabled register-bank cycles, ALL vs NONE (200 groups x 16 slots, R = 4)");
