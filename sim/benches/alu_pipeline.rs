@@ -57,12 +57,13 @@ fn widths(na: u64) -> [u64; 3] {
 fn main() {
     let mut rng = StdRng::seed_from_u64(2026);
 
-    // ---- 1. co-sim speed ----
+    // ---- 1. co-sim speed (ALU_BENCH_SPEED=off skips it) ----
+    let speed = std::env::var("ALU_BENCH_SPEED").map(|v| v != "off").unwrap_or(true);
     println!("## alu_pipeline co-sim speed (default config, GATE_SCOPE=ALL)");
     let (prog, rows) = workload(&mut rng, 400, 0.3);
     let mut lock = Vec::new();
     let mut bare = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..if speed { 5 } else { 0 } {
         let mut s = Sim::new("all");
         load_program(&mut s, &prog, &[], &[(4, 8)]);
         let t = Instant::now();
@@ -88,9 +89,11 @@ fn main() {
         bare.push(n as f64 / t.elapsed().as_secs_f64());
         let _ = inw;
     }
-    println!("| mode | cycles/s (median of 5) |\n|---|---|");
-    println!("| lock-step RTL + golden, all ports checked | {:.0} |", median(lock));
-    println!("| RTL only (run_bare) | {:.0} |", median(bare));
+    if speed {
+        println!("| mode | cycles/s (median of 5) |\n|---|---|");
+        println!("| lock-step RTL + golden, all ports checked | {:.0} |", median(lock));
+        println!("| RTL only (run_bare) | {:.0} |", median(bare));
+    }
 
     // ---- 2. gating saving ----
     println!("\n## Enabled register-bank cycles, ALL vs NONE (200 groups x 16 slots, R = 4)");
@@ -98,6 +101,7 @@ fn main() {
     println!("bank widths as built (bits): B1 {} B2 {} B3 {}", w[0], w[1], w[2]);
     println!("| slots disabled | skipped/issued | ALL act1+act2+act3 | NONE act1+act2+act3 | saving | ALL bank bits E | NONE bank bits E | saving |");
     println!("|---|---|---|---|---|---|---|---|");
+    let mut togs = Vec::new();
     for off in [0.0, 0.25, 0.5, 0.75] {
         let mut r2 = StdRng::seed_from_u64(99);
         let (prog, rows) = workload(&mut r2, 200, off);
@@ -107,7 +111,8 @@ fn main() {
             let mut s = Sim::new(variant);
             load_program(&mut s, &prog, &[], &[(4, 8)]);
             let log = run_rows(&mut s, &rows, &|_| true);
-            let o = log.fin;
+            let mut o = log.fin;
+            o.tog = s.g.tog; // golden model's toggle counts (TOGGLE_CNT = 1 RTL not co-simulated yet)
             let e: u64 = (0..3).map(|i| o.act[i] as u64 * w[i]).sum();
             res.push((o, e));
             outs.push(log.rows.iter().map(|x| x.1).collect::<Vec<_>>());
@@ -117,6 +122,7 @@ fn main() {
         let (n, en) = res[1];
         let ca: u64 = a.act[..3].iter().map(|&x| x as u64).sum();
         let cn: u64 = n.act[..3].iter().map(|&x| x as u64).sum();
+        togs.push((off, a.tog, n.tog));
         println!(
             "| {:.0} % | {}/{} | {} | {} | {:.1} % | {} | {} | {:.1} % |",
             off * 100.0,
@@ -131,52 +137,42 @@ fn main() {
         );
     }
 
+    println!("\n## Bank data toggles (golden model, §6.6 tog_s definition), same workloads, ALL vs NONE");
+    println!("| slots disabled | ALL tog1 / tog2 / tog3 | NONE tog1 / tog2 / tog3 | ALL Σ | NONE Σ | saving |");
+    println!("|---|---|---|---|---|---|");
+    for (off, a, n) in togs {
+        let (sa, sn): (u64, u64) = (a.iter().sum(), n.iter().sum());
+        println!(
+            "| {:.0} % | {} / {} / {} | {} / {} / {} | {sa} | {sn} | {:.1} % |",
+            off * 100.0,
+            a[0],
+            a[1],
+            a[2],
+            n[0],
+            n[1],
+            n[2],
+            100.0 * (sn - sa) as f64 / sn as f64
+        );
+    }
+
     // ---- 3. yosys: gated flops map to clock-enable cells ----
-    // ALU_BENCH_YOSYS=full (default): `synth_ice40 -top eu_alu_pipeline; stat` as is; =ffs: stop
-    // before LUT mapping (`-run :map_luts`: flops are already mapped, much faster); =off: skip.
-    let mode = std::env::var("ALU_BENCH_YOSYS").unwrap_or_else(|_| "full".into());
-    let run = if mode == "ffs" { " -run :map_luts" } else { "" };
-    println!("\n## yosys synth_ice40{run} on the emitted Verilog: flop cell types");
+    // scripts/alu_ce_check.sh: synth_ice40's flop mapping, every SB_DFF* attributed to its RTL
+    // register (ALU_BENCH_YOSYS=off skips it)
+    if std::env::var("ALU_BENCH_YOSYS").map(|v| v == "off").unwrap_or(false) {
+        return;
+    }
+    println!("\n## yosys (synth_ice40 flop mapping, scripts/alu_ce_check.sh): SB_DFFE* vs plain SB_DFF*");
     for variant in ["all", "none"] {
-        if mode == "off" {
-            break;
-        }
         let s = Sim::new(variant);
         let v = s.dut.desc().verilog;
         let t = Instant::now();
-        let out = std::process::Command::new("yosys")
-            .args(["-q", "-p", &format!("read_verilog {v}; synth_ice40 -top eu_alu_pipeline{run}; tee -o /dev/stdout stat")])
-            .output();
-        match out {
-            Ok(o) if o.status.success() => {
-                let text = String::from_utf8_lossy(&o.stdout);
-                let mut en = 0u64;
-                let mut plain = 0u64;
-                let mut cells = Vec::new();
-                for line in text.lines() {
-                    let f: Vec<&str> = line.split_whitespace().collect();
-                    if f.len() == 2 && f[0].starts_with("SB_DFF") {
-                        let n: u64 = f[1].parse().unwrap_or(0);
-                        if f[0].starts_with("SB_DFFE") {
-                            en += n;
-                        } else {
-                            plain += n;
-                        }
-                        cells.push(format!("{} {}", f[0], n));
-                    }
-                    if f.len() == 2 && (f[0] == "SB_LUT4" || f[0] == "SB_CARRY") {
-                        cells.push(format!("{} {}", f[0], f[1]));
-                    }
-                }
-                println!(
-                    "GATE_SCOPE={}: enable flops (SB_DFFE*) {en}, plain flops {plain}; cells: {} ({:.0} s)",
-                    variant.to_uppercase(),
-                    cells.join(", "),
-                    t.elapsed().as_secs_f64()
-                );
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/alu_ce_check.sh");
+        match std::process::Command::new("bash").arg(script).arg(v).output() {
+            Ok(o) => {
+                println!("### GATE_SCOPE={} (default config; {:.0} s)", variant.to_uppercase(), t.elapsed().as_secs_f64());
+                print!("{}", String::from_utf8_lossy(&o.stdout));
             }
-            Ok(o) => println!("yosys failed: {}", String::from_utf8_lossy(&o.stderr)),
-            Err(e) => println!("yosys not run: {e}"),
+            Err(e) => println!("alu_ce_check.sh not run: {e}"),
         }
     }
 }

@@ -150,6 +150,61 @@ fn tv1_toggle_checks_in_golden_model() {
     }
 }
 
+/// The golden model's TOGGLE_CNT = 1 counters on TV1: B3's total equals Σ popcount over the
+/// sequence of lane-0 R values computed by hand from the spec (P2.I2 held in ALL/FIRST, computed
+/// in NONE); lanes 1..3 are NOPs (R = 0). tog_s shown on the outputs only with toggle_cnt.
+#[test]
+fn tv1_toggle_counter_totals_golden() {
+    let mut g = tv_group(4, [&[1, 2, 3, 4], &[5, 6, 7, 8], &[neg(-1), 3, 3, neg(-4)], &[100, 0, 2, 7]]);
+    g.ce[2][2] = false;
+    let cfg = cfg_program(&tv1_program(), &[], &[]);
+    let r_all: [u32; 16] = [3, 11, 2, 100, 9, 121, 4, 10000, 11, 83, 83, 200, 20, 204, 0xA000020C, 10200];
+    let mut r_none = r_all;
+    r_none[10] = (-1i32 as u32).wrapping_mul(3).wrapping_add(3u32.wrapping_mul(-4i32 as u32)); // −15
+    for (scope, seq) in [(Scope::All, r_all), (Scope::First, r_all), (Scope::None, r_none)] {
+        let res = run_groups(Params { scope, toggle_cnt: true, ..Default::default() }, &cfg, &[g.clone()], always);
+        let mut prev = 0u32;
+        let mut want = 0u64;
+        for v in seq {
+            want += (v ^ prev).count_ones() as u64;
+            prev = v;
+        }
+        assert_eq!(res.final_outputs.tog[2], want, "{scope:?}: B3 toggles");
+        let sum: u64 = res.last_tog.iter().map(|t| t[2]).sum();
+        assert_eq!(sum, want, "{scope:?}: per-edge B3 toggles add up to the counter");
+        let off = run_groups(Params { scope, ..Default::default() }, &cfg, &[g.clone()], always);
+        assert_eq!(off.final_outputs.tog, [0; 3], "TOGGLE_CNT = 0: ports are 0");
+    }
+}
+
+/// TV5 toggle checks (golden): B1/B2/B3 add 0 toggles at edges 4–7 / 5–8 / 6–9 in ALL and
+/// FIRST, and not so in NONE.
+#[test]
+fn tv5_toggle_checks_golden() {
+    let prog = vec![
+        [lane(OP_ADD, r(0), k(1), k(1), k(1), 4), 0, 0, 0, 0],
+        [lane(OP_ADD, r(0), r(0), k(0), k(0), 5), 0, 0, 0, 0],
+        [0x06C63391, 0, 0, 0, 0x00000101],
+        [lane(OP_ADD, r(4), r(6), k(0), k(0), 7), 0, 0, 0, 0],
+    ];
+    let mut g = tv_group(4, [&[10], &[20], &[30], &[40]]);
+    for p in 0..4 {
+        g.ce[p][1] = false;
+        g.ce[p][3] = false;
+    }
+    for scope in [Scope::All, Scope::First, Scope::None] {
+        let res = run_groups(Params { scope, toggle_cnt: true, ..Default::default() }, &cfg_program(&prog, &[], &[]), &[g.clone()], always);
+        let t = |c: usize, b: usize| res.last_tog[c][b];
+        let held = (4..=7).all(|c| t(c, 0) == 0) && (5..=8).all(|c| t(c, 1) == 0) && (6..=9).all(|c| t(c, 2) == 0);
+        if scope == Scope::None {
+            assert!(!held && t(4, 0) > 0 && t(5, 1) > 0, "NONE: I1 operands (r0, r0) enter B1/B2");
+        } else {
+            assert!(held, "{scope:?}: banks hold through the dead instruction");
+        }
+        assert!(t(8, 0) > 0 && t(3, 0) > 0, "{scope:?}: live neighbours toggle");
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // TV2
 
@@ -780,5 +835,32 @@ fn model_matches_plain_interpreter_when_all_live() {
             let (p, k) = (row.pix as usize, row.row as usize);
             assert_eq!(row.data[..], regs[p][4 * k..4 * k + 4]);
         }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Synthesis: the gated banks are clock-enable flops (§6.4 GATE_STYLE = CE)
+
+/// scripts/alu_ce_check.sh on the smallest legal config (NUM_ALUS = 1, IMEM_DEPTH = 1, ALL):
+/// synth_ice40's own flop mapping, every SB_DFF* attributed to its RTL register; the script
+/// fails if any B1/B2/B3 bit is not an SB_DFFE*. About 30 s of CPU.
+#[test]
+fn yosys_gated_bank_flops_are_clock_enable_flops() {
+    use hdl::alu_pipeline::{Block, Config};
+    use hdl::BlockGen;
+    let cfg = Config { num_alus: 1, imem_depth: 1, ..Config::default() };
+    let m = Block::emit(&cfg).expect("emit").remove(0);
+    let dir = tempfile::tempdir().unwrap();
+    let v = dir.path().join("eu_alu_pipeline.v");
+    std::fs::write(&v, &m.verilog).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/alu_ce_check.sh");
+    let out = std::process::Command::new("bash").arg(script).arg(&v).output().expect("run alu_ce_check.sh");
+    let text = String::from_utf8_lossy(&out.stdout);
+    println!("{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "alu_ce_check.sh failed");
+    // widths as built for one lane: B1 {op 4, wdst 5, A..D 128} + cxw 13, B2 {4, 5, 64} + 13, B3 {5, 32} + 13
+    for (bank, bits) in [("B1", 4 + 5 + 128 + 13), ("B2", 4 + 5 + 64 + 13), ("B3", 5 + 32 + 13)] {
+        let line = text.lines().find(|l| l.starts_with(&format!("bank {bank} "))).expect("bank line");
+        assert!(line.ends_with(&format!(": {bits} CE, 0 plain")), "{line}");
     }
 }

@@ -18,11 +18,13 @@ pub struct Params {
     pub num_alus: usize,
     pub imem_depth: usize,
     pub scope: Scope,
+    /// TOGGLE_CNT = 1: tog_s1..tog_s3 count bank data toggles (§6.6); 0: the ports are 0
+    pub toggle_cnt: bool,
 }
 
 impl Default for Params {
     fn default() -> Self {
-        Self { num_alus: 4, imem_depth: 32, scope: Scope::All }
+        Self { num_alus: 4, imem_depth: 32, scope: Scope::All, toggle_cnt: false }
     }
 }
 
@@ -250,7 +252,8 @@ pub struct Golden {
     pub b3cx: Cxw,
     /// counters: act1..4, issued, skipped, reg_writes, ce_writes, groups_done
     pub cnt: [u32; 9],
-    /// toggle counters of B1..B3 data fields (§6.6; the RTL is built with TOGGLE_CNT = 0)
+    /// toggle counters of B1..B3 data fields (§6.6), 48 bits, cleared with the other counters;
+    /// always kept here, shown on tog_s1..3 only when TOGGLE_CNT = 1
     pub tog: [u64; 3],
     /// toggles added at the last edge, per bank
     pub last_tog: [u64; 3],
@@ -259,6 +262,9 @@ pub struct Golden {
     pub rvalid: bool,
     pub rdata: u32,
 }
+
+/// tog_s1..tog_s3 width (§7.2): 48 bits
+pub const TOG_MASK: u64 = (1 << 48) - 1;
 
 impl Golden {
     pub fn new(prm: Params) -> Self {
@@ -377,7 +383,7 @@ impl Golden {
         o.reg_writes = self.cnt[6];
         o.ce_writes = self.cnt[7];
         o.groups_done = self.cnt[8];
-        o.tog = [0; 3]; // TOGGLE_CNT = 0 in the built RTL
+        o.tog = if self.prm.toggle_cnt { self.tog } else { [0; 3] };
         let en = self.enables();
         o.dbg_en = en.iter().enumerate().map(|(i, &e)| (e as u8) << i).sum();
         let (issue, _, p, k) = self.issue_state();
@@ -527,9 +533,6 @@ impl Golden {
         self.sh[1] = self.sh[0];
         self.sh[0] = sh1_new;
         self.last_tog = tog;
-        for s in 0..3 {
-            self.tog[s] += tog[s];
-        }
 
         // ---- fill (deserializer) ----
         let fpi = self.fp;
@@ -640,6 +643,11 @@ impl Golden {
         for i in 0..9 {
             let base = if clr_cnt { 0 } else { self.cnt[i] };
             self.cnt[i] = base.wrapping_add(inc[i]);
+        }
+        // tog_s: 48-bit counters, cleared by CTRL bit 0 like the other counters
+        for s in 0..3 {
+            let base = if clr_cnt { 0 } else { self.tog[s] };
+            self.tog[s] = base.wrapping_add(self.last_tog[s]) & TOG_MASK;
         }
         // ---- errors ----
         let mut new_bits = 0u16;

@@ -24,6 +24,8 @@ pub struct Ports {
     pub cfg_addr: In,
     pub cfg_wdata: In,
     pub o: Vec<(Out, &'static str)>,
+    /// tog_s1..tog_s3 (read back from the RTL by the toggle tests)
+    pub tog: [Out; 3],
 }
 
 pub struct Sim {
@@ -31,6 +33,10 @@ pub struct Sim {
     pub g: Golden,
     pub p: Ports,
     pub cycle: u64,
+    /// TOGGLE_CNT = 1: (dbg_en, tog ports) of the previous cycle, for the §7.4 property 4 check
+    tog_prev: Option<(u8, [u64; 3])>,
+    /// edges at which a bank was not enabled and its RTL toggle counter was checked to hold
+    pub tog_held_checks: u64,
 }
 
 pub fn variant_params(variant: &str) -> Params {
@@ -38,7 +44,7 @@ pub fn variant_params(variant: &str) -> Params {
         "all" | "all_icg" => Params { scope: Scope::All, ..Default::default() },
         "first" => Params { scope: Scope::First, ..Default::default() },
         "none" => Params { scope: Scope::None, ..Default::default() },
-        "na3_d16" => Params { num_alus: 3, imem_depth: 16, scope: Scope::All },
+        "na3_d16" => Params { num_alus: 3, imem_depth: 16, scope: Scope::All, toggle_cnt: false },
         _ => panic!("unknown variant {variant}"),
     }
 }
@@ -73,8 +79,9 @@ impl Sim {
             cfg_addr: dut.input("cfg_addr"),
             cfg_wdata: dut.input("cfg_wdata"),
             o,
+            tog: [dut.output("tog_s1"), dut.output("tog_s2"), dut.output("tog_s3")],
         };
-        let mut s = Self { dut, g: Golden::new(variant_params(variant)), p, cycle: 0 };
+        let mut s = Self { dut, g: Golden::new(variant_params(variant)), p, cycle: 0, tog_prev: None, tog_held_checks: 0 };
         s.reset();
         s
     }
@@ -82,6 +89,7 @@ impl Sim {
     pub fn reset(&mut self) {
         self.dut.reset(2);
         self.g.reset();
+        self.tog_prev = None;
         self.check(&self.g.outputs());
     }
 
@@ -135,6 +143,20 @@ impl Sim {
     pub fn cycle(&mut self, inp: &Inputs) -> Outputs {
         let o = self.g.outputs();
         self.check(&o);
+        if self.g.prm.toggle_cnt {
+            // §7.4 property 4 on the RTL counters: a bank that was not enabled at an edge adds
+            // no toggles (its counter holds, or restarts at 0 after a CTRL clear)
+            let t = self.tog_ports();
+            if let Some((en, tp)) = self.tog_prev {
+                for b in 0..3 {
+                    if (en >> b) & 1 == 0 {
+                        assert!(t[b] == tp[b] || t[b] == 0, "tog_s{} moved at an edge with en{} = 0 (cycle {})", b + 1, b + 1, self.cycle);
+                        self.tog_held_checks += 1;
+                    }
+                }
+            }
+            self.tog_prev = Some((o.dbg_en, t));
+        }
         let p = &self.p;
         let d = &mut self.dut;
         d.set(p.in_valid, inp.in_valid as u64);
@@ -180,6 +202,22 @@ pub struct Log {
     pub dbg: Vec<u8>,
     pub fin: Outputs,
     pub first_issue: u64,
+    /// the RTL's tog_s1..3 ports from the first issue cycle on (pre-edge, as dbg)
+    pub tog: Vec<[u64; 3]>,
+}
+
+impl Log {
+    /// Toggles bank s (0..3) added at the edge ending cycle c (c counted from the first issue),
+    /// from the RTL's counter ports.
+    pub fn tog_at(&self, c: usize, s: usize) -> u64 {
+        self.tog[c + 1][s] - self.tog[c][s]
+    }
+}
+
+impl Sim {
+    pub fn tog_ports(&self) -> [u64; 3] {
+        [self.dut.get(self.p.tog[0]), self.dut.get(self.p.tog[1]), self.dut.get(self.p.tog[2])]
+    }
 }
 
 pub fn row_inputs(r: &Row) -> Inputs {
@@ -199,7 +237,7 @@ pub fn row_inputs(r: &Row) -> Inputs {
 /// Streams `rows` (held until accepted) with out_ready = ready(c), runs until idle.
 pub fn run_rows(s: &mut Sim, rows: &[Row], ready: &dyn Fn(u64) -> bool) -> Log {
     let mut next = 0;
-    let mut log = Log { rows: vec![], dbg: vec![], fin: Outputs::default(), first_issue: 0 };
+    let mut log = Log { rows: vec![], dbg: vec![], fin: Outputs::default(), first_issue: 0, tog: vec![] };
     let mut started = false;
     let mut c = 0u64;
     loop {
@@ -219,6 +257,7 @@ pub fn run_rows(s: &mut Sim, rows: &[Row], ready: &dyn Fn(u64) -> bool) -> Log {
         }
         if started {
             log.dbg.push(o.dbg_en);
+            log.tog.push(s.tog_ports());
         }
         if o.out_valid && inp.out_ready {
             let r = Row {
