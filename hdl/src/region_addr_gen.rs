@@ -666,6 +666,11 @@ impl BlockGen for Block {
             ("nowrap", Config { wrap_rf: false, ..d }),
         ]
     }
+    /// The option variants (`cfg_a_opt`, `cfg_b_strict`, `nowrap`) test the RAG alone; the
+    /// RFG/RFS are co-simulated on the four register-file configs only.
+    fn cosim_keeps(variant: &str, module: &str) -> bool {
+        module == "eu_region_addr_gen" || matches!(variant, "cfg_a" | "cfg_b" | "cfg_c" | "default")
+    }
 }
 
 #[cfg(test)]
