@@ -199,9 +199,9 @@ impl<
             r_passes: Default::default(),
             r_served: Default::default(),
             r_data: Default::default(),
-            st_en: (0..PIPE).map(|_| Default::default()).collect(),
-            st_reg: (0..PIPE).map(|_| Default::default()).collect(),
-            st_last: (0..PIPE).map(|_| Default::default()).collect(),
+            st_en: (0..cfg.l_rf as usize).map(|_| Default::default()).collect(),
+            st_reg: (0..cfg.l_rf as usize).map(|_| Default::default()).collect(),
+            st_last: (0..cfg.l_rf as usize).map(|_| Default::default()).collect(),
             accept: Default::default(),
             c_addr: Default::default(),
             c_es: Default::default(),
@@ -215,7 +215,7 @@ impl<
             lcol8: (0..nl).map(|_| Default::default()).collect(),
             lon: (0..nl).map(|_| Default::default()).collect(),
             lv: (0..nl).map(|_| Default::default()).collect(),
-            lo: (0..RDP + 2).map(|_| Default::default()).collect(),
+            lo: (0..RDP + 1).map(|_| Default::default()).collect(),
             mn: (0..RDP + 1).map(|_| Default::default()).collect(),
             fnd: (0..RDP + 1).map(|_| Default::default()).collect(),
             more: Default::default(),
@@ -260,7 +260,7 @@ impl<
             self, clk, r_busy, r_iss, r_ovalid, r_addr, r_es, r_chv, r_err, r_warn, r_tag, r_passes,
             r_served, r_data
         );
-        for s in 0..PIPE {
+        for s in 0..self._lrf {
             self.st_en[s].clock.next = self.clk.val();
             self.st_reg[s].clock.next = self.clk.val();
             self.st_last[s].clock.next = self.clk.val();
@@ -295,7 +295,7 @@ impl<
         }
         // ---- chained minimum searches: search p = smallest live unserved register >= lo[p] ----
         self.lo[0].next = 0.into();
-        for p in 0..(RDP + 1) {
+        for p in 0..RDP {
             self.mn[p].next = self.k_ffff.val();
             self.fnd[p].next = false;
             for l in 0..self._nl {
@@ -307,6 +307,17 @@ impl<
             self.lo[p + 1].next = self.k_ffff.val();
             if self.fnd[p].val() {
                 self.lo[p + 1].next = self.mn[p].val() + 1;
+            }
+        }
+        // The last search only answers "more registers left?": it needs no next bound.
+        for p in RDP..(RDP + 1) {
+            self.mn[p].next = self.k_ffff.val();
+            self.fnd[p].next = false;
+            for l in 0..self._nl {
+                if self.lv[l].val() & (self.lreg[l].val() >= self.lo[p].val()) & (self.lreg[l].val() < self.mn[p].val()) {
+                    self.mn[p].next = self.lreg[l].val();
+                    self.fnd[p].next = true;
+                }
             }
         }
         for p in RDP..(RDP + 1) {
@@ -341,7 +352,8 @@ impl<
         self.st_en[0].d.next = self.iss_en.val();
         self.st_reg[0].d.next = self.iss_reg.val();
         self.st_last[0].d.next = self.issue.val() & !self.more.val();
-        for s in 1..PIPE {
+        // Only L_RF stages exist: a deeper chain would end in flops nobody reads.
+        for s in 1..self._lrf {
             self.st_en[s].d.next = self.st_en[s - 1].q.val();
             self.st_reg[s].d.next = self.st_reg[s - 1].q.val();
             self.st_last[s].d.next = self.st_last[s - 1].q.val();
@@ -421,7 +433,7 @@ impl<
             self.r_passes.d.next = 0.into();
             self.r_served.d.next = 0.into();
             self.r_data.d.next = 0.into();
-            for s in 0..PIPE {
+            for s in 0..self._lrf {
                 self.st_en[s].d.next = 0.into();
                 self.st_reg[s].d.next = 0.into();
                 self.st_last[s].d.next = false;

@@ -189,7 +189,7 @@ impl<
             lreg: (0..nl).map(|_| Default::default()).collect(),
             lcol: (0..nl).map(|_| Default::default()).collect(),
             lv: (0..nl).map(|_| Default::default()).collect(),
-            lo: (0..WRP + 2).map(|_| Default::default()).collect(),
+            lo: (0..WRP + 1).map(|_| Default::default()).collect(),
             mn: (0..WRP + 1).map(|_| Default::default()).collect(),
             fnd: (0..WRP + 1).map(|_| Default::default()).collect(),
             more: Default::default(),
@@ -260,7 +260,7 @@ impl<
                 & !self.c_served.val().get_bit(l);
         }
         self.lo[0].next = 0.into();
-        for p in 0..(WRP + 1) {
+        for p in 0..WRP {
             self.mn[p].next = self.k_ffff.val();
             self.fnd[p].next = false;
             for l in 0..self._nl {
@@ -272,6 +272,17 @@ impl<
             self.lo[p + 1].next = self.k_ffff.val();
             if self.fnd[p].val() {
                 self.lo[p + 1].next = self.mn[p].val() + 1;
+            }
+        }
+        // The last search only answers "more registers left?": it needs no next bound.
+        for p in WRP..(WRP + 1) {
+            self.mn[p].next = self.k_ffff.val();
+            self.fnd[p].next = false;
+            for l in 0..self._nl {
+                if self.lv[l].val() & (self.lreg[l].val() >= self.lo[p].val()) & (self.lreg[l].val() < self.mn[p].val()) {
+                    self.mn[p].next = self.lreg[l].val();
+                    self.fnd[p].next = true;
+                }
             }
         }
         for p in WRP..(WRP + 1) {
