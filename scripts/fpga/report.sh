@@ -10,6 +10,8 @@
 #                target/fpga/report/<block>-<config>-<target>-s<seed> already has its exit status
 #                (<dir>.rc, written by this script or by a manual build.sh run into that --out):
 #                lets long place-and-route runs be done separately, in the background
+#   --no-build   with --reuse: a run without a finished directory is not started; its row says
+#                "not run"
 #
 # Blocks and their BIST configs come from `eu-bist list` (sim::bist::registry), so a block is
 # picked up as soon as it registers a BIST top. Each (block, config, target, seed) runs
@@ -20,13 +22,14 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-targets="up5k hx8k ecp5-85f" seeds="1 2" blocks="" doc="$root/docs/fpga.md" reuse=0
+targets="up5k hx8k ecp5-85f" seeds="1 2" blocks="" doc="$root/docs/fpga.md" reuse=0 build=1
 while [ $# -gt 0 ]; do
   case $1 in
     --targets) targets=$2; shift 2 ;;
     --seeds) seeds=$2; shift 2 ;;
     --blocks) blocks=$2; shift 2 ;;
     --reuse) reuse=1; shift ;;
+    --no-build) build=0; shift ;;
     --out) doc=$2; shift 2 ;;
     *) echo "report.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -60,6 +63,9 @@ while read -r block configs; do
         if [ $reuse = 1 ] && [ -f "$dir.rc" ]; then
           echo "report.sh: $block ($config) on $target, seed $seed: reusing $dir" >&2
           rc=$(cat "$dir.rc")
+        elif [ $build = 0 ]; then
+          [ ${#fmaxes[@]} -gt 0 ] && status="ok; seed $seed not run" || status="not run"
+          continue
         else
           echo "report.sh: $block ($config) on $target, seed $seed" >&2
           "$here/build.sh" "$block" "$target" --config "$config" --seed "$seed" --out "$dir" > "$dir.log" 2>&1

@@ -251,12 +251,12 @@ impl Logic for BistAlu {
         self.dut.in_valid.next = self.valid.val();
         self.dut.in_data.next = self.core.stim.val().get_bits::<128>(1);
         self.dut.in_nrows_m1.next = self.r_now.val();
+        // The sum wraps at 2 bits in a 2-bit local: inside `bit_cast::<5, 2>(..)` the emitted
+        // Verilog would do the add at 5 bits (context-determined width) and not wrap.
+        self.ip2.next = self.b_now.val() + self.rows.n.val().get_bits::<2>(2);
         if self.c.val().get_bits::<6>(9).any() {
             self.dut.in_pix.next = self.rows.n.val().get_bits::<2>(0);
             self.dut.in_row.next = self.rows.n.val().get_bits::<2>(2);
-            // The sum wraps at 2 bits in a 2-bit local: inside `bit_cast::<5, 2>(..)` the emitted
-            // Verilog would do the add at 5 bits (context-determined width) and not wrap.
-            self.ip2.next = self.b_now.val() + self.rows.n.val().get_bits::<2>(2);
             self.dut.in_iptr.next = bit_cast::<5, 2>(self.ip2.val());
         } else {
             self.dut.in_pix.next = self.core.stim.val().get_bits::<2>(129);
