@@ -1546,6 +1546,10 @@ impl BlockGen for Block {
             ("n16", Config::with(16, 0, 8)),
             ("n32", Config::with(32, 0, 8)),
             ("n4_d2", Config::with(4, 2, 2)),
+            // non-default IP widths: the narrowest (IPs and targets at the top of a 12-bit
+            // range) and the widest (IPW+2 = 34-bit target arithmetic), at default depths
+            ("n8_ipw12", Config { ipw: 12, ..Config::with(8, 0, 8) }),
+            ("n4_ipw32", Config { ipw: 32, ..Config::with(4, 0, 8) }),
         ]
     }
 }
