@@ -48,6 +48,30 @@ fn total_cells(stat: &str) -> Option<u64> {
     stat.lines().rev().find(|l| l.trim_start().starts_with("Number of cells:")).and_then(|l| l.split(':').nth(1)?.trim().parse().ok())
 }
 
+/// CPU seconds this thread has run (utime + stime of /proc/thread-self/stat, in the usual
+/// 100 Hz clock ticks), so that speeds can be given per CPU-second: on the shared 2-core machine
+/// the wall-clock rate mostly measures the other builds.
+fn thread_cpu_secs() -> f64 {
+    let s = std::fs::read_to_string("/proc/thread-self/stat").expect("/proc/thread-self/stat (Linux)");
+    let f: Vec<&str> = s[s.rfind(')').expect("stat format") + 2..].split_whitespace().collect();
+    // fields after the command: state is field 3, utime field 14, stime field 15
+    (f[11].parse::<f64>().unwrap() + f[12].parse::<f64>().unwrap()) / 100.0
+}
+
+/// Runs `f` (which processes `n` instructions) `reps` times: the median wall-clock rate and the
+/// rate per CPU-second of this thread over all repetitions.
+fn rates(reps: usize, n: usize, mut f: impl FnMut()) -> (f64, f64) {
+    let mut wall = Vec::new();
+    let cpu0 = thread_cpu_secs();
+    for _ in 0..reps {
+        let t = Instant::now();
+        f();
+        wall.push(n as f64 / t.elapsed().as_secs_f64());
+    }
+    let cpu = (thread_cpu_secs() - cpu0).max(0.01);
+    (median(wall), (reps * n) as f64 / cpu)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]
@@ -127,29 +151,19 @@ fn main() {
     }
     let ow = dut.desc().out_words;
     let mut outs = vec![0u32; total * ow];
-    let mut bare = Vec::new();
-    for _ in 0..5 {
-        let t = Instant::now();
-        dut.run_bare(&vecs, &mut outs);
-        bare.push(total as f64 / t.elapsed().as_secs_f64());
-    }
+    let bare = rates(5, total, || dut.run_bare(&vecs, &mut outs));
     // the golden model alone (the reference cost of the checked run)
-    let mut golden = Vec::new();
-    for _ in 0..3 {
-        let t = Instant::now();
+    let golden = rates(3, total, || {
         let mut st = State::reset(&gcfg);
         for r in &runs {
             for s in &r.steps {
                 st = std::hint::black_box(step(&gcfg, &st, &s.instr, s.pred)).0;
             }
         }
-        golden.push(total as f64 / t.elapsed().as_secs_f64());
-    }
+    });
     // checked co-sim: golden model steps + RTL + compare of every output port (the tests' driver)
-    let mut checked = Vec::new();
-    for _ in 0..3 {
+    let checked = rates(3, total, || {
         let mut sbu = drv::Sbu::new("n16", gcfg);
-        let t = Instant::now();
         let mut st = State::reset(&gcfg);
         for r in &runs {
             for s in &r.steps {
@@ -158,14 +172,9 @@ fn main() {
                 st = s2;
             }
         }
-        checked.push(total as f64 / t.elapsed().as_secs_f64());
+    });
+    println!("co-sim N=16, {total} instructions of {} random programs (M instructions/s: wall-clock median | per CPU-second):", runs.len());
+    for (what, (wall, cpu)) in [("bare Verilator", bare), ("golden model alone", golden), ("golden + RTL + compare of every port", checked)] {
+        println!("  {what:<38} {:>6.3} | {:>6.3}", wall / 1e6, cpu / 1e6);
     }
-    println!(
-        "co-sim N=16, {total} instructions of {} random programs: bare Verilator {:.2} M instr/s, \
-         golden model alone {:.2} M instr/s, golden+RTL+compare of every port {:.2} M instr/s (medians)",
-        runs.len(),
-        median(bare) / 1e6,
-        median(golden) / 1e6,
-        median(checked) / 1e6
-    );
 }
