@@ -387,6 +387,26 @@ fn spec_special_values() {
 }
 
 #[test]
+fn ulp_is_the_spacing_of_the_format() {
+    // OpenCL ulp of a representable value = distance to the next representable value (also at the
+    // top of a binade and for subnormals), for every format
+    let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+    for _ in 0..200_000 {
+        let b: u32 = rng.gen::<u32>() & 0x7FFF_FFFF;
+        let y = f32::from_bits(b);
+        if y.is_finite() && b != 0x7F7F_FFFF {
+            assert_eq!(ulp(y as f64, FMT_FP32), (f32::from_bits(b + 1) - y) as f64, "fp32 {y:e}");
+        }
+        let h = half::f16::from_bits((b & 0x7FFF) as u16);
+        if h.is_finite() && h != half::f16::MAX {
+            let next = half::f16::from_bits(h.to_bits() + 1);
+            assert_eq!(ulp(h.to_f64(), FMT_FP16), next.to_f64() - h.to_f64(), "fp16 {h}");
+        }
+    }
+    assert_eq!(ulp(0.0, FMT_FP16), 2f64.powi(-24));
+}
+
+#[test]
 fn invariants_symmetry_and_ranges() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     for _ in 0..200_000 {
