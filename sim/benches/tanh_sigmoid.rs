@@ -448,7 +448,8 @@ fn rtl_sweep(op: u8) -> RtlRun {
     })
 }
 
-fn cosim_speed(variant: &str) -> f64 {
+/// (M cycles per wall second, per CPU second), median of 5 runs by CPU rate.
+fn cosim_speed(variant: &str) -> (f64, f64) {
     let mut d = Dut::new(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
     d.reset(1);
     let l = layout(&d);
