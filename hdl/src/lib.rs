@@ -6,6 +6,7 @@
 
 pub mod config;
 pub mod emit;
+pub mod prims;
 
 pub mod alu_pipeline;
 pub mod branch_unit;

@@ -99,7 +99,8 @@ impl BistTanh {
             e8: Default::default(),
             e5: Default::default(),
             core: BistCore::new(p),
-            dut: Default::default(),
+            // The small config is the one `supports` accepts: fused tail, NaN payloads kept.
+            dut: crate::tanh_sigmoid::rtl::TanhSigmoid::new(true, false, crate::tanh_sigmoid::lat(&small_config())),
         }
     }
 }

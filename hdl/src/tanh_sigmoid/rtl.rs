@@ -12,50 +12,8 @@
 //! "Where the RTL co-sim time goes").
 
 use super::tables::{tables, WORD_BITS};
+use crate::prims::RDff;
 use rust_hdl::prelude::*;
-
-/// D flip-flop with a synchronous, active-high reset to zero: rust-hdl's `DFF` (its Verilog and
-/// its simulation model) plus `if (rst)` inside the clocked block. With `DFF` the reset has to be
-/// a mux in front of `d`, and then every register's next-state logic depends on the `rst` input.
-#[derive(Clone, Debug, LogicBlock)]
-pub struct RDff<T: Synth> {
-    pub d: Signal<In, T>,
-    pub q: Signal<Out, T>,
-    pub clock: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-}
-
-impl<T: Synth> Default for RDff<T> {
-    fn default() -> Self {
-        Self { d: Signal::default(), q: Signal::default(), clock: Signal::default(), rst: Signal::default() }
-    }
-}
-
-impl<T: Synth> Logic for RDff<T> {
-    fn update(&mut self) {
-        if self.clock.pos_edge() {
-            self.q.next = if self.rst.val() { T::default() } else { self.d.val() };
-        }
-    }
-    fn connect(&mut self) {
-        self.q.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let zero = T::default().verilog();
-        Verilog::Custom(format!(
-            "\
-initial begin
-   q = {zero:x};
-end
-
-always @(posedge clock) begin
-   if (rst) q <= {zero:x};
-   else q <= d;
-end
-"
-        ))
-    }
-}
 
 /// Registered 32x32 -> 64 unsigned multiplier built from four of rust-hdl's 16x16 multipliers:
 /// `p` is the product of the previous cycle's `a` and `b` (cleared by rst).

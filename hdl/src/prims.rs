@@ -1,0 +1,93 @@
+//! Leaf primitives shared by the blocks.
+//!
+//! `RDff` is one of the two places where the project writes Verilog text (the other is the ALU's
+//! clock-gating cell, `alu_pipeline::CgCell`); both are named in the README.
+
+use rust_hdl::prelude::*;
+
+/// D flip-flop with a synchronous, active-high reset to zero: rust-hdl's `DFF` (its Verilog and
+/// its simulation model) plus `if (rst)` inside the clocked block. With `DFF` the reset has to be
+/// a mux in front of `d`, and then every register's next-state logic depends on the `rst` input.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct RDff<T: Synth> {
+    pub d: Signal<In, T>,
+    pub q: Signal<Out, T>,
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+}
+
+impl<T: Synth> Default for RDff<T> {
+    fn default() -> Self {
+        Self { d: Signal::default(), q: Signal::default(), clock: Signal::default(), rst: Signal::default() }
+    }
+}
+
+impl<T: Synth> Logic for RDff<T> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            self.q.next = if self.rst.val() { T::default() } else { self.d.val() };
+        }
+    }
+    fn connect(&mut self) {
+        self.q.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let zero = T::default().verilog();
+        Verilog::Custom(format!(
+            "\
+initial begin
+   q = {zero:x};
+end
+
+always @(posedge clock) begin
+   if (rst) q <= {zero:x};
+   else q <= d;
+end
+"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// rust-hdl's simulation of `RDff`: `q` takes `d` at each rising edge, zero when `rst` is high
+    /// at that edge, and holds between edges whatever `d` and `rst` do.
+    #[test]
+    fn rdff_loads_on_rising_edges_and_resets_synchronously() {
+        let mut f: RDff<Bits<8>> = RDff::default();
+        f.connect_all();
+        let mut state = 0x2545_f491u32;
+        let mut want = 0u64;
+        let mut resets = 0;
+        for cycle in 0..300 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            let d = (state & 0xff) as u64;
+            let rst = cycle < 2 || state >> 28 == 0;
+            f.clock.next = Clock { clk: false };
+            f.d.next = d.to_bits();
+            f.rst.next = rst;
+            assert!(simulate(&mut f, 100));
+            assert_eq!(f.q.val().index() as u64, want, "low phase of cycle {cycle} holds");
+            f.clock.next = Clock { clk: true };
+            assert!(simulate(&mut f, 100));
+            want = if rst { 0 } else { d };
+            resets += rst as u32;
+            assert_eq!(f.q.val().index() as u64, want, "after the edge of cycle {cycle}");
+            // Inputs that change while the clock is high are not seen until the next edge.
+            f.d.next = (!d & 0xff).to_bits();
+            f.rst.next = !rst;
+            assert!(simulate(&mut f, 100));
+            assert_eq!(f.q.val().index() as u64, want, "high phase of cycle {cycle} holds");
+        }
+        assert!(resets > 5 && resets < 100, "{resets} resets");
+        let v = match f.hdl() {
+            Verilog::Custom(t) => t,
+            _ => panic!("custom Verilog expected"),
+        };
+        assert!(v.contains("always @(posedge clock) begin") && v.contains("if (rst) q <= 8'h0;") && v.contains("else q <= d;"), "{v}");
+    }
+}
