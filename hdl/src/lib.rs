@@ -64,6 +64,14 @@ pub fn cosim_builds() -> Vec<(String, Vec<EmittedModule>)> {
         "bist_trap_controller".to_string(),
         vec![bist::trap_controller::emit(&bist::trap_controller::small_config(), &bist::trap_controller::cosim_params()).expect("BIST top emits")],
     ));
+    out.push((
+        "bist_alu_pipeline".to_string(),
+        vec![bist::alu_pipeline::emit(&bist::alu_pipeline::small_config(), &bist::alu_pipeline::cosim_params()).expect("BIST top emits")],
+    ));
+    out.push((
+        "bist_tanh_sigmoid".to_string(),
+        vec![bist::tanh_sigmoid::emit(&bist::tanh_sigmoid::small_config(), &bist::tanh_sigmoid::cosim_params()).expect("BIST top emits")],
+    ));
     add::<region_addr_gen::Block>(&mut out);
     add::<branch_unit::Block>(&mut out);
     add::<alu_pipeline::Block>(&mut out);

@@ -108,6 +108,18 @@ fn skip(k: &str) -> bool {
     std::env::var(k).is_ok()
 }
 
+/// CPU seconds (user + system) of this process (`"self"`) or of the calling thread
+/// (`"thread-self"`), from /proc (clock ticks of 1/100 s, Linux's USER_HZ). Rates in this report
+/// are given per CPU second as well as per wall second: on the shared machine a thread gets a
+/// fraction of a core, so wall-clock rates measure the load more than the code.
+fn cpu_seconds(which: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{which}/stat")).unwrap_or_default();
+    // fields after the parenthesised command name: state is field 3, utime 14, stime 15
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<u64> = rest.split_whitespace().skip(11).take(2).map(|v| v.parse().unwrap_or(0)).collect();
+    f.iter().sum::<u64>() as f64 / 100.0
+}
+
 fn op_name(op: u8) -> &'static str {
     ["TANH_PRE", "SIGMOID", "TANH"][op as usize]
 }
@@ -338,10 +350,12 @@ fn layout(d: &Dut) -> Layout {
 struct RtlRun {
     checked: u64,
     bad: u64,
-    /// seconds spent in the Verilated model (run_bare), summed over threads
+    /// wall seconds spent in the Verilated model (run_bare), summed over threads
     sim_s: f64,
-    /// seconds spent in the golden model and the comparison, summed over threads
+    /// wall seconds spent in the golden model and the comparison, summed over threads
     cmp_s: f64,
+    /// CPU seconds of the sweep threads, summed
+    cpu_s: f64,
 }
 
 /// fp32 sweep through the lanes8 Verilator model (one instance per thread), compared bit for bit
@@ -354,11 +368,13 @@ fn rtl_sweep(op: u8) -> RtlRun {
         let hs: Vec<_> = (0..nt)
             .map(|t| {
                 s.spawn(move || {
+                    let cpu0 = cpu_seconds("thread-self");
                     let mut d = Dut::new("tanh_sigmoid_lanes8/eu_tanh_sigmoid");
                     d.reset(1);
                     let l = layout(&d);
+                    let lat: usize = d.param("lat").parse().unwrap();
                     const CYC: usize = 1 << 15;
-                    let total = CYC + LAT;
+                    let total = CYC + lat;
                     let mut inp = vec![0u32; total * l.in_words];
                     let mut out = vec![0u32; total * l.out_words];
                     for c in 0..CYC {
@@ -367,7 +383,7 @@ fn rtl_sweep(op: u8) -> RtlRun {
                         w[l.op] = op as u32;
                         w[l.mask] = 0xFF;
                     }
-                    let mut r = RtlRun { checked: 0, bad: 0, sim_s: 0.0, cmp_s: 0.0 };
+                    let mut r = RtlRun { checked: 0, bad: 0, sim_s: 0.0, cmp_s: 0.0, cpu_s: 0.0 };
                     let mut raw = t * st;
                     let mut batch = Vec::with_capacity(CYC * 8);
                     let mut next_report = 1u64 << 28;
@@ -383,14 +399,14 @@ fn rtl_sweep(op: u8) -> RtlRun {
                                 inp[c * l.in_words + l.data + k] = *batch.get(c * 8 + k).unwrap_or(&0);
                             }
                         }
-                        // the LAT cycles after the batch only flush the pipe (their outputs are not checked)
+                        // the lat cycles after the batch only flush the pipe (their outputs are not checked)
                         let t0 = Instant::now();
                         // only the cycles in use (a short last batch or a sparse sweep)
-                        let used = ncyc + LAT;
+                        let used = ncyc + lat;
                         d.run_bare(&inp[..used * l.in_words], &mut out[..used * l.out_words]);
                         let t1 = Instant::now();
                         for (j, &x) in batch.iter().enumerate() {
-                            let c = j / 8 + LAT - 1;
+                            let c = j / 8 + lat - 1;
                             let got = out[c * l.out_words + l.odata + j % 8];
                             let want = lane(op, FMT_FP32, false, x);
                             if got != want {
@@ -416,21 +432,24 @@ fn rtl_sweep(op: u8) -> RtlRun {
                             );
                         }
                     }
+                    r.cpu_s = cpu_seconds("thread-self") - cpu0;
                     r
                 })
             })
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    res.iter().fold(RtlRun { checked: 0, bad: 0, sim_s: 0.0, cmp_s: 0.0 }, |a, b| RtlRun {
+    res.iter().fold(RtlRun { checked: 0, bad: 0, sim_s: 0.0, cmp_s: 0.0, cpu_s: 0.0 }, |a, b| RtlRun {
         checked: a.checked + b.checked,
         bad: a.bad + b.bad,
         sim_s: a.sim_s + b.sim_s,
         cmp_s: a.cmp_s + b.cmp_s,
+        cpu_s: a.cpu_s + b.cpu_s,
     })
 }
 
-fn cosim_speed(variant: &str) -> f64 {
+/// (M cycles per wall second, per CPU second), median of 5 runs by CPU rate.
+fn cosim_speed(variant: &str) -> (f64, f64) {
     let mut d = Dut::new(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
     d.reset(1);
     let l = layout(&d);
@@ -451,27 +470,27 @@ fn cosim_speed(variant: &str) -> f64 {
         }
     }
     let mut out = vec![0u32; N * l.out_words];
-    let mut rates: Vec<f64> = (0..5)
+    let mut rates: Vec<(f64, f64)> = (0..5)
         .map(|_| {
-            let t = Instant::now();
+            let (t, c) = (Instant::now(), cpu_seconds("thread-self"));
             d.run_bare(&inp, &mut out);
-            N as f64 / t.elapsed().as_secs_f64()
+            (N as f64 / t.elapsed().as_secs_f64(), N as f64 / (cpu_seconds("thread-self") - c).max(0.01))
         })
         .collect();
-    rates.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    rates.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap());
     rates[2]
 }
 
-/// Golden model alone (no reference), inputs per second on one thread.
-fn golden_speed(op: u8) -> f64 {
+/// Golden model alone (no reference): inputs per wall second and per CPU second, one thread.
+fn golden_speed(op: u8) -> (f64, f64) {
     const N: u32 = 1 << 24;
-    let t = Instant::now();
+    let (t, c) = (Instant::now(), cpu_seconds("thread-self"));
     let mut acc = 0u32;
     for i in 0..N {
         acc = acc.wrapping_add(lane(op, FMT_FP32, false, i.wrapping_mul(0x9E37_79B9)));
     }
     std::hint::black_box(acc);
-    N as f64 / t.elapsed().as_secs_f64()
+    (N as f64 / t.elapsed().as_secs_f64(), N as f64 / (cpu_seconds("thread-self") - c).max(0.01))
 }
 
 /// yosys cell count: `synth -flatten` (full, with ABC) or, with TS_YOSYS_COARSE=1, the coarse flow
@@ -530,13 +549,21 @@ pub fn main() {
         let ops: Vec<u8> = if skip("TS_TANH_PRE") { vec![OP_TANH, OP_SIGMOID, OP_TANH_PRE] } else { vec![OP_TANH, OP_SIGMOID] };
         let mut accs = Vec::new();
         for &op in &ops {
-            let t0 = Instant::now();
+            let (t0, c0) = (Instant::now(), cpu_seconds("self"));
             let a = golden_sweep(op);
             let scope = match exp_range(op) {
                 Some((lo, hi)) => format!(", biased exponents {lo}..={hi} only"),
                 None => String::new(),
             };
-            print_acc(&format!("fp32 {} ({} inputs{scope}, {:.1} s wall)", op_name(op), a.n, t0.elapsed().as_secs_f64()), op, &a, FMT_FP32);
+            let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_seconds("self") - c0);
+            let label = format!(
+                "fp32 {} ({} inputs{scope}, {wall:.1} s wall, {cpu:.1} CPU s = {:.2} M inputs per CPU s; all 2^32 on 2 idle cores ~ {:.1} min)",
+                op_name(op),
+                a.n,
+                a.n as f64 / cpu.max(0.01) / 1e6,
+                2f64.powi(32) / (a.n as f64 / cpu.max(0.01)) / 2.0 / 60.0
+            );
+            print_acc(&label, op, &a, FMT_FP32);
             write_plot_data(&format!("tanh_sigmoid_err_fp32_{}", op_name(op)), &a);
             accs.push((op, a));
             // the plot is rewritten after each op, so a long run leaves a plot behind early
@@ -563,25 +590,35 @@ pub fn main() {
             let t0 = Instant::now();
             let r = rtl_sweep(op);
             let secs = t0.elapsed().as_secs_f64();
+            let per_cpu = r.checked as f64 / r.cpu_s.max(0.01);
             println!(
-                "  {}: {} inputs, {} mismatches, {secs:.1} s wall ({:.3} M inputs/s; Verilated model {:.0} % of thread time, golden check {:.0} %; full 2^32 sweep ~ {:.0} s = {:.2} h)",
+                "  {}: {} inputs, {} mismatches, {secs:.1} s wall ({:.3} M inputs per wall s), {:.1} CPU s ({:.3} M inputs per CPU s); \
+                 Verilated model {:.0} % of thread time, golden check {:.0} %; full 2^32 sweep at this wall rate ~ {:.2} h, on 2 idle cores ~ {:.1} min",
                 op_name(op),
                 r.checked,
                 r.bad,
                 r.checked as f64 / secs / 1e6,
+                r.cpu_s,
+                per_cpu / 1e6,
                 100.0 * r.sim_s / (r.sim_s + r.cmp_s),
                 100.0 * r.cmp_s / (r.sim_s + r.cmp_s),
-                secs * 2f64.powi(32) / r.checked as f64,
-                secs * 2f64.powi(32) / r.checked as f64 / 3600.0
+                secs * 2f64.powi(32) / r.checked as f64 / 3600.0,
+                2f64.powi(32) / per_cpu / 2.0 / 60.0
             );
         }
     }
     if !skip("TS_SKIP_SPEED") {
         for v in ["lanes1", "lanes8"] {
-            println!("  co-sim speed {v}: {:.3} M cycles/s (median of 5, run_bare, 500k random cycles, 1 thread)", cosim_speed(v) / 1e6);
+            let (wall, cpu) = cosim_speed(v);
+            println!(
+                "  co-sim speed {v}: {:.3} M cycles per CPU s ({:.3} M per wall s; median of 5 runs by CPU time, run_bare, 500k random cycles, 1 thread)",
+                cpu / 1e6,
+                wall / 1e6
+            );
         }
         for op in [OP_TANH, OP_SIGMOID] {
-            println!("  golden model alone, fp32 {}: {:.1} M inputs/s (1 thread)", op_name(op), golden_speed(op) / 1e6);
+            let (wall, cpu) = golden_speed(op);
+            println!("  golden model alone, fp32 {}: {:.1} M inputs per CPU s ({:.1} M per wall s, 1 thread)", op_name(op), cpu / 1e6, wall / 1e6);
         }
     }
     if !skip("TS_SKIP_YOSYS") {

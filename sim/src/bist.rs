@@ -64,7 +64,7 @@ fn get_bit(v: &[u64], i: usize) -> bool {
 }
 
 /// Copies `width` bits starting at bit `lo` of `src` (64-bit words) into `dst` (32-bit words) from bit 0.
-fn unpack(src: &[u64], lo: usize, width: usize, dst: &mut [u32]) {
+pub fn unpack(src: &[u64], lo: usize, width: usize, dst: &mut [u32]) {
     for w in dst.iter_mut().take(width.div_ceil(32)) {
         *w = 0;
     }
@@ -166,7 +166,45 @@ pub fn registry() -> Vec<BistEntry> {
         top: |_, p| hdl::bist::selftest::emit(p).expect("selftest BIST top emits"),
     }];
     v.extend(blocks_fpga1());
+    v.extend(blocks_fpga2());
     v
+}
+
+/// A padded top's spare stimulus bits (above the DUT's inputs) that its shaping uses, shown to
+/// the golden model as one more input port (`bist_spare`, `bits` wide) after the DUT's inputs.
+/// Only the port list changes (the layout); the Verilog is the DUT's.
+pub fn with_spare_stimulus(mut dut: EmittedModule, bits: usize) -> EmittedModule {
+    let (sw, _) = hb::port_widths(&dut.ports);
+    assert!(bits >= 1 && sw + bits <= sw.max(64), "{}: {bits} spare bits above {sw} inputs exceed the padded core's 64", dut.name);
+    dut.ports.push(PortInfo { name: "bist_spare".into(), dir: Dir::In, width: bits });
+    dut
+}
+
+/// alu_pipeline and tanh_sigmoid: small configs.
+fn blocks_fpga2() -> Vec<BistEntry> {
+    use crate::bist_models::{alu_pipeline::AluBist, tanh_sigmoid::TanhBist};
+    fn alu_cfg(c: &str) -> hdl::alu_pipeline::Config {
+        load_config("alu_pipeline", c, |all| all.alu_pipeline)
+    }
+    fn tanh_cfg(c: &str) -> hdl::tanh_sigmoid::Config {
+        load_config("tanh_sigmoid", c, |all| all.tanh_sigmoid)
+    }
+    vec![
+        BistEntry {
+            block: "alu_pipeline",
+            configs: &["small"],
+            dut: |c| hdl::bist::alu_pipeline::dut_module(&alu_cfg(c)),
+            model: |c| Box::new(AluBist::new(&alu_cfg(c))),
+            top: |c, p| hdl::bist::alu_pipeline::emit(&alu_cfg(c), p).expect("alu_pipeline BIST top emits"),
+        },
+        BistEntry {
+            block: "tanh_sigmoid",
+            configs: &["small"],
+            dut: |c| with_spare_stimulus(hdl::bist::tanh_sigmoid::dut_module(&tanh_cfg(c)), hdl::bist::tanh_sigmoid::SPARE_BITS),
+            model: |c| Box::new(TanhBist::new(&tanh_cfg(c))),
+            top: |c, p| hdl::bist::tanh_sigmoid::emit(&tanh_cfg(c), p).expect("tanh_sigmoid BIST top emits"),
+        },
+    ]
 }
 
 /// region_addr_gen (RAG), branch_unit, trap_controller: small configs.

@@ -5,118 +5,10 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::cosim::{Dut, In, Out as Port};
-use sim::golden::branch_unit::prog::{assemble, oracle, simd_run, Gen, Program};
+mod branch_unit_drv;
+use branch_unit_drv::{ip_mask, Sbu};
+use sim::golden::branch_unit::prog::{assemble, oracle, simd_run, simd_run_at, Gen, Program};
 use sim::golden::branch_unit::{err, event, op, step, ty, Cfg, Instr, Out, State, S_CALL, S_HALT};
-
-// ------------------------------------------------------------------ RTL driver
-
-struct Sbu {
-    dut: Dut,
-    cfg: Cfg,
-    i_valid: In,
-    i_op: In,
-    i_ip: In,
-    i_jip: In,
-    i_uip: In,
-    i_pred: In,
-    o: [Port; 15],
-}
-
-const OUTS: [&str; 15] = [
-    "req_ready", "rsp_valid", "rsp_next_ip", "rsp_exec_mask", "rsp_lane_mask", "rsp_pred_mask", "rsp_err",
-    "rsp_err_code", "rsp_err_type", "rsp_warn", "rsp_event", "lane_mask", "fault", "dbg_cic", "dbg_loop_nest",
-];
-
-impl Sbu {
-    fn new(variant: &str, cfg: Cfg) -> Self {
-        let dut = Dut::new(&format!("branch_unit_{variant}/eu_branch_unit"));
-        assert_eq!(dut.param("lanes"), cfg.n.to_string());
-        assert_eq!(dut.param("maxd"), cfg.maxd.to_string());
-        assert_eq!(dut.param("maxd_call"), cfg.maxd_call.to_string());
-        assert_eq!(dut.param("dw"), cfg.dw().to_string());
-        let o = OUTS.map(|n| dut.output(n));
-        let mut s = Self {
-            i_valid: dut.input("req_valid"),
-            i_op: dut.input("req_op"),
-            i_ip: dut.input("req_ip"),
-            i_jip: dut.input("req_jip"),
-            i_uip: dut.input("req_uip"),
-            i_pred: dut.input("req_pred"),
-            o,
-            dut,
-            cfg,
-        };
-        s.dut.reset(1);
-        s
-    }
-
-    fn wide(&self) -> (Port, Port) {
-        (self.dut.output("dbg_cnt"), self.dut.output("dbg_tos"))
-    }
-
-    /// Compares every output port with the golden step (`out`, state after `s`).
-    fn expect(&mut self, valid: bool, out: &Out, s: &State) {
-        let c = self.cfg;
-        let (dcnt, dtos) = self.wide();
-        let mut e = self.dut.expected();
-        let o = &self.o;
-        e.set(o[0], 1).set(o[1], valid as u64);
-        if valid {
-            e.set(o[2], out.next_ip)
-                .set(o[3], out.exec_mask)
-                .set(o[4], out.lane_mask)
-                .set(o[5], out.pred_mask)
-                .set(o[6], out.err as u64)
-                .set(o[7], out.err_code as u64)
-                .set(o[8], out.err_type as u64)
-                .set(o[9], out.warn as u64)
-                .set(o[10], out.event as u64);
-        } else {
-            for p in &o[2..11] {
-                e.set(*p, 0);
-            }
-        }
-        e.set(o[11], s.e()).set(o[12], s.fault as u64);
-        let dw = c.dw() as usize;
-        let mut cic = 0u64;
-        for t in (0..5).rev() {
-            cic = cic << dw | s.cic[t] as u64;
-        }
-        e.set(o[13], cic).set(o[14], s.loop_nest as u64);
-        let cw = c.cw() as usize;
-        for (n, &v) in s.cnt.iter().enumerate() {
-            e.set_field(dcnt, n * cw, cw, v as u64);
-        }
-        let ew = 16 + dw;
-        for t in 0..5 {
-            let en = s.tos_view(t);
-            e.set_field(dtos, t * ew, dw, en.aux as u64).set_field(dtos, t * ew + dw, 16, en.ip);
-        }
-        self.dut.check(&e);
-    }
-
-    fn drive(&mut self, i: &Instr, pred: u64) {
-        self.dut.set(self.i_valid, 1);
-        self.dut.set(self.i_op, i.op as u64);
-        self.dut.set(self.i_ip, i.ip);
-        self.dut.set(self.i_jip, (i.jip as u64) & 0xffff);
-        self.dut.set(self.i_uip, (i.uip as u64) & 0xffff);
-        self.dut.set(self.i_pred, pred & self.cfg.nmask());
-        self.dut.tick();
-    }
-
-    fn step(&mut self, i: &Instr, pred: u64, out: &Out, after: &State) {
-        self.drive(i, pred);
-        self.expect(true, out, after);
-    }
-
-    fn idle(&mut self, s: &State) {
-        self.dut.set(self.i_valid, 0);
-        self.dut.tick();
-        self.expect(false, &Out::default(), s);
-    }
-}
 
 /// Golden model plus (optionally) the RTL in lock step.
 struct Both {
@@ -376,7 +268,7 @@ fn expect_error(b: &mut Both, i: Instr, pred: u64, code: u8, t: u8) {
     let mut want = before.clone();
     want.fault = true;
     assert_eq!(b.s, want, "{i:?}: only fault changes");
-    let o2 = b.step(Instr::new(op::NOP, (i.ip + 1) & 0xffff, 0, 0), b.cfg.nmask());
+    let o2 = b.step(Instr::new(op::NOP, (i.ip + 1) & ip_mask(&b.cfg), 0, 0), b.cfg.nmask());
     assert_eq!((o2.err, o2.err_code), (true, err::FAULTED));
     assert_eq!(b.s, want);
 }
@@ -674,20 +566,64 @@ fn golden_matches_scalar_oracle_on_random_programs() {
     assert!(programs >= 10_000);
 }
 
+/// P4 at the non-default IPWs: programs placed so that their EOT is the last IP (offsets are
+/// relative, so the lanes' traces must not change), golden model against the scalar oracle.
+#[test]
+fn golden_matches_scalar_oracle_at_the_top_of_the_ip_range() {
+    let seed = 0xB0A7_0002;
+    println!("seed {seed:#x}");
+    let mut rng = StdRng::seed_from_u64(seed);
+    for ipw in [12, 32] {
+        for n in [1usize, 4, 8] {
+            let cfg = Cfg { ipw, ..Cfg::new(n) };
+            for k in 0..300 {
+                let p = gen_program(&mut rng, &cfg, k % 2 == 0);
+                let live = live_mask(&mut rng, &cfg);
+                let base = (cfg.imem_depth() as usize - p.code.len()) as u64;
+                let run = simd_run_at(&cfg, &p, base, live, &mut rng, 200_000)
+                    .unwrap_or_else(|e| panic!("IPW {ipw} N={n} program {k}: {e}\n{:?}", p.code));
+                assert_eq!(run.steps.last().unwrap().instr.ip, ip_mask(&cfg), "EOT on the last IP");
+                for lane in 0..n {
+                    let want = if live >> lane & 1 == 1 { oracle(&p, lane, 1_000_000).expect("oracle terminates") } else { vec![] };
+                    assert_eq!(run.traces[lane], want, "IPW {ipw} N={n} program {k} lane {lane}: {:?}", p.code);
+                }
+            }
+        }
+    }
+}
+
+/// Where [`rtl_random_programs`] places each program in instruction memory.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// at IP 0
+    Zero,
+    /// at the top of the IP range: every other program ends exactly on IP `2^IPW - 1`, the rest
+    /// end at most 64 instructions below it
+    Top,
+}
+
 /// P7: RTL against the golden model, every port every cycle, on random structured programs:
 /// ≥ 1e6 instructions per N.
-fn rtl_random_programs(variant: &str, n: usize, target: usize, seed: u64) {
+fn rtl_random_programs(variant: &str, cfg: Cfg, place: Place, target: usize, seed: u64) {
     println!("{variant}: seed {seed:#x}");
-    let cfg = Cfg::new(n);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut sbu = Sbu::new(variant, cfg);
     let mut cur = State::reset(&cfg);
     let mut done = 0usize;
     let mut programs = 0usize;
+    let mut max_ip = 0u64;
     while done < target {
         let p = gen_program(&mut rng, &cfg, programs % 2 == 0);
         let live = live_mask(&mut rng, &cfg);
-        let run = simd_run(&cfg, &p, live, &mut rng, 200_000).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        let base = match place {
+            Place::Zero => 0,
+            Place::Top => {
+                let below = if programs % 4 < 2 { 0 } else { rng.gen_range(0..=64) };
+                cfg.imem_depth() as u64 - p.code.len() as u64 - below
+            }
+        };
+        let run = simd_run_at(&cfg, &p, base, live, &mut rng, 200_000).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        max_ip = max_ip.max(run.steps.iter().map(|st| st.instr.ip).max().unwrap_or(0));
         // the RTL continues from the previous program's end state: re-step the golden model
         // from there (only INIT's exec mask and dead stack entries differ from a fresh run)
         for st in &run.steps {
@@ -703,34 +639,78 @@ fn rtl_random_programs(variant: &str, n: usize, target: usize, seed: u64) {
         done += run.steps.len();
         programs += 1;
     }
-    println!("{variant}: {done} instructions, {programs} programs, 0 mismatches");
+    println!("{variant}: {done} instructions, {programs} programs, highest IP {max_ip:#x}, 0 mismatches");
+    if place == Place::Top {
+        assert_eq!(max_ip, ip_mask(&cfg), "{variant}: no program reached the last IP");
+    }
 }
 
 #[test]
 fn rtl_random_programs_n1() {
-    rtl_random_programs("n1", 1, 1_000_000, 0x5B0_0001);
+    rtl_random_programs("n1", Cfg::new(1), Place::Zero, 1_000_000, 0x5B0_0001);
 }
 #[test]
 fn rtl_random_programs_n4() {
-    rtl_random_programs("n4", 4, 1_000_000, 0x5B0_0004);
+    rtl_random_programs("n4", Cfg::new(4), Place::Zero, 1_000_000, 0x5B0_0004);
 }
 #[test]
 fn rtl_random_programs_n8() {
-    rtl_random_programs("n8", 8, 1_000_000, 0x5B0_0008);
+    rtl_random_programs("n8", Cfg::new(8), Place::Zero, 1_000_000, 0x5B0_0008);
 }
 #[test]
 fn rtl_random_programs_n16() {
-    rtl_random_programs("n16", 16, 1_000_000, 0x5B0_0016);
+    rtl_random_programs("n16", Cfg::new(16), Place::Zero, 1_000_000, 0x5B0_0016);
 }
+/// A non-default IP width: structured programs placed at the top of the 12-bit range (EOT on
+/// IP 0xfff), then a raw stream around 2^12 where targets past the end must fault IP_RANGE.
 #[test]
-fn rtl_random_programs_n32() {
-    rtl_random_programs("n32", 32, 1_000_000, 0x5B0_0032);
+fn rtl_random_programs_n8_ipw12() {
+    non_default_ipw("n8_ipw12", Cfg { ipw: 12, ..Cfg::new(8) }, 0x5B0_1208);
 }
 
+/// The widest IP: IPW+2 = 34-bit target arithmetic, offsets of ±2^31, IPs near 2^32.
+#[test]
+fn rtl_random_programs_n4_ipw32() {
+    non_default_ipw("n4_ipw32", Cfg { ipw: 32, ..Cfg::new(4) }, 0x5B0_3204);
+}
+
+fn non_default_ipw(variant: &str, cfg: Cfg, seed: u64) {
+    rtl_random_programs(variant, cfg, Place::Top, 300_000, seed);
+    let (codes, top_ok) = raw_stream(variant, cfg, RAW_TOP, 100_000, seed ^ 0xAA);
+    assert!(codes[err::IP_RANGE as usize] > 1000, "{variant}: too few IP_RANGE faults: {codes:?}");
+    assert!(top_ok > 1000, "{variant}: too few legal requests near the top: {top_ok}");
+}
+
+#[test]
+fn rtl_random_programs_n32() {
+    rtl_random_programs("n32", Cfg::new(32), Place::Zero, 1_000_000, 0x5B0_0032);
+}
+
+/// Where a raw stream's IPs and offsets come from: a share `top_share` of the requests sit on
+/// the last `top_window` IPs (the rest on IPs 0..24, where negative offsets leave the range
+/// below), and with `extremes` 5 % of the offsets are the most negative / most positive IPW-bit
+/// values.
+#[derive(Clone, Copy)]
+struct RawMix {
+    top_share: f64,
+    top_window: u64,
+    extremes: bool,
+}
+
+const RAW_EDGES: RawMix = RawMix { top_share: 0.05, top_window: 3, extremes: false };
+/// For the non-default IPWs: half the requests within 40 IPs of `2^IPW`, so that small forward
+/// offsets land on both sides of the end of instruction memory.
+const RAW_TOP: RawMix = RawMix { top_share: 0.5, top_window: 40, extremes: true };
+
 /// Random raw request streams (arbitrary ops, offsets, predicates, IPs near the edges, INITs
-/// and idle cycles): mostly error paths; RTL against the golden model every cycle.
-fn raw_stream(variant: &str, cfg: Cfg, steps: usize, seed: u64) {
+/// and idle cycles): mostly error paths; RTL against the golden model every cycle. Returns how
+/// many requests answered each error code, and how many near-top requests (within `top_window`
+/// of the last IP) succeeded.
+fn raw_stream(variant: &str, cfg: Cfg, mix: RawMix, steps: usize, seed: u64) -> ([u64; 15], u64) {
     println!("{variant}: raw stream seed {seed:#x}");
+    let top = ip_mask(&cfg);
+    let half = cfg.imem_depth() / 2;
+    let mut top_ok = 0u64;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut b = Both::new(cfg, Some(variant));
     let mut codes = [0u64; 15];
@@ -749,11 +729,14 @@ fn raw_stream(variant: &str, cfg: Cfg, steps: usize, seed: u64) {
         } else {
             ops[rng.gen_range(0..ops.len())]
         };
-        let ip = if rng.gen_bool(0.05) { 0xffff - rng.gen_range(0..3) } else { rng.gen_range(0..24) };
+        let ip = if rng.gen_bool(mix.top_share) { top - rng.gen_range(0..mix.top_window) } else { rng.gen_range(0..24) };
         let off = |r: &mut StdRng| -> i64 {
+            if mix.extremes && r.gen_bool(0.05) {
+                return if r.gen_bool(0.5) { -half } else { half - 1 };
+            }
             match r.gen_range(0..10) {
                 0 => 0,
-                1 => r.gen_range(-32768..32768),
+                1 => r.gen_range(-half..half),
                 2..=3 => r.gen_range(-6..0),
                 _ => r.gen_range(1..10),
             }
@@ -763,17 +746,20 @@ fn raw_stream(variant: &str, cfg: Cfg, steps: usize, seed: u64) {
         let out = b.step(Instr::new(o, ip, j, u), pred);
         if out.err {
             codes[out.err_code as usize] += 1;
+        } else if ip > top - mix.top_window {
+            top_ok += 1;
         }
     }
-    println!("{variant}: error codes seen {codes:?}");
+    println!("{variant}: error codes seen {codes:?}, {top_ok} near-top requests without error");
+    (codes, top_ok)
 }
 
 #[test]
 fn rtl_raw_streams() {
-    raw_stream("n4", Cfg::new(4), 150_000, 0xAA01);
-    raw_stream("n4_d2", Cfg { n: 4, maxd: 2, maxd_call: 2, ipw: 16 }, 150_000, 0xAA02);
-    raw_stream("n1", Cfg::new(1), 50_000, 0xAA03);
-    raw_stream("n16", Cfg::new(16), 50_000, 0xAA04);
+    raw_stream("n4", Cfg::new(4), RAW_EDGES, 150_000, 0xAA01);
+    raw_stream("n4_d2", Cfg { n: 4, maxd: 2, maxd_call: 2, ipw: 16 }, RAW_EDGES, 150_000, 0xAA02);
+    raw_stream("n1", Cfg::new(1), RAW_EDGES, 50_000, 0xAA03);
+    raw_stream("n16", Cfg::new(16), RAW_EDGES, 50_000, 0xAA04);
 }
 
 #[test]

@@ -10,6 +10,7 @@ struct Bench {
     dut: Dut,
     gold: Pipeline,
     lanes: usize,
+    params: Params,
     p_valid: In,
     p_op: In,
     p_fmt: In,
@@ -27,7 +28,9 @@ impl Bench {
     fn new(variant: &str) -> Self {
         let dut = Dut::new(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
         let lanes: usize = dut.param("lanes").parse().unwrap();
-        assert_eq!(dut.param("lat").parse::<usize>().unwrap(), LAT);
+        let params = Params { fused: dut.param("fused") == "1", canon_nan: dut.param("canon_nan") == "1" };
+        // the spec's latency (§6.2), not the golden model's: 6 with the fused tail, 4 without
+        assert_eq!(dut.param("lat"), if params.fused { "6" } else { "4" });
         let mut b = Bench {
             p_valid: dut.input("in_valid"),
             p_op: dut.input("in_op"),
@@ -40,8 +43,9 @@ impl Bench {
             o_mask: dut.output("out_mask"),
             o_data: dut.output("out_data"),
             o_tag: dut.output("out_tag"),
-            gold: Pipeline::new(lanes),
+            gold: Pipeline::with(lanes, params),
             lanes,
+            params,
             dut,
         };
         b.dut.reset(2);
@@ -70,7 +74,7 @@ impl Bench {
     }
     fn drain(&mut self) {
         let idle = VecIn { data: vec![0; self.lanes], ..Default::default() };
-        for _ in 0..LAT {
+        for _ in 0..self.gold.lat() {
             self.cycle(&idle);
         }
     }
@@ -230,7 +234,7 @@ fn random_control_masks_tags_bubbles_reserved_and_reset() {
     let seed = 99u64;
     println!("seed {seed}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    for variant in ["lanes8", "lanes1"] {
+    for variant in ["lanes8", "lanes1", UNFUSED_CANON] {
         let mut b = Bench::new(variant);
         for n in 0..200_000u32 {
             let fmt = rng.gen_range(0..4u8);
@@ -259,6 +263,85 @@ fn random_control_masks_tags_bubbles_reserved_and_reset() {
             }
         }
     }
+}
+
+/// The FUSED = 0 (LAT = 4, op TANH reserved), CANON_NAN = 1 variant (one lane).
+const UNFUSED_CANON: &str = "lanes1_unfused_canon";
+
+#[test]
+fn unfused_canon_every_fp16_and_bf16_input_both_ops_both_ftz() {
+    let mut b = Bench::new(UNFUSED_CANON);
+    assert_eq!(b.params, Params { fused: false, canon_nan: true });
+    let all: Vec<u32> = (0..=0xFFFFu32).collect();
+    for fmt in [FMT_FP16, FMT_BF16] {
+        for op in [OP_TANH_PRE, OP_SIGMOID] {
+            for ftz in [false, true] {
+                b.run_values(op, fmt, ftz, &all);
+            }
+        }
+    }
+}
+
+#[test]
+fn unfused_canon_fp32_random_1e6_per_op_directed_and_reserved_ops() {
+    let seed = 0x0ca_u64;
+    println!("seed {seed}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut b = Bench::new(UNFUSED_CANON);
+    for op in [OP_TANH_PRE, OP_SIGMOID] {
+        // half uniform bit patterns (NaNs with random payloads among them), half uniform in (-32, 32)
+        let vals: Vec<u32> =
+            (0..1_000_000).map(|i| if i % 2 == 0 { rng.gen() } else { rng.gen_range(-32.0f32..32.0).to_bits() }).collect();
+        b.run_values(op, FMT_FP32, false, &vals);
+    }
+    // specials, NaN payloads, thresholds; op TANH and op 3 are reserved here
+    let directed = fp32_directed();
+    for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, 3] {
+        for ftz in [false, true] {
+            b.run_values(op, FMT_FP32, ftz, &directed);
+        }
+    }
+}
+
+#[test]
+fn unfused_result_leaves_exactly_4_cycles_after_its_input() {
+    let mut b = Bench::new(UNFUSED_CANON);
+    let o_valid = b.dut.output("out_valid");
+    let o_tag = b.dut.output("out_tag");
+    let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 0x5A, data: vec![0], ..Default::default() };
+    let idle = VecIn { data: vec![0], ..Default::default() };
+    // spec §6.2: LAT = 4 with FUSED = 0; the input's own clock edge is cycle 1
+    for n in 1..=6 {
+        b.cycle(if n == 1 { &x } else { &idle });
+        let (valid, tag) = (b.dut.get(o_valid), b.dut.get(o_tag));
+        assert_eq!((valid, tag), if n == 4 { (1, 0x5A) } else { (0, 0) }, "after clock edge {n}");
+    }
+}
+
+#[test]
+fn spec_unfused_and_canonical_nan_values() {
+    // §6.4 CANON_NAN = 1: 0x7FC00000 / 0x7E00 / 0x7FC0 whatever the NaN's sign and payload
+    let p = Params { fused: false, canon_nan: true };
+    let l = |op, fmt, x: u32| lane_with(p, op, fmt, false, x);
+    assert_eq!(l(OP_SIGMOID, FMT_FP32, 0xFF80_0001), 0x7FC0_0000);
+    assert_eq!(l(OP_TANH_PRE, FMT_FP32, 0x7FFF_FFFF), 0x7FC0_0000);
+    assert_eq!(l(OP_SIGMOID, FMT_FP16, 0xFC01), 0x7E00);
+    assert_eq!(l(OP_TANH_PRE, FMT_FP16, 0x7E55), 0x7E00);
+    assert_eq!(l(OP_TANH_PRE, FMT_BF16, 0xFF81), 0x7FC0);
+    // §6.1 FUSED = 0: op TANH is reserved, every active lane returns 0x7FC00000 (§6.4)
+    assert_eq!(l(OP_TANH, FMT_FP32, 0x3F00_0000), 0x7FC0_0000);
+    assert_eq!(l(OP_TANH, FMT_FP16, 0x3800), 0x7FC0_0000);
+    assert_eq!(l(OP_TANH, FMT_BF16, 0x7FC1), 0x7FC0_0000);
+    // reserved op / format are not NaN inputs: still 0x7FC00000
+    assert_eq!(l(3, FMT_FP16, 0x7C01), 0x7FC0_0000);
+    assert_eq!(l(OP_SIGMOID, 3, 0x7C01), 0x7FC0_0000);
+    // §6.2 latency
+    assert_eq!(p.lat(), 4);
+    assert_eq!(Params::default().lat(), 6);
+    // with CANON_NAN = 1 but FUSED = 1, op TANH exists and NaNs are canonical
+    let pc = Params { fused: true, canon_nan: true };
+    assert_eq!(lane_with(pc, OP_TANH, FMT_FP32, false, 0xFFC0_1234), 0x7FC0_0000);
+    assert_eq!(lane_with(pc, OP_TANH, FMT_FP32, false, 0.25f32.to_bits()), lane(OP_TANH, FMT_FP32, false, 0.25f32.to_bits()));
 }
 
 #[test]
@@ -301,6 +384,26 @@ fn spec_special_values() {
     assert_eq!(l(OP_TANH, FMT_FP32, false, 9.5f32.to_bits()), 0x3F80_0000);
     assert_eq!(l(OP_SIGMOID, FMT_FP32, false, 40f32.to_bits()), 0x3F80_0000);
     assert_eq!(l(OP_SIGMOID, FMT_FP32, false, (-40f32).to_bits()), 0);
+}
+
+#[test]
+fn ulp_is_the_spacing_of_the_format() {
+    // OpenCL ulp of a representable value = distance to the next representable value (also at the
+    // top of a binade and for subnormals), for every format
+    let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+    for _ in 0..200_000 {
+        let b: u32 = rng.gen::<u32>() & 0x7FFF_FFFF;
+        let y = f32::from_bits(b);
+        if y.is_finite() && b != 0x7F7F_FFFF {
+            assert_eq!(ulp(y as f64, FMT_FP32), (f32::from_bits(b + 1) - y) as f64, "fp32 {y:e}");
+        }
+        let h = half::f16::from_bits((b & 0x7FFF) as u16);
+        if h.is_finite() && h != half::f16::MAX {
+            let next = half::f16::from_bits(h.to_bits() + 1);
+            assert_eq!(ulp(h.to_f64(), FMT_FP16), next.to_f64() - h.to_f64(), "fp16 {h}");
+        }
+    }
+    assert_eq!(ulp(0.0, FMT_FP16), 2f64.powi(-24));
 }
 
 #[test]

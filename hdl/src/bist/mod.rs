@@ -51,6 +51,8 @@ pub mod selftest;
 pub mod region_addr_gen;
 pub mod branch_unit;
 pub mod trap_controller;
+pub mod alu_pipeline;
+pub mod tanh_sigmoid;
 
 /// The xorshift LFSR's start value (any non-zero value; this is the 64-bit golden ratio).
 pub const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -549,8 +551,10 @@ mod tests {
         let b = selftest::emit(&p).unwrap();
         assert!(b.verilog.contains("32'h1a2b3c4d"), "baked signature is a constant in the Verilog");
         let ex = example::emit(&BistParams { dut_name: "eu_bist_example_dut".into(), ..p.clone() }).unwrap();
+        let alu = alu_pipeline::emit(&alu_pipeline::small_config(), &alu_pipeline::cosim_params()).unwrap();
+        let tanh = tanh_sigmoid::emit(&tanh_sigmoid::small_config(), &tanh_sigmoid::cosim_params()).unwrap();
         if let Ok(dir) = std::env::var("EU_BIST_DUMP") {
-            for m in [&m, &ex] {
+            for m in [&m, &ex, &alu, &tanh] {
                 std::fs::write(format!("{dir}/{}.v", m.name), &m.verilog).unwrap();
             }
         }

@@ -18,9 +18,9 @@ pub struct Config {
     pub lanes: usize,
     /// Width of the opaque tag sideband (spec default 8).
     pub tag_width: usize,
-    /// 1: op TANH (fused min/mul tail), LAT = 6. FUSED = 0 (LAT = 4) is not implemented.
+    /// 1: op TANH (fused min/mul tail), LAT = 6; 0: op TANH is reserved, LAT = 4 (spec §6.1/§6.2).
     pub fused: u8,
-    /// 0: NaN results keep sign and payload (quieted). CANON_NAN = 1 is not implemented.
+    /// 0: NaN results keep sign and payload (quieted); 1: the format's canonical quiet NaN (§6.4).
     pub canon_nan: u8,
 }
 
@@ -34,8 +34,14 @@ impl Default for Config {
 pub const LANES_ALLOWED: [usize; 5] = [1, 2, 4, 8, 16];
 pub const TAGW_ALLOWED: [usize; 3] = [4, 8, 16];
 
-/// The pipeline latency for a config (FUSED = 1).
-pub const LAT: usize = 6;
+/// The pipeline latency (spec §6.2): 6 with the fused TANH tail, 4 without.
+pub fn lat(cfg: &Config) -> usize {
+    if cfg.fused == 1 {
+        6
+    } else {
+        4
+    }
+}
 
 pub struct Block;
 
@@ -45,16 +51,17 @@ pub fn tables_report(_cfg: &Config) -> String {
 }
 
 macro_rules! emit_lanes_tag {
-    ($cfg:expr, $params:expr, $( ($l:literal, $dw:literal) ),*) => {
+    ($cfg:expr, $params:expr, $( ($l:literal, $dw:literal) ),*) => {{
+        let (fused, canon, lat) = ($cfg.fused == 1, $cfg.canon_nan == 1, lat($cfg));
         match ($cfg.lanes, $cfg.tag_width) {
             $(
-                ($l, 4) => emit_module(rtl::TanhSigmoid::<$l, $dw, 4>::default(), "eu_tanh_sigmoid", Block::NAME, $params),
-                ($l, 8) => emit_module(rtl::TanhSigmoid::<$l, $dw, 8>::default(), "eu_tanh_sigmoid", Block::NAME, $params),
-                ($l, 16) => emit_module(rtl::TanhSigmoid::<$l, $dw, 16>::default(), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 4) => emit_module(rtl::TanhSigmoid::<$l, $dw, 4>::new(fused, canon, lat), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 8) => emit_module(rtl::TanhSigmoid::<$l, $dw, 8>::new(fused, canon, lat), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 16) => emit_module(rtl::TanhSigmoid::<$l, $dw, 16>::new(fused, canon, lat), "eu_tanh_sigmoid", Block::NAME, $params),
             )*
             _ => unreachable!("validated config"),
         }
-    };
+    }};
 }
 
 impl BlockGen for Block {
@@ -63,14 +70,14 @@ impl BlockGen for Block {
     fn validate(cfg: &Config) -> Result<(), ConfigError> {
         check_one_of(Self::NAME, "lanes", cfg.lanes, &LANES_ALLOWED)?;
         check_one_of(Self::NAME, "tag_width", cfg.tag_width, &TAGW_ALLOWED)?;
-        check_one_of(Self::NAME, "fused", cfg.fused, &[1])?;
-        check_one_of(Self::NAME, "canon_nan", cfg.canon_nan, &[0])?;
+        check_one_of(Self::NAME, "fused", cfg.fused, &[0, 1])?;
+        check_one_of(Self::NAME, "canon_nan", cfg.canon_nan, &[0, 1])?;
         Ok(())
     }
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
         let params = crate::params!(
             "lanes" => cfg.lanes, "tag_width" => cfg.tag_width, "fused" => cfg.fused,
-            "canon_nan" => cfg.canon_nan, "lat" => LAT
+            "canon_nan" => cfg.canon_nan, "lat" => lat(cfg)
         );
         let m = emit_lanes_tag!(cfg, params, (1, 32), (2, 64), (4, 128), (8, 256), (16, 512))?;
         Ok(vec![m])
@@ -79,6 +86,8 @@ impl BlockGen for Block {
         vec![
             ("lanes1", Config { lanes: 1, ..Config::default() }),
             ("lanes8", Config::default()),
+            // FUSED = 0 (LAT = 4, op TANH reserved) and CANON_NAN = 1 together: one small model
+            ("lanes1_unfused_canon", Config { lanes: 1, fused: 0, canon_nan: 1, ..Config::default() }),
         ]
     }
 }
@@ -90,11 +99,14 @@ mod tests {
     fn config_errors_name_the_key() {
         let e = Block::validate(&Config { lanes: 3, ..Config::default() }).unwrap_err();
         assert_eq!(e.key, "tanh_sigmoid.lanes");
-        let e = Block::validate(&Config { fused: 0, ..Config::default() }).unwrap_err();
+        let e = Block::validate(&Config { fused: 2, ..Config::default() }).unwrap_err();
         assert_eq!(e.key, "tanh_sigmoid.fused");
         let e = Block::validate(&Config { tag_width: 7, ..Config::default() }).unwrap_err();
         assert_eq!(e.key, "tanh_sigmoid.tag_width");
-        let e = Block::validate(&Config { canon_nan: 1, ..Config::default() }).unwrap_err();
+        let e = Block::validate(&Config { canon_nan: 2, ..Config::default() }).unwrap_err();
         assert_eq!(e.key, "tanh_sigmoid.canon_nan");
+        for (fused, canon_nan) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            assert!(Block::validate(&Config { fused, canon_nan, ..Config::default() }).is_ok());
+        }
     }
 }

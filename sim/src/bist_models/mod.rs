@@ -5,8 +5,10 @@
 //! * `<Block>Bist`: the stimulus shaping the BIST top applies in front of the DUT (documented in
 //!   the top's module docs), then `<Block>Cycles` — the model `sim::bist::signature` runs.
 
+pub mod alu_pipeline;
 pub mod branch_unit;
 pub mod region_addr_gen;
+pub mod tanh_sigmoid;
 pub mod trap_controller;
 
 use crate::bist::Layout;

@@ -8,8 +8,34 @@
 
 use hdl::tanh_sigmoid::tables::{tables, Row};
 
-/// Latency with the fused TANH tail (FUSED = 1), every op and format.
+/// Latency with the fused TANH tail (FUSED = 1, the default), every op and format.
 pub const LAT: usize = 6;
+
+/// The spec parameters that change what a lane computes (§6.1, §6.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// FUSED = 1: op TANH is the fused tail; FUSED = 0: op TANH is reserved.
+    pub fused: bool,
+    /// CANON_NAN = 1: a NaN input gives the format's canonical quiet NaN.
+    pub canon_nan: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params { fused: true, canon_nan: false }
+    }
+}
+
+impl Params {
+    /// Pipeline latency (§6.2): 6 with the fused tail, 4 without.
+    pub fn lat(&self) -> usize {
+        if self.fused {
+            6
+        } else {
+            4
+        }
+    }
+}
 
 pub const OP_TANH_PRE: u8 = 0;
 pub const OP_SIGMOID: u8 = 1;
@@ -130,8 +156,9 @@ pub fn index(ee: u32, m: u32, sig: u32) -> (usize, u64) {
 pub fn accumulate(r: &Row, d: u64) -> i64 {
     let dh = (d >> 7) as i64;
     let sq = (dh * dh) >> 16;
-    let t1 = (r.c1 * d as i64).div_euclid(1 << 19);
-    let t2 = (r.c2 * sq).div_euclid(1 << 12);
+    // arithmetic right shifts: floor division by 2^19 and 2^12
+    let t1 = (r.c1 * d as i64) >> 19;
+    let t2 = (r.c2 * sq) >> 12;
     r.c0 as i64 + t1 + t2
 }
 
@@ -143,18 +170,40 @@ fn tanh_g(ee: u32, m: u32, sig: u32) -> u64 {
     (s as u64).min(1 << 32)
 }
 
-/// One lane: (op, fmt, ftz, raw input bits) -> output bits (16-bit formats in [15:0]).
+/// The canonical quiet NaN of a format (CANON_NAN = 1, §6.4).
+pub fn canonical_nan(fmt: u8) -> u32 {
+    match fmt {
+        FMT_FP32 => 0x7FC0_0000,
+        FMT_FP16 => 0x7E00,
+        _ => 0x7FC0,
+    }
+}
+
+/// One lane with the default parameters (FUSED = 1, CANON_NAN = 0).
 pub fn lane(op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
-    if op > 2 || fmt > 2 {
+    lane_with(Params::default(), op, fmt, ftz, raw)
+}
+
+/// One lane: (op, fmt, ftz, raw input bits) -> output bits (16-bit formats in [15:0]).
+pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
+    let reserved_op = op > 2 || (op == OP_TANH && !params.fused);
+    if reserved_op || fmt > 2 {
         return RESERVED_NAN;
     }
     let raw = if fmt == FMT_FP32 { raw } else { raw & 0xFFFF };
-    // NaN: quieted, sign and payload kept
-    match fmt {
-        FMT_FP32 if raw & 0x7F80_0000 == 0x7F80_0000 && raw & 0x7F_FFFF != 0 => return raw | 0x40_0000,
-        FMT_FP16 if raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0 => return raw | 0x200,
-        FMT_BF16 if raw & 0x7F80 == 0x7F80 && raw & 0x7F != 0 => return raw | 0x40,
-        _ => {}
+    let is_nan = match fmt {
+        FMT_FP32 => raw & 0x7F80_0000 == 0x7F80_0000 && raw & 0x7F_FFFF != 0,
+        FMT_FP16 => raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0,
+        _ => raw & 0x7F80 == 0x7F80 && raw & 0x7F != 0,
+    };
+    if is_nan {
+        // quieted, sign and payload kept; or the canonical quiet NaN
+        let quiet_bit = match fmt {
+            FMT_FP32 => 0x40_0000,
+            FMT_FP16 => 0x200,
+            _ => 0x40,
+        };
+        return if params.canon_nan { canonical_nan(fmt) } else { raw | quiet_bit };
     }
     let x = widen(raw, fmt, ftz);
     let neg = x >> 31 == 1;
@@ -254,14 +303,15 @@ pub fn reference(op: u8, x: f64) -> f64 {
 }
 
 /// ulp of `fmt` at the exact value y (OpenCL definition: the spacing in y's binade, the subnormal
-/// spacing below the normal range).
+/// spacing below the normal range). The binade comes from y's f64 exponent field (exact; a
+/// `log2` would need guards at binade edges and is several times slower in the sweeps).
 pub fn ulp(y: f64, fmt: u8) -> f64 {
     let (p, emin, _, _) = fmt_params(fmt);
-    let ay = y.abs();
-    let ex = if ay == 0.0 { emin } else { (ay.log2().floor() as i32).max(emin) };
-    // guard log2 rounding at binade edges
-    let ex = if 2f64.powi(ex + 1) <= ay { ex + 1 } else if ex > emin && 2f64.powi(ex) > ay { ex - 1 } else { ex };
-    2f64.powi(ex - (p - 1))
+    let biased = ((y.to_bits() >> 52) & 0x7FF) as i32;
+    // zero and f64 subnormals are far below every format's normal range
+    let ex = if biased == 0 { emin } else { (biased - 1023).max(emin) };
+    // 2^(ex - (p-1)) >= 2^-149 is a normal f64: build it from its exponent field
+    f64::from_bits(((ex - (p - 1) + 1023) as u64) << 52)
 }
 
 /// One cycle of inputs for the whole vector.
@@ -285,24 +335,33 @@ pub struct VecOut {
     pub data: Vec<u32>,
 }
 
-/// Cycle model: LAT stages of registers, reset to zero; data zero on invalid cycles and masked lanes.
+/// Cycle model: `params.lat()` stages of registers, reset to zero; data zero on invalid cycles and
+/// masked lanes.
 pub struct Pipeline {
     lanes: usize,
+    params: Params,
     pipe: Vec<VecOut>,
 }
 
 impl Pipeline {
+    /// Default parameters (FUSED = 1, CANON_NAN = 0).
     pub fn new(lanes: usize) -> Self {
+        Self::with(lanes, Params::default())
+    }
+    pub fn with(lanes: usize, params: Params) -> Self {
         let z = VecOut { valid: false, mask: 0, tag: 0, data: vec![0; lanes] };
-        Self { lanes, pipe: vec![z; LAT] }
+        Self { lanes, params, pipe: vec![z; params.lat()] }
+    }
+    pub fn lat(&self) -> usize {
+        self.pipe.len()
     }
     pub fn reset(&mut self) {
-        *self = Self::new(self.lanes);
+        *self = Self::with(self.lanes, self.params);
     }
-    /// The combinational result of one input vector (what leaves LAT cycles later).
+    /// The combinational result of one input vector (what leaves `lat()` cycles later).
     pub fn compute(&self, i: &VecIn) -> VecOut {
         let data = (0..self.lanes)
-            .map(|l| if i.valid && i.mask >> l & 1 == 1 { lane(i.op, i.fmt, i.ftz, i.data[l]) } else { 0 })
+            .map(|l| if i.valid && i.mask >> l & 1 == 1 { lane_with(self.params, i.op, i.fmt, i.ftz, i.data[l]) } else { 0 })
             .collect();
         VecOut { valid: i.valid, mask: i.mask, tag: i.tag, data }
     }
@@ -311,6 +370,6 @@ impl Pipeline {
         let v = self.compute(i);
         self.pipe.rotate_right(1);
         self.pipe[0] = v;
-        &self.pipe[LAT - 1]
+        self.pipe.last().unwrap()
     }
 }

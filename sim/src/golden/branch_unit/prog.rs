@@ -489,12 +489,25 @@ pub struct SimdRun {
 /// Runs `p` on the golden model from `INIT(live)` to EOT. Predicate bits of lanes that cannot
 /// use them (parked or OFF, except CONT-parked lanes which rejoin at WHILE) are random junk.
 pub fn simd_run(cfg: &Cfg, p: &Program, live: u64, rng: &mut StdRng, limit: usize) -> Result<SimdRun, String> {
+    simd_run_at(cfg, p, 0, live, rng, limit)
+}
+
+/// [`simd_run`] with the program placed at IP `base` (offsets are relative, so a program runs
+/// the same anywhere in instruction memory; placing it at `2^IPW - len` puts its EOT on the
+/// last IP). `Step::instr.ip` is the absolute IP; `traces` hold program-relative IPs.
+pub fn simd_run_at(cfg: &Cfg, p: &Program, base: u64, live: u64, rng: &mut StdRng, limit: usize) -> Result<SimdRun, String> {
+    assert!(
+        base as i64 + p.code.len() as i64 <= cfg.imem_depth(),
+        "program of {} instructions at IP {base} does not fit IPW {}",
+        p.code.len(),
+        cfg.ipw
+    );
     let n = cfg.n;
     let mut s = State::reset(cfg);
     let mut visits = vec![0u32; n * p.code.len()];
     let mut traces = vec![Vec::new(); n];
     let mut steps = Vec::new();
-    let init = Instr::new(op::INIT, 0, 0, 0);
+    let init = Instr::new(op::INIT, base, 0, 0);
     let (s1, o) = step(cfg, &s, &init, live);
     steps.push(Step { instr: init, pred: live, out: o, state: s1.clone() });
     s = s1;
@@ -502,7 +515,7 @@ pub fn simd_run(cfg: &Cfg, p: &Program, live: u64, rng: &mut StdRng, limit: usiz
     let cont_ty = super::ty::CONT;
     for _ in 0..limit {
         let pi = p.code[ip];
-        let instr = Instr::new(pi.op, ip as u64, pi.jip, pi.uip);
+        let instr = Instr::new(pi.op, base + ip as u64, pi.jip, pi.uip);
         let mut pred = 0u64;
         for lane in 0..n {
             let c = s.cnt[lane];
@@ -517,7 +530,13 @@ pub fn simd_run(cfg: &Cfg, p: &Program, live: u64, rng: &mut StdRng, limit: usiz
         }
         let (s2, o) = step(cfg, &s, &instr, pred);
         if o.err {
-            return Err(format!("error {} (type {}) at ip {ip} step {}", o.err_code, o.err_type, steps.len()));
+            return Err(format!(
+                "error {} (type {}) at ip {} (program ip {ip}) step {}",
+                o.err_code,
+                o.err_type,
+                instr.ip,
+                steps.len()
+            ));
         }
         for lane in 0..n {
             if o.pred_mask >> lane & 1 == 1 {
@@ -532,7 +551,7 @@ pub fn simd_run(cfg: &Cfg, p: &Program, live: u64, rng: &mut StdRng, limit: usiz
         if pi.op == op::EOT {
             return Ok(SimdRun { steps, traces, live });
         }
-        ip = o.next_ip as usize;
+        ip = (o.next_ip - base) as usize;
     }
     Err(format!("no EOT within {limit} steps"))
 }

@@ -1,0 +1,125 @@
+//! Lock-step co-simulation driver for branch_unit (shared by tests/branch_unit.rs and
+//! benches/branch_unit.rs): drives a request and compares every output port, `dbg_*` included,
+//! with the golden model's answer and state, for any IPW.
+#![allow(dead_code)]
+
+use sim::cosim::{Dut, In, Out as Port};
+use sim::golden::branch_unit::{Cfg, Instr, Out, State};
+
+pub struct Sbu {
+    pub dut: Dut,
+    pub cfg: Cfg,
+    i_valid: In,
+    i_op: In,
+    i_ip: In,
+    i_jip: In,
+    i_uip: In,
+    i_pred: In,
+    o: [Port; 15],
+    o_cnt: Port,
+    o_tos: Port,
+}
+
+const OUTS: [&str; 15] = [
+    "req_ready", "rsp_valid", "rsp_next_ip", "rsp_exec_mask", "rsp_lane_mask", "rsp_pred_mask", "rsp_err",
+    "rsp_err_code", "rsp_err_type", "rsp_warn", "rsp_event", "lane_mask", "fault", "dbg_cic", "dbg_loop_nest",
+];
+
+impl Sbu {
+    pub fn new(variant: &str, cfg: Cfg) -> Self {
+        let dut = Dut::new(&format!("branch_unit_{variant}/eu_branch_unit"));
+        assert_eq!(dut.param("lanes"), cfg.n.to_string());
+        assert_eq!(dut.param("maxd"), cfg.maxd.to_string());
+        assert_eq!(dut.param("maxd_call"), cfg.maxd_call.to_string());
+        assert_eq!(dut.param("dw"), cfg.dw().to_string());
+        assert_eq!(dut.param("ipw"), cfg.ipw.to_string());
+        let o = OUTS.map(|n| dut.output(n));
+        let mut s = Self {
+            i_valid: dut.input("req_valid"),
+            i_op: dut.input("req_op"),
+            i_ip: dut.input("req_ip"),
+            i_jip: dut.input("req_jip"),
+            i_uip: dut.input("req_uip"),
+            i_pred: dut.input("req_pred"),
+            o,
+            o_cnt: dut.output("dbg_cnt"),
+            o_tos: dut.output("dbg_tos"),
+            dut,
+            cfg,
+        };
+        s.dut.reset(1);
+        s
+    }
+
+    /// Compares every output port with the golden step (`out`, state after `s`).
+    pub fn expect(&mut self, valid: bool, out: &Out, s: &State) {
+        let c = self.cfg;
+        let (dcnt, dtos) = (self.o_cnt, self.o_tos);
+        let mut e = self.dut.expected();
+        let o = &self.o;
+        e.set(o[0], 1).set(o[1], valid as u64);
+        if valid {
+            e.set(o[2], out.next_ip)
+                .set(o[3], out.exec_mask)
+                .set(o[4], out.lane_mask)
+                .set(o[5], out.pred_mask)
+                .set(o[6], out.err as u64)
+                .set(o[7], out.err_code as u64)
+                .set(o[8], out.err_type as u64)
+                .set(o[9], out.warn as u64)
+                .set(o[10], out.event as u64);
+        } else {
+            for p in &o[2..11] {
+                e.set(*p, 0);
+            }
+        }
+        e.set(o[11], s.e()).set(o[12], s.fault as u64);
+        let dw = c.dw() as usize;
+        let mut cic = 0u64;
+        for t in (0..5).rev() {
+            cic = cic << dw | s.cic[t] as u64;
+        }
+        e.set(o[13], cic).set(o[14], s.loop_nest as u64);
+        let cw = c.cw() as usize;
+        for (n, &v) in s.cnt.iter().enumerate() {
+            e.set_field(dcnt, n * cw, cw, v as u64);
+        }
+        // entry t = {ip[IPW], aux[DW]} at bit t*(IPW+DW)
+        let ipw = c.ipw as usize;
+        let ew = ipw + dw;
+        for t in 0..5 {
+            let en = s.tos_view(t);
+            e.set_field(dtos, t * ew, dw, en.aux as u64).set_field(dtos, t * ew + dw, ipw, en.ip);
+        }
+        self.dut.check(&e);
+    }
+
+    pub fn drive(&mut self, i: &Instr, pred: u64) {
+        self.dut.set(self.i_valid, 1);
+        self.dut.set(self.i_op, i.op as u64);
+        self.dut.set(self.i_ip, i.ip);
+        // offsets are signed IPW-bit fields: two's complement, truncated to IPW bits
+        let ip_mask = ip_mask(&self.cfg);
+        self.dut.set(self.i_jip, (i.jip as u64) & ip_mask);
+        self.dut.set(self.i_uip, (i.uip as u64) & ip_mask);
+        self.dut.set(self.i_pred, pred & self.cfg.nmask());
+        self.dut.tick();
+    }
+
+    pub fn step(&mut self, i: &Instr, pred: u64, out: &Out, after: &State) {
+        self.drive(i, pred);
+        self.expect(true, out, after);
+    }
+
+    pub fn idle(&mut self, s: &State) {
+        self.dut.set(self.i_valid, 0);
+        self.dut.tick();
+        self.expect(false, &Out::default(), s);
+    }
+}
+
+/// `2^IPW - 1`: the last IP, and the mask of an IPW-bit field.
+pub fn ip_mask(cfg: &Cfg) -> u64 {
+    (cfg.imem_depth() - 1) as u64
+}
+
