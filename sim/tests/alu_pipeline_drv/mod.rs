@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use sim::cosim::{Dut, In, Out};
-use sim::golden::alu_pipeline::{cfg_program, Golden, Inputs, Outputs, Params, Row, Scope};
+use hdl::alu_pipeline::isa::CFG_CTRL;
+use sim::golden::alu_pipeline::{cfg_program, Golden, Inputs, Outputs, Params, Row, Scope, TOG_MASK};
 
 // ------------------------------------------------------------------------------------------
 // Co-simulation driver
@@ -37,6 +38,9 @@ pub struct Sim {
     tog_prev: Option<(u8, [u64; 3])>,
     /// edges at which a bank was not enabled and its RTL toggle counter was checked to hold
     pub tog_held_checks: u64,
+    /// TOGGLE_CNT = 1: toggles per bank summed over every edge driven by `cycle` (from the RTL
+    /// ports; a CTRL clear restarts the port at this edge's toggles, reset edges add nothing)
+    pub tog_total: [u64; 3],
 }
 
 pub fn variant_params(variant: &str) -> Params {
@@ -45,6 +49,8 @@ pub fn variant_params(variant: &str) -> Params {
         "first" => Params { scope: Scope::First, ..Default::default() },
         "none" => Params { scope: Scope::None, ..Default::default() },
         "na3_d16" => Params { num_alus: 3, imem_depth: 16, scope: Scope::All, toggle_cnt: false },
+        "all_tog" => Params { scope: Scope::All, toggle_cnt: true, ..Default::default() },
+        "none_tog" => Params { scope: Scope::None, toggle_cnt: true, ..Default::default() },
         _ => panic!("unknown variant {variant}"),
     }
 }
@@ -81,7 +87,7 @@ impl Sim {
             o,
             tog: [dut.output("tog_s1"), dut.output("tog_s2"), dut.output("tog_s3")],
         };
-        let mut s = Self { dut, g: Golden::new(variant_params(variant)), p, cycle: 0, tog_prev: None, tog_held_checks: 0 };
+        let mut s = Self { dut, g: Golden::new(variant_params(variant)), p, cycle: 0, tog_prev: None, tog_held_checks: 0, tog_total: [0; 3] };
         s.reset();
         s
     }
@@ -157,6 +163,7 @@ impl Sim {
             }
             self.tog_prev = Some((o.dbg_en, t));
         }
+        let tog_before = if self.g.prm.toggle_cnt { self.tog_ports() } else { [0; 3] };
         let p = &self.p;
         let d = &mut self.dut;
         d.set(p.in_valid, inp.in_valid as u64);
@@ -177,6 +184,13 @@ impl Sim {
         d.tick();
         self.g.step(inp);
         self.cycle += 1;
+        if self.g.prm.toggle_cnt {
+            let after = self.tog_ports();
+            let cleared = inp.cfg_we && inp.cfg_addr as u32 == CFG_CTRL && inp.cfg_wdata & 1 == 1;
+            for b in 0..3 {
+                self.tog_total[b] += if cleared { after[b] } else { after[b].wrapping_sub(tog_before[b]) & TOG_MASK };
+            }
+        }
         o
     }
 
