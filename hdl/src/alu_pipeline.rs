@@ -417,6 +417,16 @@ pub struct AluPipe<const NA: usize> {
     ow: Vec<Signal<Local, Bits<32>>>,
     efound: Signal<Local, Bit>,
     inc: Vec<Signal<Local, Bits<32>>>,
+    /// One write enable and one write data per buffer register (`rwe`/`rwd`), CE bit
+    /// (`cwe`/`cwd`) and G register (`gwe`/`gwd`), gathered from their writers (fill or config,
+    /// and S4) and applied once, so that synthesis maps them to clock-enable flops: yosys does
+    /// not extract an enable from two separate hold-muxes.
+    rwe: Vec<Signal<Local, Bit>>,
+    rwd: Vec<Signal<Local, Bits<32>>>,
+    cwe: Vec<Signal<Local, Bit>>,
+    cwd: Vec<Signal<Local, Bit>>,
+    gwe: Vec<Signal<Local, Bit>>,
+    gwd: Vec<Signal<Local, Bits<32>>>,
     /// popcount temporary and per-bank toggle sums of this edge (TOGGLE_CNT = 1 only)
     pc: Vec<Signal<Local, Bits<32>>>,
     tsum: Vec<Signal<Local, Bits<32>>>,
@@ -600,6 +610,12 @@ impl<const NA: usize> AluPipe<NA> {
             ow: vecd(4),
             efound: Default::default(),
             inc: vecd(NCNT),
+            rwe: vecd(192),
+            rwd: vecd(192),
+            cwe: vecd(48),
+            cwd: vecd(48),
+            gwe: vecd(8),
+            gwd: vecd(8),
             pc: vecd(tog as usize),
             tsum: vecd(3 * tog as usize),
             tw: vecd(3 * tog as usize),
@@ -615,10 +631,14 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         for i in 0..192 {
             self.regs[i].clock.next = self.clk.val();
             self.regs[i].d.next = self.regs[i].q.val();
+            self.rwe[i].next = false;
+            self.rwd[i].next = 0.into();
         }
         for i in 0..48 {
             self.ce[i].clock.next = self.clk.val();
             self.ce[i].d.next = self.ce[i].q.val();
+            self.cwe[i].next = false;
+            self.cwd[i].next = false;
             self.iptr[i].clock.next = self.clk.val();
             self.iptr[i].d.next = self.iptr[i].q.val();
             self.tag[i].clock.next = self.clk.val();
@@ -641,6 +661,8 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         for i in 0..8 {
             self.greg[i].clock.next = self.clk.val();
             self.greg[i].d.next = self.greg[i].q.val();
+            self.gwe[i].next = false;
+            self.gwd[i].next = 0.into();
             self.kreg[i].clock.next = self.clk.val();
             self.kreg[i].d.next = self.kreg[i].q.val();
         }
@@ -1050,7 +1072,8 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                 }
                 for n in 0..8 {
                     if self.wd3[j].q.val() == self.c5[16 + n].val() {
-                        self.greg[n].d.next = self.r3[j].q.val();
+                        self.gwe[n].next = true;
+                        self.gwd[n].next = self.r3[j].q.val();
                     }
                 }
             }
@@ -1062,7 +1085,8 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                         for n in 0..16 {
                             for j in 0..NA {
                                 if self.wd3[j].q.val() == self.c5[n].val() {
-                                    self.regs[b * 64 + p * 16 + n].d.next = self.r3[j].q.val();
+                                    self.rwe[b * 64 + p * 16 + n].next = true;
+                                    self.rwd[b * 64 + p * 16 + n].next = self.r3[j].q.val();
                                 }
                             }
                         }
@@ -1074,15 +1098,15 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                                     if self.cx3.q.val().get_bit(9 + k) {
                                         self.cfn_new.next = !self.cval.val();
                                     }
-                                    if self.cx3.q.val().get_bits::<2>(3) == 0 {
-                                        self.ce[b * 16 + p * 4 + k].d.next = self.cfn_new.val();
-                                    }
+                                    // fn 3 never gets here: S1 clears cxw_en (ERR_CXW_FN)
+                                    self.cwe[b * 16 + p * 4 + k].next = true;
+                                    self.cwd[b * 16 + p * 4 + k].next = self.cfn_new.val();
                                     if self.cx3.q.val().get_bits::<2>(3) == 1 {
-                                        self.ce[b * 16 + p * 4 + k].d.next =
+                                        self.cwd[b * 16 + p * 4 + k].next =
                                             self.ce[b * 16 + p * 4 + k].q.val() & self.cfn_new.val();
                                     }
                                     if self.cx3.q.val().get_bits::<2>(3) == 2 {
-                                        self.ce[b * 16 + p * 4 + k].d.next =
+                                        self.cwd[b * 16 + p * 4 + k].next =
                                             self.ce[b * 16 + p * 4 + k].q.val() | self.cfn_new.val();
                                     }
                                 }
@@ -1177,18 +1201,21 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                     for p in 0..4 {
                         for k in 0..4 {
                             if self.fp_n.val() == self.c4[k * 4 + p].val() {
-                                self.ce[b * 16 + p * 4 + k].d.next = self.in_ce.val();
+                                self.cwe[b * 16 + p * 4 + k].next = true;
+                                self.cwd[b * 16 + p * 4 + k].next = self.in_ce.val();
                                 self.iptr[b * 16 + p * 4 + k].d.next = self.in_iptr.val();
                                 self.tag[b * 16 + p * 4 + k].d.next = self.in_tag.val();
                                 for f in 0..4 {
-                                    self.regs[b * 64 + p * 16 + k * 4 + f].d.next = self.in_data.val().get_bits::<32>(f * 32);
+                                    self.rwe[b * 64 + p * 16 + k * 4 + f].next = true;
+                                    self.rwd[b * 64 + p * 16 + k * 4 + f].next = self.in_data.val().get_bits::<32>(f * 32);
                                 }
                             }
                         }
                         for k in 1..4 {
                             if self.flast.val() & (self.c2[k].val() > self.fill_rm1.val()) {
                                 for f in 0..4 {
-                                    self.regs[b * 64 + p * 16 + k * 4 + f].d.next = 0.into();
+                                    self.rwe[b * 64 + p * 16 + k * 4 + f].next = true;
+                                    self.rwd[b * 64 + p * 16 + k * 4 + f].next = 0.into();
                                 }
                             }
                         }
@@ -1273,7 +1300,8 @@ impl<const NA: usize> Logic for AluPipe<NA> {
             if self.cfg_addr.val() == self.cgk9[n].val() {
                 self.cfg_rv.next = self.greg[n].q.val();
                 if self.cfg_we.val() & !self.busy_l.val() {
-                    self.greg[n].d.next = self.cfg_wdata.val();
+                    self.gwe[n].next = true;
+                    self.gwd[n].next = self.cfg_wdata.val();
                 }
             }
             if self.cfg_addr.val() == self.cgk9[8 + n].val() {
@@ -1373,6 +1401,23 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         }
         if self.efound.val() & (self.clr_err.val() | !self.efirst.q.val().get_bit(31)) {
             self.efirst.d.next = self.ecap.val();
+        }
+
+        // ================= one write per buffer register, CE bit and G =================
+        for i in 0..192 {
+            if self.rwe[i].val() {
+                self.regs[i].d.next = self.rwd[i].val();
+            }
+        }
+        for i in 0..48 {
+            if self.cwe[i].val() {
+                self.ce[i].d.next = self.cwd[i].val();
+            }
+        }
+        for i in 0..8 {
+            if self.gwe[i].val() {
+                self.greg[i].d.next = self.gwd[i].val();
+            }
         }
 
         // ================= reset (clears ALL state) =================

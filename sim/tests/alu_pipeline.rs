@@ -923,7 +923,8 @@ fn model_matches_plain_interpreter_when_all_live() {
 
 /// scripts/alu_ce_check.sh on the smallest legal config (NUM_ALUS = 1, IMEM_DEPTH = 1, ALL):
 /// synth_ice40's own flop mapping, every SB_DFF* attributed to its RTL register; the script
-/// fails if any B1/B2/B3 bit is not an SB_DFFE*. About 30 s of CPU.
+/// fails if any B1/B2/B3 bit is not an SB_DFFE*, and the buffer registers, CE store and G are
+/// checked here. About 30 s of CPU.
 #[test]
 fn yosys_gated_bank_flops_are_clock_enable_flops() {
     use hdl::alu_pipeline::{Block, Config};
@@ -942,5 +943,12 @@ fn yosys_gated_bank_flops_are_clock_enable_flops() {
     for (bank, bits) in [("B1", 4 + 5 + 128 + 13), ("B2", 4 + 5 + 64 + 13), ("B3", 5 + 32 + 13)] {
         let line = text.lines().find(|l| l.starts_with(&format!("bank {bank} "))).expect("bank line");
         assert!(line.ends_with(&format!(": {bits} CE, 0 plain")), "{line}");
+    }
+    // buffer registers, CE store and G: one write enable each (fill/config and S4 merged), so
+    // they are enable flops too; every bit is kept (all are read by issue or drain)
+    for (group, bits) in [("regs", 3 * 4 * 16 * 32), ("ce", 3 * 4 * 4), ("greg", 8 * 32)] {
+        let line = text.lines().find(|l| l.split_whitespace().next() == Some(group)).expect("register group line");
+        let counts: Vec<u64> = line.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect();
+        assert_eq!(counts, [bits, 0], "{group}: CE / plain flops");
     }
 }
