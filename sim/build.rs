@@ -1,7 +1,7 @@
 //! Co-simulation build: every block's co-sim configs → Verilog (hdl crate) → `verilator --cc`
 //! → a generated C shim per model → `cc` → one static library per model, linked into `sim`.
 //!
-//! Each model is cached (in `target/eu-cosim-models/`, or `$EU_MODEL_CACHE`) by a hash of its
+//! Each model is cached (in `~/.cache/eu-rtl/cosim-models/`, see `model_cache`) by a hash of its
 //! Verilog, the model recipe (`build_model.rs`) and the Verilator version, so touching one block
 //! recompiles only that block's C++, and `cargo test`, `cargo bench` and other checkouts pointed at
 //! the same cache share every model. Models build in parallel, one thread per cargo job.
@@ -113,24 +113,24 @@ fn build_runtime(root: &Path, out: &Path) {
     println!("cargo:rustc-link-lib=stdc++");
 }
 
-/// Where compiled models are kept: `<target>/eu-cosim-models/`, or `$EU_MODEL_CACHE`. Not
-/// OUT_DIR, because cargo gives the build script a fresh OUT_DIR whenever the `hdl` crate changes,
-/// and re-verilating every block's models after a one-block edit costs tens of minutes. Not per
-/// profile either: the C++ is compiled the same way for `cargo test` and `cargo bench`, so the
-/// bench reuses the models the tests built. Each model version has its own folder (see
-/// `build_model`), so any number of cargo processes and checkouts can share the cache.
+/// Where compiled models are kept: `$EU_MODEL_CACHE`, else the per-user cache
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/eu-rtl/cosim-models`, else `<target>/eu-cosim-models`.
+/// Not OUT_DIR, because cargo gives the build script a fresh OUT_DIR whenever the `hdl` crate
+/// changes, and re-verilating every block's models after a one-block edit costs tens of minutes.
+/// Not per profile or per checkout either: the C++ is compiled the same way for `cargo test` and
+/// `cargo bench`, and a fresh clone or second worktree has the same models as the first. Each
+/// model version has its own folder (see `build_model`), so any number of cargo processes and
+/// checkouts can share the cache safely.
 fn model_cache(out: &Path) -> PathBuf {
-    let dir = match env::var_os("EU_MODEL_CACHE") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => {
+    let var = |k: &str| env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let dir = var("EU_MODEL_CACHE")
+        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("eu-rtl/cosim-models")))
+        .or_else(|| var("HOME").map(|d| d.join(".cache/eu-rtl/cosim-models")))
+        .unwrap_or_else(|| {
             // OUT_DIR = <target>/[<triple>/]<profile>/build/sim-<hash>/out
             let profile_dir = out.ancestors().nth(3).expect("OUT_DIR layout <profile>/build/<pkg>/out");
-            let target = profile_dir.parent().expect("a target directory above the profile");
-            // With --target the profile folder sits one level deeper; keep the cache at the top.
-            let target = if target.join("CACHEDIR.TAG").exists() { target } else { target.parent().unwrap_or(target) };
-            target.join("eu-cosim-models")
-        }
-    };
+            profile_dir.parent().expect("a target directory above the profile").join("eu-cosim-models")
+        });
     fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create the model cache {}: {e}", dir.display()));
     dir
 }
@@ -139,7 +139,9 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build_model.rs");
     println!("cargo:rerun-if-env-changed=PATH");
-    println!("cargo:rerun-if-env-changed=EU_MODEL_CACHE");
+    for k in ["EU_MODEL_CACHE", "XDG_CACHE_HOME", "HOME"] {
+        println!("cargo:rerun-if-env-changed={k}");
+    }
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     let root = verilator_root();
     let vdir = out.join("verilog");
