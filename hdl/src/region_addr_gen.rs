@@ -526,7 +526,7 @@ pub mod gather;
 /// 32 B x 128, each with N_MAX 16 and 2 read ports. Each costs optimised build time (one
 /// monomorphised type); adding one is a tuple here and in `rfg_dispatch!`. Other configs emit
 /// the RAG (and the RFS where built) alone.
-pub const RFG_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 3, 2), (16, 3, 4, 2), (16, 3, 5, 2)];
+pub const RFG_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 3, 2), (16, 3, 4, 2), (16, 3, 5, 2), (16, 7, 5, 2)];
 
 pub fn rfg_built(cfg: &Config) -> bool {
     RFG_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.rd_ports))
@@ -555,14 +555,14 @@ macro_rules! rfg_dispatch {
 }
 
 fn emit_rfg(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
-    rfg_dispatch!(cfg; (16, 3, 3, 2), (16, 3, 4, 2), (16, 3, 5, 2))
+    rfg_dispatch!(cfg; (16, 3, 3, 2), (16, 3, 4, 2), (16, 3, 5, 2), (16, 7, 5, 2))
 }
 
 pub mod scatter;
 
 /// (N_MAX, RN_W, RB_W, WR_PORTS) combinations for which the RFS `eu_region_scatter` is built:
 /// the same four register files as the RFG, one write port.
-pub const RFS_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 3, 1), (16, 3, 4, 1), (16, 3, 5, 1)];
+pub const RFS_INSTANCES: &[(u32, usize, usize, u32)] = &[(16, 3, 3, 1), (16, 3, 4, 1), (16, 3, 5, 1), (16, 7, 5, 1)];
 
 pub fn rfs_built(cfg: &Config) -> bool {
     RFS_INSTANCES.contains(&(cfg.n_max, cfg.rn_w(), cfg.rb_w(), cfg.wr_ports))
@@ -586,7 +586,7 @@ macro_rules! rfs_dispatch {
 }
 
 fn emit_rfs(cfg: &Config) -> Result<Option<EmittedModule>, EmitError> {
-    rfs_dispatch!(cfg; (16, 3, 3, 1), (16, 3, 4, 1), (16, 3, 5, 1))
+    rfs_dispatch!(cfg; (16, 3, 3, 1), (16, 3, 4, 1), (16, 3, 5, 1), (16, 7, 5, 1))
 }
 
 pub struct Block;
@@ -669,7 +669,7 @@ impl BlockGen for Block {
     /// The option variants (`cfg_a_opt`, `cfg_b_strict`, `nowrap`) test the RAG alone; the
     /// RFG/RFS are co-simulated on the four register-file configs only.
     fn cosim_keeps(variant: &str, module: &str) -> bool {
-        module == "eu_region_addr_gen" || matches!(variant, "cfg_a" | "cfg_b" | "cfg_c")
+        module == "eu_region_addr_gen" || matches!(variant, "cfg_a" | "cfg_b" | "cfg_c" | "default")
     }
 }
 

@@ -1003,6 +1003,12 @@ fn rfg_fig14_gather_2_7() {
     rfg_fig14_gather("cfg_c");
 }
 
+/// Fig 14 needs 32-byte registers (R2.17, R3.17, ...); the default RF (32 B x 128) has the same
+/// byte addresses, so the same numbers apply there.
+#[test]
+fn rfg_fig14_gather_default() {
+    rfg_fig14_gather("default");
+}
 
 fn rfg_fig14_gather(v: &str) {
     let mut b = RfgBench::new(v, 1);
@@ -1136,6 +1142,10 @@ fn rfg_random_cfg_b() {
     rfg_random("cfg_b", 100_000, 79);
 }
 
+#[test]
+fn rfg_random_default() {
+    rfg_random("default", 100_000, 80);
+}
 
 // ==========================================================================================
 // RFS `eu_region_scatter` (§6.6): every output port every cycle against `RfsTiming`; the RTL's
@@ -1246,6 +1256,11 @@ fn rfs_fig14_scatter_2_7() {
     rfs_fig14_scatter("cfg_c");
 }
 
+/// Same byte addresses on the default RF (32 B x 128).
+#[test]
+fn rfs_fig14_scatter_default() {
+    rfs_fig14_scatter("default");
+}
 
 fn rfs_fig14_scatter(v: &str) {
     let mut b = RfsBench::new(v);
@@ -1286,6 +1301,10 @@ fn rfs_random_cfg_b() {
     rfs_random("cfg_b", 100_000, 101);
 }
 
+#[test]
+fn rfs_random_default() {
+    rfs_random("default", 100_000, 102);
+}
 
 /// Random destination descriptors through the golden RAG, random results and masks, random
 /// `rag_valid`; every port every cycle against `RfsTiming`; RF image against the golden `scatter`.

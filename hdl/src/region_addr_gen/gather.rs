@@ -69,8 +69,8 @@ pub struct Rfg<
     k_rbw: Constant<Bits<RAW_W>>,
     k_one: Constant<Bits<RAW_W>>,
     k_ffff: Constant<Bits<RAW_W>>,
-    k_ff: Constant<Bits<RAW_W>>,
     k_three: Constant<Bits<RAW_W>>,
+    k_ff8: Constant<Bits<8>>,
     k_span: Constant<Bit>,
     // state
     r_busy: DFF<Bit>,
@@ -119,8 +119,10 @@ pub struct Rfg<
     a_last: Signal<Local, Bit>,
     w64: Signal<Local, Bits<PREG_W>>,
     a_reg: Vec<Signal<Local, Bits<RAW_W>>>,
-    wtmp: Signal<Local, Bits<RDW>>,
-    byte16: Signal<Local, Bits<RAW_W>>,
+    cap_hit: Signal<Local, Bit>,
+    cap_pos: Signal<Local, Bits<RAW_W>>,
+    cap_mask: Signal<Local, Bits<8>>,
+    cap_byte: Signal<Local, Bits<8>>,
     data: Signal<Local, Bits<OPW>>,
     _nl: usize,
     _lrf: usize,
@@ -184,8 +186,8 @@ impl<
             k_rbw: c(RBW),
             k_one: c(1),
             k_ffff: c(0xFFFF),
-            k_ff: c(0xFF),
             k_three: c(3),
+            k_ff8: Constant::new(0xFFu64.to_bits()),
             k_span: Constant::new(cfg.span_limit_1pass),
             r_busy: Default::default(),
             r_iss: Default::default(),
@@ -232,8 +234,10 @@ impl<
             a_last: Default::default(),
             w64: Default::default(),
             a_reg: (0..RDP).map(|_| Default::default()).collect(),
-            wtmp: Default::default(),
-            byte16: Default::default(),
+            cap_hit: Default::default(),
+            cap_pos: Default::default(),
+            cap_mask: Default::default(),
+            cap_byte: Default::default(),
             data: Default::default(),
             _nl: nl,
             _lrf: cfg.l_rf as usize,
@@ -371,17 +375,30 @@ impl<
             self.a_reg[p].next = bit_cast::<RAW_W, PREG_W>(self.w64.val());
         }
         // ---- capture: lane l takes rd_data[p][8*col +: 8] from the port carrying its register ----
+        // At most one port carries a lane's register (a pass issues distinct registers), so each
+        // lane is one byte select over the RD_PORTS·RB bytes of rd_data, masked to 0 unless the
+        // lane captures. The select's result is always used (no `if` around it and no wide
+        // signal assigned inside an `if`): a variable shift of the whole rd_data per (lane, port)
+        // under an `if` made yosys' proc and share passes run past 15 min at RF 32 B x 128.
         self.data.next = self.r_data.q.val();
-        self.wtmp.next = 0.into();
-        self.byte16.next = 0.into();
-        for p in 0..RDP {
-            for l in 0..self._nl {
+        self.cap_hit.next = false;
+        self.cap_pos.next = 0.into();
+        self.cap_mask.next = 0.into();
+        for l in 0..self._nl {
+            self.cap_hit.next = false;
+            self.cap_pos.next = 0.into();
+            for p in 0..RDP {
                 if self.a_en.val().get_bit(p) & self.lon[l].val() & (self.lreg[l].val() == self.a_reg[p].val()) {
-                    self.wtmp.next = self.rd_data.val() >> (self.k_poff[p].val() + self.lcol8[l].val());
-                    self.byte16.next = bit_cast::<RAW_W, RDW>(self.wtmp.val()) & self.k_ff.val();
-                    self.data.next = self.data.val() | (bit_cast::<OPW, RAW_W>(self.byte16.val()) << self.k_lbpos[l].val());
+                    self.cap_hit.next = true;
+                    self.cap_pos.next = self.k_poff[p].val() + self.lcol8[l].val();
                 }
             }
+            self.cap_mask.next = 0.into();
+            if self.cap_hit.val() {
+                self.cap_mask.next = self.k_ff8.val();
+            }
+            self.cap_byte.next = self.rd_data.val().get_bits::<8>(self.cap_pos.val().index()) & self.cap_mask.val();
+            self.data.next = self.data.val() | (bit_cast::<OPW, 8>(self.cap_byte.val()) << self.k_lbpos[l].val());
         }
         // ---- state update ----
         if self.opnd_ready.val() {
