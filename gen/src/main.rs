@@ -46,6 +46,16 @@ enum Cmd {
     DefaultConfig,
     /// Print the modules of the config with their parameters and ports.
     List,
+    /// Print the tanh/sigmoid ROMs as the table generator fits them (per-segment minimax
+    /// quadratics, quantised and locally searched against the fixed-point datapath): fit errors
+    /// per region, then one line per row with its coefficients and ROM word. Deterministic: the
+    /// RTL's ROM and the golden model use exactly these words.
+    Tables {
+        /// Also write one `$readmemh` file per ROM into this directory
+        /// (tanh_sigmoid_rom_tanh.hex, tanh_sigmoid_rom_sigmoid.hex), one word per row.
+        #[arg(long, value_name = "DIR")]
+        hex: Option<PathBuf>,
+    },
 }
 
 #[derive(Serialize)]
@@ -123,6 +133,23 @@ fn run(cli: Cli) -> Result<(), (u8, String)> {
         Some(Cmd::DefaultConfig) => {
             let text = toml::to_string_pretty(&EuConfig::default_all()).expect("default config serialises");
             print!("# EU-RTL default config: every block at its spec defaults.\n\n{text}");
+            Ok(())
+        }
+        Some(Cmd::Tables { hex }) => {
+            use hdl::tanh_sigmoid::tables::{tables, tables_report, WORD_BITS};
+            print!("{}", tables_report());
+            if let Some(dir) = hex {
+                let t = tables();
+                let digits = (WORD_BITS as usize).div_ceil(4);
+                let io_err = |e: std::io::Error| (1u8, format!("eu-gen: writing {}: {e}", dir.display()));
+                std::fs::create_dir_all(&dir).map_err(io_err)?;
+                for (name, tab) in [("tanh", &t.tanh), ("sigmoid", &t.sig)] {
+                    let text: String = tab.rows.iter().map(|r| format!("{:0digits$x}\n", r.word())).collect();
+                    let path = dir.join(format!("tanh_sigmoid_rom_{name}.hex"));
+                    std::fs::write(&path, text).map_err(io_err)?;
+                    eprintln!("wrote {}", path.display());
+                }
+            }
             Ok(())
         }
         Some(Cmd::Check) | Some(Cmd::List) => {

@@ -142,3 +142,30 @@ fn help_explains_the_outputs() {
         assert!(t.contains(w), "--help mentions {w}");
     }
 }
+
+/// `eu-gen tables` prints the ROMs the table generator fits, the same words the RTL's ROM and the
+/// golden model are built from, every time the same; `--hex` writes them for `$readmemh`.
+#[test]
+fn tables_prints_the_fitted_roms_deterministically() {
+    use hdl::tanh_sigmoid::tables::{tables, ROWS};
+    let dir = tempfile::tempdir().unwrap();
+    let hex = dir.path().join("roms");
+    let a = eu_gen(&["tables", "--hex", hex.to_str().unwrap()]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let b = eu_gen(&["tables"]);
+    assert_eq!(a.stdout, b.stdout, "the table generator must be deterministic");
+    let text = String::from_utf8(a.stdout).unwrap();
+    let t = tables();
+    for (title, tab, file) in [("# TANH ROM", &t.tanh, "tanh"), ("# SIGMOID ROM", &t.sig, "sigmoid")] {
+        let section = text.split(title).nth(1).unwrap_or_else(|| panic!("no {title} section"));
+        let rows: Vec<&str> = section.lines().skip(1).filter(|l| !l.starts_with('#') && !l.trim().is_empty()).take(ROWS).collect();
+        assert_eq!(rows.len(), ROWS);
+        let words = std::fs::read_to_string(hex.join(format!("tanh_sigmoid_rom_{file}.hex"))).unwrap();
+        assert_eq!(words.lines().count(), ROWS);
+        for (e, ((line, word), row)) in rows.iter().zip(words.lines()).zip(&tab.rows).enumerate() {
+            let printed = u128::from_str_radix(line.split_whitespace().last().unwrap(), 16).unwrap();
+            assert_eq!(printed, row.word(), "{title} row {e}");
+            assert_eq!(u128::from_str_radix(word, 16).unwrap(), row.word(), "{file}.hex row {e}");
+        }
+    }
+}
