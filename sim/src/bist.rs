@@ -315,6 +315,29 @@ impl CycleModel for SelftestModel {
     }
 }
 
+/// Drives `ports` from a [`CycleModel`] word vector: each port takes `ceil(width / 32)` words, in
+/// port order, low word first (the layout `check_model_against_dut` and the BIST use).
+pub fn set_words(dut: &mut crate::cosim::Dut, ports: &[(crate::cosim::In, usize)], words: &[u32]) {
+    let mut w = 0;
+    for &(p, width) in ports {
+        for k in 0..width.div_ceil(32) {
+            dut.set_field(p, 32 * k, (width - 32 * k).min(32), words[w] as u64);
+            w += 1;
+        }
+    }
+}
+
+/// Expects `ports` to carry a [`CycleModel`] output word vector (layout as in [`set_words`]).
+pub fn expect_words(e: &mut crate::cosim::Expected, ports: &[(crate::cosim::Out, usize)], words: &[u32]) {
+    let mut w = 0;
+    for &(p, width) in ports {
+        for k in 0..width.div_ceil(32) {
+            e.set_field(p, 32 * k, (width - 32 * k).min(32), words[w] as u64);
+            w += 1;
+        }
+    }
+}
+
 /// Co-simulates a [`CycleModel`] against the block's plain Verilated model (`model_id`, e.g.
 /// `selftest_default/eu_selftest`) for `cycles` random cycles after a reset, comparing every
 /// output every cycle in the Mealy view. Use it to check a block's adapter before its BIST top.
@@ -335,26 +358,18 @@ pub fn check_model_against_dut(model_id: &str, model: &mut dyn CycleModel, cycle
     model.reset();
     for cyc in 0..cycles {
         let mut w = 0;
-        for &(p, width) in &ins {
+        for &(_, width) in &ins {
             for k in 0..width.div_ceil(32) {
                 let n = (width - 32 * k).min(32);
-                let v = rng.gen::<u32>() & if n == 32 { u32::MAX } else { (1 << n) - 1 };
-                inp[w] = v;
-                dut.set_field(p, 32 * k, n, v as u64);
+                inp[w] = rng.gen::<u32>() & if n == 32 { u32::MAX } else { (1 << n) - 1 };
                 w += 1;
             }
         }
+        set_words(&mut dut, &ins, &inp);
         dut.settle();
         model.step(&inp, &mut out);
         let mut e = dut.expected();
-        let mut w = 0;
-        for &(p, width) in &outs {
-            for k in 0..width.div_ceil(32) {
-                let n = (width - 32 * k).min(32);
-                e.set_field(p, 32 * k, n, out[w] as u64);
-                w += 1;
-            }
-        }
+        expect_words(&mut e, &outs, &out);
         dut.set_label(format!("(CycleModel check, seed {seed}, cycle {cyc})"));
         dut.check(&e);
         dut.tick();

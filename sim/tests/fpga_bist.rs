@@ -577,24 +577,10 @@ fn shaped_alu_run(variant: &str, cfg: hdl::alu_pipeline::Config) {
             sim::bist::unpack(&st.s, *bit, p.width, &mut inp[*word..]);
         }
         model.step(&inp, &mut out);
-        let mut w = 0;
-        for &(p, width) in &ins {
-            for k in 0..width.div_ceil(32) {
-                let n = (width - 32 * k).min(32);
-                dut.set_field(p, 32 * k, n, model.shaped[w] as u64);
-                w += 1;
-            }
-        }
+        sim::bist::set_words(&mut dut, &ins, &model.shaped);
         dut.settle();
         let mut e = dut.expected();
-        let mut w = 0;
-        for &(p, width) in &outs {
-            for k in 0..width.div_ceil(32) {
-                let n = (width - 32 * k).min(32);
-                e.set_field(p, 32 * k, n, out[w] as u64);
-                w += 1;
-            }
-        }
+        sim::bist::expect_words(&mut e, &outs, &out);
         dut.set_label(format!("(shaped ALU stimulus on {variant}, cycle {cyc})"));
         dut.check(&e);
         dut.tick();
