@@ -123,16 +123,29 @@ fn build_runtime(root: &Path, out: &Path) {
 /// checkouts can share the cache safely.
 fn model_cache(out: &Path) -> PathBuf {
     let var = |k: &str| env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let dir = var("EU_MODEL_CACHE")
-        .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("eu-rtl/cosim-models")))
-        .or_else(|| var("HOME").map(|d| d.join(".cache/eu-rtl/cosim-models")))
-        .unwrap_or_else(|| {
-            // OUT_DIR = <target>/[<triple>/]<profile>/build/sim-<hash>/out
-            let profile_dir = out.ancestors().nth(3).expect("OUT_DIR layout <profile>/build/<pkg>/out");
-            profile_dir.parent().expect("a target directory above the profile").join("eu-cosim-models")
-        });
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create the model cache {}: {e}", dir.display()));
-    dir
+    // OUT_DIR = <target>/[<triple>/]<profile>/build/sim-<hash>/out
+    let profile_dir = out.ancestors().nth(3).expect("OUT_DIR layout <profile>/build/<pkg>/out");
+    let in_target = profile_dir.parent().expect("a target directory above the profile").join("eu-cosim-models");
+    if let Some(dir) = var("EU_MODEL_CACHE") {
+        // Asked for explicitly: an unusable folder is an error, not a silent fallback.
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create EU_MODEL_CACHE={}: {e}", dir.display()));
+        return dir;
+    }
+    let per_user = var("XDG_CACHE_HOME")
+        .map(|d| d.join("eu-rtl/cosim-models"))
+        .or_else(|| var("HOME").map(|d| d.join(".cache/eu-rtl/cosim-models")));
+    if let Some(dir) = per_user {
+        match fs::create_dir_all(&dir) {
+            Ok(()) => return dir,
+            Err(e) => println!(
+                "cargo:warning=model cache {} unusable ({e}); using {}",
+                dir.display(),
+                in_target.display()
+            ),
+        }
+    }
+    fs::create_dir_all(&in_target).unwrap_or_else(|e| panic!("cannot create the model cache {}: {e}", in_target.display()));
+    in_target
 }
 
 fn main() {
