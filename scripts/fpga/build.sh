@@ -17,6 +17,9 @@
 #     --fault        fault injection always on: a bitstream that must show FAIL on the board
 #     --no-lint      skip the Verilator/yosys lint gate on the generated top and DUT
 #     --out DIR      output directory (default target/fpga/<block>-<config>-<target>[-fault]-s<seed>)
+#     --synth-from D reuse the lint and synthesis of an earlier run D of the same block, config,
+#                    target and fault setting (its generated Verilog must be byte-identical, or
+#                    this is an error): a second seed then costs only place and route
 #
 # The last line printed is a summary (key=value) also written to DIR/result.env:
 #   block config target part seed lc ff bram dsp io fmax crit dut_lut dut_ff dut_bram dut_dsp freq
@@ -29,9 +32,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 die() { echo "fpga/build.sh: $*" >&2; exit 2; }
-[ $# -ge 2 ] || { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 block=$1 target=$2; shift 2
-config="" seed=1 freq="" cycles="" fault=0 lint=1 out=""
+config="" seed=1 freq="" cycles="" fault=0 lint=1 out="" synth_from=""
 while [ $# -gt 0 ]; do
   case $1 in
     --config) config=$2; shift 2 ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --fault) fault=1; shift ;;
     --no-lint) lint=0; shift ;;
     --out) out=$2; shift 2 ;;
+    --synth-from) synth_from=$2; shift 2 ;;
     *) die "unknown option $1" ;;
   esac
 done
@@ -73,6 +77,10 @@ fi
 cfg_tag=${config:-default}
 ftag=""; [ $fault = 0 ] || ftag=-fault
 out=${out:-$root/target/fpga/$block-$cfg_tag-$target$ftag-s$seed}
+if [ -n "$synth_from" ]; then
+  [ -d "$synth_from" ] || die "--synth-from $synth_from: no such run directory"
+  [ "$(realpath "$synth_from")" != "$(realpath -m "$out")" ] || die "--synth-from must name another run's directory, not --out"
+fi
 rm -rf "$out"; mkdir -p "$out"
 gen_args=(emit "$block" "$target" --out "$out")
 [ -n "$config" ] && gen_args+=(--config "$config")
@@ -89,6 +97,15 @@ fi
 vfile="$out/$TOP.v"
 cons="$root/constraints/$CONSTRAINTS"
 [ -f "$cons" ] || die "constraint file $cons missing"
+if [ -n "$synth_from" ]; then
+  for f in "$TOP.v" "$DUT.v" synth.json stat.txt stat-dut.txt; do
+    [ -f "$synth_from/$f" ] || die "--synth-from $synth_from: no $f there (that run did not finish synthesis)"
+  done
+  for f in "$TOP.v" "$DUT.v"; do
+    cmp -s "$synth_from/$f" "$out/$f" || die "--synth-from $synth_from: its $f differs from the one generated now; synthesise again"
+  done
+  lint=0   # the identical source was linted in that run
+fi
 
 # --- 2. lint gate ------------------------------------------------------------------------------
 # The charter's gate (scripts/lint-waivers.vlt plus UNUSEDSIGNAL/UNUSEDPARAM off: a BIST top
@@ -133,16 +150,24 @@ if [ $family = ice40 ]; then
 else
   synth="synth_ecp5 -top $TOP -json $out/synth.json"
 fi
-if ! $YOSYS -q -l "$out/yosys.log" -p "read_verilog $vfile; hierarchy -check -top $TOP; proc; $ports_cmd $synth; \
-      tee -q -o $out/stat.txt stat" > /dev/null 2>&1; then
-  grep -iE 'error' "$out/yosys.log" | head -20 >&2; echo "fpga/build.sh: yosys failed ($out/yosys.log)" >&2; exit 1
-fi
-
-# The DUT alone, out of context (no I/O, no BIST): its own cell counts.
-if [ $family = ice40 ]; then dsynth="synth_ice40 -top $DUT $dsp"; else dsynth="synth_ecp5 -top $DUT"; fi
-if ! $YOSYS -q -l "$out/yosys-dut.log" -p "read_verilog $out/$DUT.v; hierarchy -check -top $DUT; $dsynth; \
-      tee -q -o $out/stat-dut.txt stat" > /dev/null 2>&1; then
-  grep -iE 'error' "$out/yosys-dut.log" | head -20 >&2; echo "fpga/build.sh: yosys failed on the DUT alone" >&2; exit 1
+if [ -n "$synth_from" ]; then
+  cp "$synth_from/synth.json" "$synth_from/stat.txt" "$synth_from/stat-dut.txt" "$out/"
+  echo "synthesis reused from $synth_from" > "$out/yosys.log"
+else
+  # The DUT alone, out of context (no I/O, no BIST), for its own cell counts: synthesised
+  # alongside the top (a second core halves the wall time of the big blocks).
+  if [ $family = ice40 ]; then dsynth="synth_ice40 -top $DUT $dsp"; else dsynth="synth_ecp5 -top $DUT"; fi
+  $YOSYS -q -l "$out/yosys-dut.log" -p "read_verilog $out/$DUT.v; hierarchy -check -top $DUT; $dsynth; \
+        tee -q -o $out/stat-dut.txt stat" > /dev/null 2>&1 &
+  dut_pid=$!
+  if ! $YOSYS -q -l "$out/yosys.log" -p "read_verilog $vfile; hierarchy -check -top $TOP; proc; $ports_cmd $synth; \
+        tee -q -o $out/stat.txt stat" > /dev/null 2>&1; then
+    kill $dut_pid 2>/dev/null || true
+    grep -iE 'error' "$out/yosys.log" | head -20 >&2; echo "fpga/build.sh: yosys failed ($out/yosys.log)" >&2; exit 1
+  fi
+  if ! wait $dut_pid; then
+    grep -iE 'error' "$out/yosys-dut.log" | head -20 >&2; echo "fpga/build.sh: yosys failed on the DUT alone" >&2; exit 1
+  fi
 fi
 
 # --- 5. place and route -----------------------------------------------------------------------

@@ -15,7 +15,7 @@
 #
 # Blocks and their BIST configs come from `eu-bist list` (sim::bist::registry), so a block is
 # picked up as soon as it registers a BIST top. Each (block, config, target, seed) runs
-# scripts/fpga/build.sh. The markdown table (with the exact tool versions) replaces the part of
+# scripts/fpga/build.sh; the second seed reuses the first one's synthesis. The markdown table (with the exact tool versions) replaces the part of
 # docs/fpga.md between the `fpga-report` markers and is also printed.
 # Exit status: non-zero if any build failed (synthesis, place and route, packing, or Fmax below
 # the board clock). A config that does not fit a part is a table entry, not a failure.
@@ -56,7 +56,7 @@ while read -r block configs; do
   fi
   for config in $configs; do
     for target in $targets; do
-      fmaxes=() line=""
+      fmaxes=() line="" synth_dir=""
       status=ok
       for seed in $seeds; do
         dir="$runs/$block-$config-$target-s$seed"
@@ -68,7 +68,9 @@ while read -r block configs; do
           continue
         else
           echo "report.sh: $block ($config) on $target, seed $seed" >&2
-          "$here/build.sh" "$block" "$target" --config "$config" --seed "$seed" --out "$dir" > "$dir.log" 2>&1
+          # Seeds after the first share its synthesis (build.sh checks the Verilog is identical).
+          reuse_synth=(); [ -z "$synth_dir" ] || reuse_synth=(--synth-from "$synth_dir")
+          "$here/build.sh" "$block" "$target" --config "$config" --seed "$seed" --out "$dir" "${reuse_synth[@]}" > "$dir.log" 2>&1
           rc=$?
           echo $rc > "$dir.rc"
         fi
@@ -80,6 +82,7 @@ while read -r block configs; do
         fi
         # shellcheck disable=SC1091
         (. "$dir/result.env" 2>/dev/null) || continue
+        [ -n "$synth_dir" ] || synth_dir=$dir
         # shellcheck disable=SC1091
         . "$dir/result.env"
         # shellcheck disable=SC1091
