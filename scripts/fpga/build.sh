@@ -22,9 +22,11 @@
 #                    this is an error): a second seed then costs only place and route
 #
 # The last line printed is a summary (key=value) also written to DIR/result.env:
-#   block config target part seed lc ff bram dsp io fmax crit dut_lut dut_ff dut_bram dut_dsp freq
-#   sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*: the DUT
-#   alone, out of context, from yosys; crit: first -> last cell of the worst path)
+#   block config target part seed lc ff bram dsp io fmax crit levels dut_lut dut_ff dut_bram dut_dsp
+#   freq sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*: the
+#   DUT alone, out of context, from yosys; crit: first -> last cell of the worst path; levels:
+#   logic cells on it (LUTs, carry cells); freq: the nextpnr target, which replaces the board
+#   file's clock frequency for place and route)
 # Exit status: 0 ok; 1 a tool failed (log tail shown); 3 the design does not fit the part;
 # 4 Fmax below the board clock (the bitstream would not work); 2 usage or setup error.
 set -euo pipefail
@@ -32,7 +34,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 die() { echo "fpga/build.sh: $*" >&2; exit 2; }
-[ $# -ge 2 ] || { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 block=$1 target=$2; shift 2
 config="" seed=1 freq="" cycles="" fault=0 lint=1 out="" synth_from=""
 while [ $# -gt 0 ]; do
@@ -171,8 +173,21 @@ else
 fi
 
 # --- 5. place and route -----------------------------------------------------------------------
+# The board file states the board's clock (12 / 25 MHz), and nextpnr takes a constraint file's
+# clock frequency over --freq. Place and route against the target frequency instead (a copy
+# of the board file with that one line changed), so the placer works towards the target and
+# the achieved Fmax is comparable across boards; the board clock is checked separately below.
+if [ $family = ice40 ]; then
+  pnr_cons="$out/board.pcf"
+  grep -v '^[[:space:]]*set_frequency[[:space:]]\+clk[[:space:]]' "$cons" > "$pnr_cons"
+  echo "set_frequency clk $freq   # build.sh: nextpnr target (board clock $((CLK_HZ / 1000000)) MHz)" >> "$pnr_cons"
+else
+  pnr_cons="$out/board.lpf"
+  grep -v '^[[:space:]]*FREQUENCY[[:space:]]\+PORT[[:space:]]\+"clk"' "$cons" > "$pnr_cons"
+  echo "FREQUENCY PORT \"clk\" $freq MHZ; # build.sh: nextpnr target (board clock $((CLK_HZ / 1000000)) MHz)" >> "$pnr_cons"
+fi
 pnr=("${pnr_dev[@]}" --json "$out/synth.json" --freq "$freq" --seed "$seed" --timing-allow-fail --report "$out/report.json")
-if [ $family = ice40 ]; then pnr+=(--pcf "$cons" --asc "$out/$TOP.asc"); else pnr+=(--lpf "$cons" --textcfg "$out/$TOP.config"); fi
+if [ $family = ice40 ]; then pnr+=(--pcf "$pnr_cons" --asc "$out/$TOP.asc"); else pnr+=(--lpf "$pnr_cons" --textcfg "$out/$TOP.config"); fi
 if ! $NEXTPNR "${pnr[@]}" > "$out/nextpnr.log" 2>&1; then
   # Over-utilisation: nextpnr lists "<type>: used/avail" before giving up.
   over=$(python3 - "$out/nextpnr.log" <<'PY'
@@ -225,20 +240,21 @@ else:
     dlut = d.get("LUT4", 0) + 2 * d.get("CCU2C", 0); dff = sum(n for c, n in d.items() if c.startswith("TRELLIS_FF"))
     dbram = d.get("DP16KD", 0); ddsp = d.get("MULT18X18D", 0)
 # Critical path: first and last cell of the worst register-to-register path.
-crit = "-"
+crit, levels = "-", 0
 for cp in rep.get("critical_paths", []):
     if cp["from"].startswith("posedge") and cp["to"].startswith("posedge") and cp["path"]:
         short = lambda c: ".".join(c.split(".")[:2]).split("_SB_")[0].split("_TRELLIS")[0].split("$")[0]
         p0 = cp["path"][0]
         first = p0["to"]["cell"] if p0["type"] == "clk-to-q" else p0["from"]["cell"]
         crit = short(first) + "->" + short(cp["path"][-1]["to"]["cell"])
+        levels = sum(1 for seg in cp["path"] if seg["type"] == "logic")
         break
 print(f"lc={lc}\nff={ff}\nbram={bram}\ndsp={dsp}\nio={io}\nfmax={fmax:.2f}")
-print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'")
+print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'\nlevels={levels}")
 PY
 # shellcheck disable=SC1091
 . "$out/result.env"
-summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
+summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit levels=$levels dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
 echo "$summary" > "$out/result.env.line"
 { echo "part='$part'"; echo "seed=$seed"; echo "freq=$freq"; echo "bitstream='$bit'"; } >> "$out/result.env"
 board_mhz=$(python3 -c "print($CLK_HZ/1e6)")
