@@ -22,11 +22,11 @@
 #                    this is an error): a second seed then costs only place and route
 #
 # The last line printed is a summary (key=value) also written to DIR/result.env:
-#   block config target part seed lc ff bram dsp io fmax crit levels dut_lut dut_ff dut_bram dut_dsp
-#   freq sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*: the
-#   DUT alone, out of context, from yosys; crit: first -> last cell of the worst path; levels:
-#   logic cells on it (LUTs, carry cells); freq: the nextpnr target, which replaces the board
-#   file's clock frequency for place and route)
+#   block config target part seed lc ff bram dsp io fmax crit levels carry dut_lut dut_ff dut_bram
+#   dut_dsp freq sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*:
+#   the DUT alone, out of context, from yosys; crit: first -> last cell of the worst path; levels /
+#   carry: LUT levels / carry-chain steps on it; freq: the nextpnr target, which replaces the
+#   board file's clock frequency for place and route)
 # Exit status: 0 ok; 1 a tool failed (log tail shown); 3 the design does not fit the part;
 # 4 Fmax below the board clock (the bitstream would not work); 2 usage or setup error.
 set -euo pipefail
@@ -240,21 +240,25 @@ else:
     dlut = d.get("LUT4", 0) + 2 * d.get("CCU2C", 0); dff = sum(n for c, n in d.items() if c.startswith("TRELLIS_FF"))
     dbram = d.get("DP16KD", 0); ddsp = d.get("MULT18X18D", 0)
 # Critical path: first and last cell of the worst register-to-register path.
-crit, levels = "-", 0
+crit, levels, carry = "-", 0, 0
 for cp in rep.get("critical_paths", []):
     if cp["from"].startswith("posedge") and cp["to"].startswith("posedge") and cp["path"]:
         short = lambda c: ".".join(c.split(".")[:2]).split("_SB_")[0].split("_TRELLIS")[0].split("$")[0]
         p0 = cp["path"][0]
         first = p0["to"]["cell"] if p0["type"] == "clk-to-q" else p0["from"]["cell"]
         crit = short(first) + "->" + short(cp["path"][-1]["to"]["cell"])
-        levels = sum(1 for seg in cp["path"] if seg["type"] == "logic")
+        # Logic cells on the path: LUT levels, and carry-chain steps (fast, counted apart).
+        logic = [(seg["from"].get("port", ""), seg["to"].get("port", "")) for seg in cp["path"] if seg["type"] == "logic"]
+        is_carry = lambda f, t: f in ("CIN", "FCI") or t in ("COUT", "FCO")
+        carry = sum(1 for f, t in logic if is_carry(f, t))
+        levels = sum(1 for f, t in logic if not is_carry(f, t) and "GLOBAL" not in f)
         break
 print(f"lc={lc}\nff={ff}\nbram={bram}\ndsp={dsp}\nio={io}\nfmax={fmax:.2f}")
-print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'\nlevels={levels}")
+print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'\nlevels={levels}\ncarry={carry}")
 PY
 # shellcheck disable=SC1091
 . "$out/result.env"
-summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit levels=$levels dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
+summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit levels=$levels carry=$carry dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
 echo "$summary" > "$out/result.env.line"
 { echo "part='$part'"; echo "seed=$seed"; echo "freq=$freq"; echo "bitstream='$bit'"; } >> "$out/result.env"
 board_mhz=$(python3 -c "print($CLK_HZ/1e6)")
