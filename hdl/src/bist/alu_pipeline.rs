@@ -58,116 +58,45 @@ pub const IMEM_DEPTH: usize = 4;
 /// Cycles of the program load (IMEM words 8e + w for e < IMEM_DEPTH, w < 8).
 pub const LOAD_CYCLES: usize = 8 * IMEM_DEPTH;
 
-#[derive(LogicBlock)]
-pub struct BistAlu {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub btn_n: Signal<In, Bit>,
-    pub inject_fault: Signal<In, Bit>,
-    pub expected: Signal<In, Bits<32>>,
-    pub led_pass: Signal<Out, Bit>,
-    pub led_fail: Signal<Out, Bit>,
-    pub led_busy: Signal<Out, Bit>,
-    pub uart_tx: Signal<Out, Bit>,
-    fault_always: Constant<Bit>,
-    k_op_ill: Constant<Bits<4>>,
-    k_op_add: Constant<Bits<4>>,
-    k_src_mask: Constant<Bits<32>>,
-    k_dst_none: Constant<Bits<5>>,
-    k_three2: Constant<Bits<2>>,
-    k_fn_and: Constant<Bits<2>>,
-    k_srcm: Constant<Bits<2>>,
-    k_words: Constant<Bits<3>>,
-    k_ctrl_w: Constant<Bits<3>>,
-    k_na: Constant<Bits<3>>,
-    k_four3: Constant<Bits<3>>,
-    k_cfg_ctrl: Constant<Bits<9>>,
-    k_cfg_gk: Constant<Bits<9>>,
-    k_z32: Constant<Bits<32>>,
-    k_one6: Constant<Bits<6>>,
-    ld: DFF<Bits<6>>,
-    rows: RowTracker,
-    c: Signal<Local, Bits<16>>,
-    raw: Signal<Local, Bits<32>>,
-    a: Signal<Local, Bits<9>>,
-    w: Signal<Local, Bits<3>>,
-    wr: Signal<Local, Bits<3>>,
-    dst: Signal<Local, Bits<5>>,
-    lane: Signal<Local, Bits<32>>,
-    fnc: Signal<Local, Bits<2>>,
-    ctrl: Signal<Local, Bits<32>>,
-    r_now: Signal<Local, Bits<2>>,
-    b_now: Signal<Local, Bits<2>>,
-    ip2: Signal<Local, Bits<2>>,
-    valid: Signal<Local, Bit>,
-    core: BistCore<SW, RW>,
-    dut: AluPipe<NUM_ALUS>,
-}
-
-impl BistAlu {
-    pub fn new(cfg: &Config, p: &BistParams) -> Self {
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            btn_n: Default::default(),
-            inject_fault: Default::default(),
-            expected: Default::default(),
-            led_pass: Default::default(),
-            led_fail: Default::default(),
-            led_busy: Default::default(),
-            uart_tx: Default::default(),
-            fault_always: Constant::new(p.fault_always),
-            k_op_ill: Constant::new((crate::alu_pipeline::isa::OP_ILLEGAL as u64).into()),
-            k_op_add: Constant::new((crate::alu_pipeline::isa::OP_ADD as u64).into()),
-            k_src_mask: Constant::new(0x00FF_FFF0u64.into()),
-            k_dst_none: Constant::new((crate::alu_pipeline::isa::DST_NONE as u64).into()),
-            k_three2: Constant::new(3.into()),
-            k_fn_and: Constant::new((crate::alu_pipeline::isa::FN_AND as u64).into()),
-            k_srcm: Constant::new(((NUM_ALUS - 1) as u64).into()),
-            k_words: Constant::new(5.into()),
-            k_ctrl_w: Constant::new(4.into()),
-            k_na: Constant::new((NUM_ALUS as u64).into()),
-            k_four3: Constant::new(4.into()),
-            k_cfg_ctrl: Constant::new((crate::alu_pipeline::isa::CFG_CTRL as u64).into()),
-            k_cfg_gk: Constant::new((crate::alu_pipeline::isa::CFG_G as u64).into()),
-            k_z32: Constant::new(0.into()),
-            k_one6: Constant::new(1.into()),
-            ld: Default::default(),
-            rows: RowTracker::new(),
-            c: Default::default(),
-            raw: Default::default(),
-            a: Default::default(),
-            w: Default::default(),
-            wr: Default::default(),
-            dst: Default::default(),
-            lane: Default::default(),
-            fnc: Default::default(),
-            ctrl: Default::default(),
-            r_now: Default::default(),
-            b_now: Default::default(),
-            ip2: Default::default(),
-            valid: Default::default(),
-            core: BistCore::new(p),
-            dut: AluPipe::new(cfg.imem_depth as usize, cfg.scope_code(), false, false),
-        }
+bist_top! {
+    pub struct BistAlu {
+        core: BistCore<SW, RW> = BistCore::new(p),
+        dut: AluPipe<NUM_ALUS> = AluPipe::new(cfg.imem_depth as usize, cfg.scope_code(), false, false),
+        fault_always = Constant::new(p.fault_always),
+        k_op_ill: Constant<Bits<4>> = Constant::new((crate::alu_pipeline::isa::OP_ILLEGAL as u64).into()),
+        k_op_add: Constant<Bits<4>> = Constant::new((crate::alu_pipeline::isa::OP_ADD as u64).into()),
+        k_src_mask: Constant<Bits<32>> = Constant::new(0x00FF_FFF0u64.into()),
+        k_dst_none: Constant<Bits<5>> = Constant::new((crate::alu_pipeline::isa::DST_NONE as u64).into()),
+        k_three2: Constant<Bits<2>> = Constant::new(3.into()),
+        k_fn_and: Constant<Bits<2>> = Constant::new((crate::alu_pipeline::isa::FN_AND as u64).into()),
+        k_srcm: Constant<Bits<2>> = Constant::new(((NUM_ALUS - 1) as u64).into()),
+        k_words: Constant<Bits<3>> = Constant::new(5.into()),
+        k_ctrl_w: Constant<Bits<3>> = Constant::new(4.into()),
+        k_na: Constant<Bits<3>> = Constant::new((NUM_ALUS as u64).into()),
+        k_four3: Constant<Bits<3>> = Constant::new(4.into()),
+        k_cfg_ctrl: Constant<Bits<9>> = Constant::new((crate::alu_pipeline::isa::CFG_CTRL as u64).into()),
+        k_cfg_gk: Constant<Bits<9>> = Constant::new((crate::alu_pipeline::isa::CFG_G as u64).into()),
+        k_z32: Constant<Bits<32>> = Constant::new(0.into()),
+        k_one6: Constant<Bits<6>> = Constant::new(1.into()),
+        ld: DFF<Bits<6>> = Default::default(),
+        rows: RowTracker = RowTracker::new(),
+        c: Signal<Local, Bits<16>> = Default::default(),
+        raw: Signal<Local, Bits<32>> = Default::default(),
+        a: Signal<Local, Bits<9>> = Default::default(),
+        w: Signal<Local, Bits<3>> = Default::default(),
+        wr: Signal<Local, Bits<3>> = Default::default(),
+        dst: Signal<Local, Bits<5>> = Default::default(),
+        lane: Signal<Local, Bits<32>> = Default::default(),
+        fnc: Signal<Local, Bits<2>> = Default::default(),
+        ctrl: Signal<Local, Bits<32>> = Default::default(),
+        r_now: Signal<Local, Bits<2>> = Default::default(),
+        b_now: Signal<Local, Bits<2>> = Default::default(),
+        ip2: Signal<Local, Bits<2>> = Default::default(),
+        valid: Signal<Local, Bit> = Default::default(),
     }
-}
-
-impl Logic for BistAlu {
+    pub fn new(cfg: &Config, p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
-        // Board side: the same for every block.
-        self.core.clk.next = self.clk.val();
-        self.core.rst.next = self.rst.val();
-        self.core.btn_n.next = self.btn_n.val();
-        self.core.expected_in.next = self.expected.val();
-        self.core.inject_fault.next = self.inject_fault.val() | self.fault_always.val();
-        self.led_pass.next = self.core.led_pass.val();
-        self.led_fail.next = self.core.led_fail.val();
-        self.led_busy.next = self.core.led_busy.val();
-        self.uart_tx.next = self.core.uart_tx.val();
-        self.dut.clk.next = self.clk.val();
-        self.dut.rst.next = self.core.dut_rst.val();
         dff_setup!(self, clk, ld);
         // Block side (see the module docs).
         self.c.next = self.core.stim.val().get_bits::<16>(133);

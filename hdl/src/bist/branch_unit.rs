@@ -32,84 +32,29 @@ pub const SW: usize = 64;
 pub const RW: usize = 204;
 pub const TOP: &str = "eu_bist_branch_unit";
 
-#[derive(LogicBlock)]
-pub struct BistBranch {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub btn_n: Signal<In, Bit>,
-    pub inject_fault: Signal<In, Bit>,
-    pub expected: Signal<In, Bits<32>>,
-    pub led_pass: Signal<Out, Bit>,
-    pub led_fail: Signal<Out, Bit>,
-    pub led_busy: Signal<Out, Bit>,
-    pub uart_tx: Signal<Out, Bit>,
-    fault_always: Constant<Bit>,
-    k_init: Constant<Bits<5>>,
-    k_eot: Constant<Bits<5>>,
-    k_f4: Constant<Bits<4>>,
-    k_z3: Constant<Bits<3>>,
-    k_z2: Constant<Bits<2>>,
-    k_one16: Constant<Bits<16>>,
-    k_m1: Constant<Bits<16>>,
-    k_pall: Constant<Bits<4>>,
-    c: Signal<Local, Bits<16>>,
-    op: Signal<Local, Bits<5>>,
-    j: Signal<Local, Bits<16>>,
-    u: Signal<Local, Bits<16>>,
-    jo: Signal<Local, Bits<16>>,
-    uo: Signal<Local, Bits<16>>,
-    core: BistCore<SW, RW>,
-    dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100>,
-}
-
-impl BistBranch {
-    pub fn new(cfg: &Config, p: &BistParams) -> Self {
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            btn_n: Default::default(),
-            inject_fault: Default::default(),
-            expected: Default::default(),
-            led_pass: Default::default(),
-            led_fail: Default::default(),
-            led_busy: Default::default(),
-            uart_tx: Default::default(),
-            fault_always: Constant::new(p.fault_always),
-            k_init: Constant::new(0x10.into()),
-            k_eot: Constant::new(0x11.into()),
-            k_f4: Constant::new(0xF.into()),
-            k_z3: Constant::new(0.into()),
-            k_z2: Constant::new(0.into()),
-            k_one16: Constant::new(1.into()),
-            k_m1: Constant::new(0xFFFF.into()),
-            k_pall: Constant::new(0xF.into()),
-            c: Default::default(),
-            op: Default::default(),
-            j: Default::default(),
-            u: Default::default(),
-            jo: Default::default(),
-            uo: Default::default(),
-            core: BistCore::new(p),
-            dut: BranchUnit::new(cfg.maxd_r(), cfg.maxd_call),
-        }
+bist_top! {
+    pub struct BistBranch {
+        core: BistCore<SW, RW> = BistCore::new(p),
+        dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100> = BranchUnit::new(cfg.maxd_r(), cfg.maxd_call),
+        fault_always = Constant::new(p.fault_always),
+        k_init: Constant<Bits<5>> = Constant::new(0x10.into()),
+        k_eot: Constant<Bits<5>> = Constant::new(0x11.into()),
+        k_f4: Constant<Bits<4>> = Constant::new(0xF.into()),
+        k_z3: Constant<Bits<3>> = Constant::new(0.into()),
+        k_z2: Constant<Bits<2>> = Constant::new(0.into()),
+        k_one16: Constant<Bits<16>> = Constant::new(1.into()),
+        k_m1: Constant<Bits<16>> = Constant::new(0xFFFF.into()),
+        k_pall: Constant<Bits<4>> = Constant::new(0xF.into()),
+        c: Signal<Local, Bits<16>> = Default::default(),
+        op: Signal<Local, Bits<5>> = Default::default(),
+        j: Signal<Local, Bits<16>> = Default::default(),
+        u: Signal<Local, Bits<16>> = Default::default(),
+        jo: Signal<Local, Bits<16>> = Default::default(),
+        uo: Signal<Local, Bits<16>> = Default::default(),
     }
-}
-
-impl Logic for BistBranch {
+    pub fn new(cfg: &Config, p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
-        // Board side: the same for every block.
-        self.core.clk.next = self.clk.val();
-        self.core.rst.next = self.rst.val();
-        self.core.btn_n.next = self.btn_n.val();
-        self.core.expected_in.next = self.expected.val();
-        self.core.inject_fault.next = self.inject_fault.val() | self.fault_always.val();
-        self.led_pass.next = self.core.led_pass.val();
-        self.led_fail.next = self.core.led_fail.val();
-        self.led_busy.next = self.core.led_busy.val();
-        self.uart_tx.next = self.core.uart_tx.val();
-        self.dut.clk.next = self.clk.val();
-        self.dut.rst.next = self.core.dut_rst.val();
         // Block side: shaped stimulus (see the module docs).
         self.c.next = self.core.stim.val().get_bits::<16>(6);
         self.op.next = self.core.stim.val().get_bits::<5>(1);

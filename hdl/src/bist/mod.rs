@@ -46,6 +46,93 @@
 use crate::emit::PortInfo;
 use rust_hdl::prelude::*;
 
+/// Declares a BIST top: one [`BistCore`] around one DUT. The parts every top shares are written
+/// here once: the board ports (`clk`, `rst`, `btn_n`, `inject_fault`, `expected`, `led_pass`,
+/// `led_fail`, `led_busy`, `uart_tx`), the fault switch `fault_always`, the constructor, and the
+/// board side of `update` (ports to the core, core to LEDs and UART, `clk` and the core's
+/// `dut_rst` to the DUT). A block's top gives the core and DUT with their initial values, its
+/// own fields, and the block side of `update` (stimulus to DUT inputs, DUT outputs to
+/// `core.resp`); `selftest.rs` is the worked example. The field order (board ports,
+/// `fault_always`, the block's fields, `core`, `dut`) and the statement order fix the Verilog.
+/// Usage: `bist_top! { pub struct T { core: C = .., dut: D = .., fault_always = .., own fields
+/// `name: Type = init,` } pub fn new(args) -> Self; #[hdl_gen] fn update(&mut self) { .. } }`.
+/// (`#[hdl_gen]` cannot call a helper, so sharing the board wiring takes a macro.)
+macro_rules! bist_top {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident {
+            core: $core:ty = $core_init:expr,
+            dut: $dut:ty = $dut_init:expr,
+            fault_always = $fault_init:expr,
+            $($(#[$fattr:meta])* $field:ident: $fty:ty = $init:expr,)*
+        }
+        pub fn new($($arg:ident: $argty:ty),*) -> Self;
+        $hash:tt $gen:tt
+        fn update(&mut $s:ident) { $($body:tt)* }
+    ) => {
+        $(#[$attr])*
+        #[derive(LogicBlock)]
+        pub struct $name {
+            pub clk: Signal<In, Clock>,
+            pub rst: Signal<In, Bit>,
+            pub btn_n: Signal<In, Bit>,
+            pub inject_fault: Signal<In, Bit>,
+            pub expected: Signal<In, Bits<32>>,
+            pub led_pass: Signal<Out, Bit>,
+            pub led_fail: Signal<Out, Bit>,
+            pub led_busy: Signal<Out, Bit>,
+            pub uart_tx: Signal<Out, Bit>,
+            fault_always: Constant<Bit>,
+            $($(#[$fattr])* $field: $fty,)*
+            core: $core,
+            dut: $dut,
+        }
+
+        impl $name {
+            pub fn new($($arg: $argty),*) -> Self {
+                Self {
+                    clk: Default::default(),
+                    rst: Default::default(),
+                    btn_n: Default::default(),
+                    inject_fault: Default::default(),
+                    expected: Default::default(),
+                    led_pass: Default::default(),
+                    led_fail: Default::default(),
+                    led_busy: Default::default(),
+                    uart_tx: Default::default(),
+                    fault_always: $fault_init,
+                    $($field: $init,)*
+                    core: $core_init,
+                    dut: $dut_init,
+                }
+            }
+        }
+
+        impl Logic for $name {
+            // `#[hdl_gen]` is the caller's tokens (`$hash $gen`, not `#[$gen]`): the functions
+            // it writes declare `self` with the attribute's hygiene, and the body's `self` is the
+            // caller's.
+            $hash $gen
+            fn update(&mut $s) {
+                // Board side: the same for every block.
+                $s.core.clk.next = $s.clk.val();
+                $s.core.rst.next = $s.rst.val();
+                $s.core.btn_n.next = $s.btn_n.val();
+                $s.core.expected_in.next = $s.expected.val();
+                $s.core.inject_fault.next = $s.inject_fault.val() | $s.fault_always.val();
+                $s.led_pass.next = $s.core.led_pass.val();
+                $s.led_fail.next = $s.core.led_fail.val();
+                $s.led_busy.next = $s.core.led_busy.val();
+                $s.uart_tx.next = $s.core.uart_tx.val();
+                $s.dut.clk.next = $s.clk.val();
+                $s.dut.rst.next = $s.core.dut_rst.val();
+                // Block side.
+                $($body)*
+            }
+        }
+    };
+}
+
 pub mod example;
 pub mod selftest;
 pub mod region_addr_gen;

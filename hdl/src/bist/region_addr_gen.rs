@@ -35,75 +35,25 @@ pub const SW: usize = 64;
 pub const RW: usize = 151;
 pub const TOP: &str = "eu_bist_region_addr_gen";
 
-#[derive(LogicBlock)]
-pub struct BistRag {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub btn_n: Signal<In, Bit>,
-    pub inject_fault: Signal<In, Bit>,
-    pub expected: Signal<In, Bits<32>>,
-    pub led_pass: Signal<Out, Bit>,
-    pub led_fail: Signal<Out, Bit>,
-    pub led_busy: Signal<Out, Bit>,
-    pub uart_tx: Signal<Out, Bit>,
-    fault_always: Constant<Bit>,
-    /// NR as 4 bits (NR = 8 = 2^RN_W is allowed: then no register number is out of range).
-    k_nr: Constant<Bits<4>>,
-    k_nlog: Constant<Bits<3>>,
-    k_seven: Constant<Bits<3>>,
-    k_six: Constant<Bits<3>>,
-    wild: Signal<Local, Bit>,
-    ty: Signal<Local, Bits<3>>,
-    ex: Signal<Local, Bits<3>>,
-    wd: Signal<Local, Bits<3>>,
-    rg: Signal<Local, Bits<3>>,
-    core: BistCore<SW, RW>,
-    dut: Rag<16, 3, 3, 6, 96>,
-}
-
-impl BistRag {
-    pub fn new(cfg: &Config, p: &BistParams) -> Self {
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            btn_n: Default::default(),
-            inject_fault: Default::default(),
-            expected: Default::default(),
-            led_pass: Default::default(),
-            led_fail: Default::default(),
-            led_busy: Default::default(),
-            uart_tx: Default::default(),
-            fault_always: Constant::new(p.fault_always),
-            k_nr: Constant::new((cfg.num_regs as u64).into()),
-            k_nlog: Constant::new((cfg.n_max.trailing_zeros() as u64).into()),
-            k_seven: Constant::new(7.into()),
-            k_six: Constant::new(6.into()),
-            wild: Default::default(),
-            ty: Default::default(),
-            ex: Default::default(),
-            wd: Default::default(),
-            rg: Default::default(),
-            core: BistCore::new(p),
-            dut: Rag::new(cfg),
-        }
+bist_top! {
+    pub struct BistRag {
+        core: BistCore<SW, RW> = BistCore::new(p),
+        dut: Rag<16, 3, 3, 6, 96> = Rag::new(cfg),
+        fault_always = Constant::new(p.fault_always),
+        /// NR as 4 bits (NR = 8 = 2^RN_W is allowed: then no register number is out of range).
+        k_nr: Constant<Bits<4>> = Constant::new((cfg.num_regs as u64).into()),
+        k_nlog: Constant<Bits<3>> = Constant::new((cfg.n_max.trailing_zeros() as u64).into()),
+        k_seven: Constant<Bits<3>> = Constant::new(7.into()),
+        k_six: Constant<Bits<3>> = Constant::new(6.into()),
+        wild: Signal<Local, Bit> = Default::default(),
+        ty: Signal<Local, Bits<3>> = Default::default(),
+        ex: Signal<Local, Bits<3>> = Default::default(),
+        wd: Signal<Local, Bits<3>> = Default::default(),
+        rg: Signal<Local, Bits<3>> = Default::default(),
     }
-}
-
-impl Logic for BistRag {
+    pub fn new(cfg: &Config, p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
-        // Board side: the same for every block.
-        self.core.clk.next = self.clk.val();
-        self.core.rst.next = self.rst.val();
-        self.core.btn_n.next = self.btn_n.val();
-        self.core.expected_in.next = self.expected.val();
-        self.core.inject_fault.next = self.inject_fault.val() | self.fault_always.val();
-        self.led_pass.next = self.core.led_pass.val();
-        self.led_fail.next = self.core.led_fail.val();
-        self.led_busy.next = self.core.led_busy.val();
-        self.uart_tx.next = self.core.uart_tx.val();
-        self.dut.clk.next = self.clk.val();
-        self.dut.rst.next = self.core.dut_rst.val();
         // Block side: shaped stimulus (see the module docs).
         self.wild.next = self.core.stim.val().get_bit(1) & self.core.stim.val().get_bit(33);
         self.ty.next = self.core.stim.val().get_bits::<3>(8);

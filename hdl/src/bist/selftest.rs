@@ -15,56 +15,15 @@ pub const RW: usize = 133;
 /// Verilog name of the BIST top.
 pub const TOP: &str = "eu_bist_selftest";
 
-#[derive(LogicBlock)]
-pub struct BistSelftest {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub btn_n: Signal<In, Bit>,
-    pub inject_fault: Signal<In, Bit>,
-    pub expected: Signal<In, Bits<32>>,
-    pub led_pass: Signal<Out, Bit>,
-    pub led_fail: Signal<Out, Bit>,
-    pub led_busy: Signal<Out, Bit>,
-    pub uart_tx: Signal<Out, Bit>,
-    fault_always: Constant<Bit>,
-    core: BistCore<SW, RW>,
-    dut: SelfTest,
-}
-
-impl BistSelftest {
-    pub fn new(p: &BistParams) -> Self {
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            btn_n: Default::default(),
-            inject_fault: Default::default(),
-            expected: Default::default(),
-            led_pass: Default::default(),
-            led_fail: Default::default(),
-            led_busy: Default::default(),
-            uart_tx: Default::default(),
-            fault_always: Constant::new(p.fault_always),
-            core: BistCore::new(p),
-            dut: SelfTest::default(),
-        }
+bist_top! {
+    pub struct BistSelftest {
+        core: BistCore<SW, RW> = BistCore::new(p),
+        dut: SelfTest = SelfTest::default(),
+        fault_always = Constant::new(p.fault_always),
     }
-}
-
-impl Logic for BistSelftest {
+    pub fn new(p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
-        // Board side: the same for every block.
-        self.core.clk.next = self.clk.val();
-        self.core.rst.next = self.rst.val();
-        self.core.btn_n.next = self.btn_n.val();
-        self.core.expected_in.next = self.expected.val();
-        self.core.inject_fault.next = self.inject_fault.val() | self.fault_always.val();
-        self.led_pass.next = self.core.led_pass.val();
-        self.led_fail.next = self.core.led_fail.val();
-        self.led_busy.next = self.core.led_busy.val();
-        self.uart_tx.next = self.core.uart_tx.val();
-        self.dut.clk.next = self.clk.val();
-        self.dut.rst.next = self.core.dut_rst.val();
         // Block side: stimulus bits -> DUT inputs, DUT outputs -> response bits (port order).
         self.dut.ce.next = self.core.stim.val().get_bit(0);
         self.dut.a.next = self.core.stim.val().get_bits::<32>(1);

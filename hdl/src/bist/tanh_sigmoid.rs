@@ -37,89 +37,36 @@ const _: () = assert!(SPARE_BITS == 17 && SW - SPARE_BITS == 47, "update the lit
 /// Bias added to the low five exponent bits of tame fp32/bf16 inputs.
 pub const TAME_EXP_BASE: u64 = 112;
 
-#[derive(LogicBlock)]
-pub struct BistTanh {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub btn_n: Signal<In, Bit>,
-    pub inject_fault: Signal<In, Bit>,
-    pub expected: Signal<In, Bits<32>>,
-    pub led_pass: Signal<Out, Bit>,
-    pub led_fail: Signal<Out, Bit>,
-    pub led_busy: Signal<Out, Bit>,
-    pub uart_tx: Signal<Out, Bit>,
-    fault_always: Constant<Bit>,
-    k_three2: Constant<Bits<2>>,
-    k_fp32: Constant<Bits<2>>,
-    k_bf16: Constant<Bits<2>>,
-    k_wild: Constant<Bits<3>>,
-    k_base8: Constant<Bits<8>>,
-    k_ones8: Constant<Bits<8>>,
-    k_ones5: Constant<Bits<5>>,
-    k_m_fp32: Constant<Bits<32>>,
-    k_m_bf16: Constant<Bits<32>>,
-    k_m_fp16: Constant<Bits<32>>,
-    c: Signal<Local, Bits<SPARE_BITS>>,
-    fmt: Signal<Local, Bits<2>>,
-    d: Signal<Local, Bits<32>>,
-    e8: Signal<Local, Bits<8>>,
-    e5: Signal<Local, Bits<5>>,
-    core: BistCore<SW, RW>,
-    dut: TanhSigmoid<1, 32, 8>,
+/// Mask of an exponent field: fp32 [30:23], bf16 [14:7], fp16 [14:10].
+fn field_mask(lsb: u32, n: u32) -> Bits<32> {
+    ((((1u64 << n) - 1) << lsb) as u64).into()
 }
 
-impl BistTanh {
-    pub fn new(p: &BistParams) -> Self {
-        // Exponent fields: fp32 [30:23], bf16 [14:7], fp16 [14:10].
-        let field = |lsb: u32, n: u32| (((1u64 << n) - 1) << lsb).into();
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            btn_n: Default::default(),
-            inject_fault: Default::default(),
-            expected: Default::default(),
-            led_pass: Default::default(),
-            led_fail: Default::default(),
-            led_busy: Default::default(),
-            uart_tx: Default::default(),
-            fault_always: Constant::new(p.fault_always),
-            k_three2: Constant::new(3.into()),
-            k_fp32: Constant::new(0.into()),
-            k_bf16: Constant::new(2.into()),
-            k_wild: Constant::new(1.into()),
-            k_base8: Constant::new(TAME_EXP_BASE.into()),
-            k_ones8: Constant::new(0xFF.into()),
-            k_ones5: Constant::new(0x1F.into()),
-            k_m_fp32: Constant::new(field(23, 8)),
-            k_m_bf16: Constant::new(field(7, 8)),
-            k_m_fp16: Constant::new(field(10, 5)),
-            c: Default::default(),
-            fmt: Default::default(),
-            d: Default::default(),
-            e8: Default::default(),
-            e5: Default::default(),
-            core: BistCore::new(p),
-            // The small config is the one `supports` accepts: fused tail, NaN payloads kept.
-            dut: crate::tanh_sigmoid::rtl::TanhSigmoid::new(true, false, crate::tanh_sigmoid::lat(&small_config())),
-        }
+bist_top! {
+    pub struct BistTanh {
+        core: BistCore<SW, RW> = BistCore::new(p),
+        // The small config is the one `supports` accepts: fused tail, NaN payloads kept.
+        dut: TanhSigmoid<1, 32, 8> = crate::tanh_sigmoid::rtl::TanhSigmoid::new(true, false, crate::tanh_sigmoid::lat(&small_config())),
+        fault_always = Constant::new(p.fault_always),
+        k_three2: Constant<Bits<2>> = Constant::new(3.into()),
+        k_fp32: Constant<Bits<2>> = Constant::new(0.into()),
+        k_bf16: Constant<Bits<2>> = Constant::new(2.into()),
+        k_wild: Constant<Bits<3>> = Constant::new(1.into()),
+        k_base8: Constant<Bits<8>> = Constant::new(TAME_EXP_BASE.into()),
+        k_ones8: Constant<Bits<8>> = Constant::new(0xFF.into()),
+        k_ones5: Constant<Bits<5>> = Constant::new(0x1F.into()),
+        k_m_fp32: Constant<Bits<32>> = Constant::new(field_mask(23, 8)),
+        k_m_bf16: Constant<Bits<32>> = Constant::new(field_mask(7, 8)),
+        k_m_fp16: Constant<Bits<32>> = Constant::new(field_mask(10, 5)),
+        c: Signal<Local, Bits<SPARE_BITS>> = Default::default(),
+        fmt: Signal<Local, Bits<2>> = Default::default(),
+        d: Signal<Local, Bits<32>> = Default::default(),
+        e8: Signal<Local, Bits<8>> = Default::default(),
+        e5: Signal<Local, Bits<5>> = Default::default(),
     }
-}
-
-impl Logic for BistTanh {
+    pub fn new(p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
-        // Board side: the same for every block.
-        self.core.clk.next = self.clk.val();
-        self.core.rst.next = self.rst.val();
-        self.core.btn_n.next = self.btn_n.val();
-        self.core.expected_in.next = self.expected.val();
-        self.core.inject_fault.next = self.inject_fault.val() | self.fault_always.val();
-        self.led_pass.next = self.core.led_pass.val();
-        self.led_fail.next = self.core.led_fail.val();
-        self.led_busy.next = self.core.led_busy.val();
-        self.uart_tx.next = self.core.uart_tx.val();
-        self.dut.clk.next = self.clk.val();
-        self.dut.rst.next = self.core.dut_rst.val();
         // Block side: shaped stimulus (see the module docs).
         // Literal width and offset (hdl_gen copies the expressions into the Verilog): SPARE_BITS at SW - SPARE_BITS.
         self.c.next = self.core.stim.val().get_bits::<17>(47);

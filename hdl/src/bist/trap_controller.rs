@@ -44,66 +44,20 @@ pub const TOP: &str = "eu_bist_trap_controller";
 /// First stimulus bit of the control word `c`.
 pub const C0: usize = 480;
 
-#[derive(LogicBlock)]
-pub struct BistTrap {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub btn_n: Signal<In, Bit>,
-    pub inject_fault: Signal<In, Bit>,
-    pub expected: Signal<In, Bits<32>>,
-    pub led_pass: Signal<Out, Bit>,
-    pub led_fail: Signal<Out, Bit>,
-    pub led_busy: Signal<Out, Bit>,
-    pub uart_tx: Signal<Out, Bit>,
-    fault_always: Constant<Bit>,
-    k_f4: Constant<Bits<4>>,
-    k_z4: Constant<Bits<4>>,
-    k_cmask: Constant<Bits<16>>,
-    c: Signal<Local, Bits<64>>,
-    g_ret: Signal<Local, Bit>,
-    core: BistCore<SW, RW>,
-    dut: TrapCtl<4, 2, 16, 128, 128, 32, 32>,
-}
-
-impl BistTrap {
-    pub fn new(cfg: &Config, p: &BistParams) -> Self {
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            btn_n: Default::default(),
-            inject_fault: Default::default(),
-            expected: Default::default(),
-            led_pass: Default::default(),
-            led_fail: Default::default(),
-            led_busy: Default::default(),
-            uart_tx: Default::default(),
-            fault_always: Constant::new(p.fault_always),
-            k_f4: Constant::new(0xF.into()),
-            k_z4: Constant::new(0.into()),
-            k_cmask: Constant::new(0x7777.into()),
-            c: Default::default(),
-            g_ret: Default::default(),
-            core: BistCore::new(p),
-            dut: TrapCtl::new(cfg),
-        }
+bist_top! {
+    pub struct BistTrap {
+        core: BistCore<SW, RW> = BistCore::new(p),
+        dut: TrapCtl<4, 2, 16, 128, 128, 32, 32> = TrapCtl::new(cfg),
+        fault_always = Constant::new(p.fault_always),
+        k_f4: Constant<Bits<4>> = Constant::new(0xF.into()),
+        k_z4: Constant<Bits<4>> = Constant::new(0.into()),
+        k_cmask: Constant<Bits<16>> = Constant::new(0x7777.into()),
+        c: Signal<Local, Bits<64>> = Default::default(),
+        g_ret: Signal<Local, Bit> = Default::default(),
     }
-}
-
-impl Logic for BistTrap {
+    pub fn new(cfg: &Config, p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
-        // Board side: the same for every block.
-        self.core.clk.next = self.clk.val();
-        self.core.rst.next = self.rst.val();
-        self.core.btn_n.next = self.btn_n.val();
-        self.core.expected_in.next = self.expected.val();
-        self.core.inject_fault.next = self.inject_fault.val() | self.fault_always.val();
-        self.led_pass.next = self.core.led_pass.val();
-        self.led_fail.next = self.core.led_fail.val();
-        self.led_busy.next = self.core.led_busy.val();
-        self.uart_tx.next = self.core.uart_tx.val();
-        self.dut.clk.next = self.clk.val();
-        self.dut.rst.next = self.core.dut_rst.val();
         // Block side: gated events (see the module docs).
         self.c.next = self.core.stim.val().get_bits::<64>(480);
         if self.c.val().get_bits::<5>(0).all() {
