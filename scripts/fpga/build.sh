@@ -17,26 +17,33 @@
 #     --fault        fault injection always on: a bitstream that must show FAIL on the board
 #     --no-lint      skip the Verilator/yosys lint gate on the generated top and DUT
 #     --out DIR      output directory (default target/fpga/<block>-<config>-<target>[-fault]-s<seed>)
+#     --router R     nextpnr router, router1 (default) or router2 (router2 was tried on the ECP5:
+#                    2-20 % lower Fmax on the blocks, and it did not route the ALU either)
+#     --pnr-timeout M stop place and route after M minutes: exit 5, with the utilisation after
+#                    packing and nextpnr's post-placement Fmax estimate in the summary
+#     --nextpnr-args "A"  extra nextpnr options, e.g. "--placer-heap-beta 0.6" (a lower placement
+#                    density for designs that do not route); recorded in the summary
 #     --synth-from D reuse the lint and synthesis of an earlier run D of the same block, config,
 #                    target and fault setting (its generated Verilog must be byte-identical, or
 #                    this is an error): a second seed then costs only place and route
 #
 # The last line printed is a summary (key=value) also written to DIR/result.env:
 #   block config target part seed lc ff bram dsp io fmax crit levels carry dut_lut dut_ff dut_bram
-#   dut_dsp freq sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*:
+#   dut_dsp freq router nextpnr_args sig fault bitstream   (lc..fmax: the whole BIST top after place and route; dut_*:
 #   the DUT alone, out of context, from yosys; crit: first -> last cell of the worst path; levels /
 #   carry: LUT levels / carry-chain steps on it; freq: the nextpnr target, which replaces the
 #   board file's clock frequency for place and route)
 # Exit status: 0 ok; 1 a tool failed (log tail shown); 3 the design does not fit the part;
-# 4 Fmax below the board clock (the bitstream would not work); 2 usage or setup error.
+# 4 Fmax below the board clock (the bitstream would not work); 5 not routed within --pnr-timeout;
+# 2 usage or setup error.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 die() { echo "fpga/build.sh: $*" >&2; exit 2; }
-[ $# -ge 2 ] || { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 block=$1 target=$2; shift 2
-config="" seed=1 freq="" cycles="" fault=0 lint=1 out="" synth_from=""
+config="" seed=1 freq="" cycles="" fault=0 lint=1 out="" synth_from="" router="" pnr_extra="" pnr_timeout=""
 while [ $# -gt 0 ]; do
   case $1 in
     --config) config=$2; shift 2 ;;
@@ -47,6 +54,9 @@ while [ $# -gt 0 ]; do
     --no-lint) lint=0; shift ;;
     --out) out=$2; shift 2 ;;
     --synth-from) synth_from=$2; shift 2 ;;
+    --router) router=$2; shift 2 ;;
+    --nextpnr-args) pnr_extra=$2; shift 2 ;;
+    --pnr-timeout) pnr_timeout=$2; shift 2 ;;
     *) die "unknown option $1" ;;
   esac
 done
@@ -58,6 +68,9 @@ case $target in
   *) die "unknown target '$target' (up5k, hx8k, ecp5-85f)" ;;
 esac
 freq=${freq:-$def_freq}
+[ -z "$pnr_timeout" ] || [[ $pnr_timeout =~ ^[1-9][0-9]*$ ]] || die "--pnr-timeout wants whole minutes, not '$pnr_timeout'"
+router=${router:-router1}
+case $router in router1|router2) ;; *) die "unknown router '$router' (router1, router2)" ;; esac
 
 # --- tools ---------------------------------------------------------------------------------
 if [ $family = ice40 ]; then
@@ -83,6 +96,11 @@ if [ -n "$synth_from" ]; then
   [ -d "$synth_from" ] || die "--synth-from $synth_from: no such run directory"
   [ "$(realpath "$synth_from")" != "$(realpath -m "$out")" ] || die "--synth-from must name another run's directory, not --out"
 fi
+# The PyPI (WebAssembly) tools see the host's directories except /tmp, where yowasp-runtime
+# mounts a temporary directory of its own: a run directory there would be invisible to them.
+case $family:$(realpath -m "$out") in
+  ecp5:/tmp|ecp5:/tmp/*) die "--out $out: the yowasp ECP5 tools cannot see the host's /tmp (yowasp mounts its own there); use a directory elsewhere" ;;
+esac
 rm -rf "$out"; mkdir -p "$out"
 gen_args=(emit "$block" "$target" --out "$out")
 [ -n "$config" ] && gen_args+=(--config "$config")
@@ -186,9 +204,33 @@ else
   grep -v '^[[:space:]]*FREQUENCY[[:space:]]\+PORT[[:space:]]\+"clk"' "$cons" > "$pnr_cons"
   echo "FREQUENCY PORT \"clk\" $freq MHZ; # build.sh: nextpnr target (board clock $((CLK_HZ / 1000000)) MHz)" >> "$pnr_cons"
 fi
-pnr=("${pnr_dev[@]}" --json "$out/synth.json" --freq "$freq" --seed "$seed" --timing-allow-fail --report "$out/report.json")
+pnr=("${pnr_dev[@]}" --json "$out/synth.json" --freq "$freq" --seed "$seed" --router "$router" --timing-allow-fail --report "$out/report.json")
+# shellcheck disable=SC2206
+[ -z "$pnr_extra" ] || pnr+=($pnr_extra)
 if [ $family = ice40 ]; then pnr+=(--pcf "$pnr_cons" --asc "$out/$TOP.asc"); else pnr+=(--lpf "$pnr_cons" --textcfg "$out/$TOP.config"); fi
-if ! $NEXTPNR "${pnr[@]}" > "$out/nextpnr.log" 2>&1; then
+# nextpnr in the background, so that --pnr-timeout can stop it.
+$NEXTPNR "${pnr[@]}" > "$out/nextpnr.log" 2>&1 &
+pnr_pid=$!
+if [ -n "$pnr_timeout" ]; then
+  ( sleep $((pnr_timeout * 60)); touch "$out/pnr.timeout"; kill $pnr_pid 2>/dev/null ) &
+  watchdog=$!
+fi
+pnr_rc=0; wait $pnr_pid || pnr_rc=$?
+[ -z "$pnr_timeout" ] || { kill $watchdog 2>/dev/null || true; wait $watchdog 2>/dev/null || true; }
+if [ -f "$out/pnr.timeout" ]; then
+  python3 "$here/summarize.py" "$out" "$family" --unrouted > "$out/result.env"
+  # shellcheck disable=SC1091
+  . "$out/result.env"
+  where=$( (grep -E "iter=[0-9]+ .*overuse=|^Info: +[0-9]+ \|" "$out/nextpnr.log" || true) | tail -1 | sed 's/^Info: *//')
+  [ -n "$where" ] || where="placement, not finished"
+  { echo "part='$part'"; echo "seed=$seed"; echo "freq=$freq"; echo "router=$router"; echo "nextpnr_args='$pnr_extra'"
+    echo "bitstream=''"; echo "stopped='$where'"; } >> "$out/result.env"
+  echo "fpga/build.sh: $block ($cfg_tag) on $part: place and route stopped after $pnr_timeout min (--pnr-timeout), not routed;" \
+       "LUT/LC $lc, FF $ff, post-placement Fmax estimate $fmax_est MHz; router at: $where" >&2
+  echo "block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=0 fmax_est=$fmax_est routed=0 router=$router nextpnr_args='$pnr_extra' sig=$SIG"
+  exit 5
+fi
+if [ $pnr_rc != 0 ]; then
   # Over-utilisation: nextpnr lists "<type>: used/avail" before giving up.
   over=$(python3 - "$out/nextpnr.log" <<'PY'
 import re, sys
@@ -212,55 +254,12 @@ else
 fi
 
 # --- 7. summary ---------------------------------------------------------------------------------
-python3 - "$out" "$family" > "$out/result.env" <<'PY'
-import json, re, sys
-out, family = sys.argv[1], sys.argv[2]
-rep = json.load(open(f"{out}/report.json"))
-util = {k: v["used"] for k, v in rep.get("utilization", {}).items()}
-fmax = min((v["achieved"] for v in rep.get("fmax", {}).values()), default=0.0)
-def cellcounts(path):
-    # yosys <= 0.3x prints "   CELL   count", newer versions "   count   CELL".
-    t = open(path).read()
-    c = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\s+([A-Za-z_$][\w$]*)\s+(\d+)\s*$", t, re.M)}
-    c.update({m.group(2): int(m.group(1)) for m in re.finditer(r"^\s+(\d+)\s+([A-Za-z_$][\w$]*)\s*$", t, re.M)})
-    return c
-cells = cellcounts(f"{out}/stat.txt")
-if family == "ice40":
-    lc = util.get("ICESTORM_LC", 0); bram = util.get("ICESTORM_RAM", 0) + util.get("ICESTORM_SPRAM", 0)
-    dsp = util.get("ICESTORM_DSP", 0); io = util.get("SB_IO", 0)
-    ff = sum(n for c, n in cells.items() if c.startswith("SB_DFF"))
-else:
-    lc = util.get("TRELLIS_COMB", 0); ff = util.get("TRELLIS_FF", 0)
-    bram = util.get("DP16KD", 0); dsp = util.get("MULT18X18D", 0); io = util.get("TRELLIS_IO", 0)
-d = cellcounts(f"{out}/stat-dut.txt")
-if family == "ice40":
-    dlut = d.get("SB_LUT4", 0); dff = sum(n for c, n in d.items() if c.startswith("SB_DFF"))
-    dbram = d.get("SB_RAM40_4K", 0) + d.get("SB_SPRAM256KA", 0); ddsp = d.get("SB_MAC16", 0)
-else:
-    dlut = d.get("LUT4", 0) + 2 * d.get("CCU2C", 0); dff = sum(n for c, n in d.items() if c.startswith("TRELLIS_FF"))
-    dbram = d.get("DP16KD", 0); ddsp = d.get("MULT18X18D", 0)
-# Critical path: first and last cell of the worst register-to-register path.
-crit, levels, carry = "-", 0, 0
-for cp in rep.get("critical_paths", []):
-    if cp["from"].startswith("posedge") and cp["to"].startswith("posedge") and cp["path"]:
-        short = lambda c: ".".join(c.split(".")[:2]).split("_SB_")[0].split("_TRELLIS")[0].split("$")[0]
-        p0 = cp["path"][0]
-        first = p0["to"]["cell"] if p0["type"] == "clk-to-q" else p0["from"]["cell"]
-        crit = short(first) + "->" + short(cp["path"][-1]["to"]["cell"])
-        # Logic cells on the path: LUT levels, and carry-chain steps (fast, counted apart).
-        logic = [(seg["from"].get("port", ""), seg["to"].get("port", "")) for seg in cp["path"] if seg["type"] == "logic"]
-        is_carry = lambda f, t: f in ("CIN", "FCI") or t in ("COUT", "FCO")
-        carry = sum(1 for f, t in logic if is_carry(f, t))
-        levels = sum(1 for f, t in logic if not is_carry(f, t) and "GLOBAL" not in f)
-        break
-print(f"lc={lc}\nff={ff}\nbram={bram}\ndsp={dsp}\nio={io}\nfmax={fmax:.2f}")
-print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'\nlevels={levels}\ncarry={carry}")
-PY
+python3 "$here/summarize.py" "$out" "$family" > "$out/result.env"
 # shellcheck disable=SC1091
 . "$out/result.env"
-summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit levels=$levels carry=$carry dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq sig=$SIG fault=$FAULT bitstream=$bit"
+summary="block=$block config=$cfg_tag target=$target part=$part seed=$seed lc=$lc ff=$ff bram=$bram dsp=$dsp io=$io fmax=$fmax crit=$crit levels=$levels carry=$carry dut_lut=$dut_lut dut_ff=$dut_ff dut_bram=$dut_bram dut_dsp=$dut_dsp freq=$freq router=$router nextpnr_args='$pnr_extra' sig=$SIG fault=$FAULT bitstream=$bit"
 echo "$summary" > "$out/result.env.line"
-{ echo "part='$part'"; echo "seed=$seed"; echo "freq=$freq"; echo "bitstream='$bit'"; } >> "$out/result.env"
+{ echo "part='$part'"; echo "seed=$seed"; echo "freq=$freq"; echo "router=$router"; echo "nextpnr_args='$pnr_extra'"; echo "bitstream='$bit'"; } >> "$out/result.env"
 board_mhz=$(python3 -c "print($CLK_HZ/1e6)")
 if python3 -c "import sys; sys.exit(0 if $fmax >= $board_mhz else 1)"; then :; else
   echo "fpga/build.sh: Fmax $fmax MHz is below the board clock $board_mhz MHz: the bitstream would not work" >&2

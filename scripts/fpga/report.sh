@@ -12,6 +12,8 @@
 #                lets long place-and-route runs be done separately, in the background
 #   --no-build   with --reuse: a run without a finished directory is not started; its row says
 #                "not run"
+#   --pnr-timeout M  passed to build.sh: a run not routed after M minutes is a table entry
+#                ("not routed", with the utilisation and nextpnr's post-placement estimate)
 #
 # Blocks and their BIST configs come from `eu-bist list` (sim::bist::registry), so a block is
 # picked up as soon as it registers a BIST top. Each (block, config, target, seed) runs
@@ -22,7 +24,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-targets="up5k hx8k ecp5-85f" seeds="1 2" blocks="" doc="$root/docs/fpga.md" reuse=0 build=1
+targets="up5k hx8k ecp5-85f" seeds="1 2" blocks="" doc="$root/docs/fpga.md" reuse=0 build=1 pnr_timeout=()
 while [ $# -gt 0 ]; do
   case $1 in
     --targets) targets=$2; shift 2 ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
     --blocks) blocks=$2; shift 2 ;;
     --reuse) reuse=1; shift ;;
     --no-build) build=0; shift ;;
+    --pnr-timeout) pnr_timeout=(--pnr-timeout "$2"); shift 2 ;;
     --out) doc=$2; shift 2 ;;
     *) echo "report.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -56,7 +59,7 @@ while read -r block configs; do
   fi
   for config in $configs; do
     for target in $targets; do
-      fmaxes=() line="" synth_dir=""
+      fmaxes=() ests=() line="" synth_dir=""
       status=ok
       for seed in $seeds; do
         dir="$runs/$block-$config-$target-s$seed"
@@ -70,11 +73,21 @@ while read -r block configs; do
           echo "report.sh: $block ($config) on $target, seed $seed" >&2
           # Seeds after the first share its synthesis (build.sh checks the Verilog is identical).
           reuse_synth=(); [ -z "$synth_dir" ] || reuse_synth=(--synth-from "$synth_dir")
-          "$here/build.sh" "$block" "$target" --config "$config" --seed "$seed" --out "$dir" "${reuse_synth[@]}" > "$dir.log" 2>&1
+          "$here/build.sh" "$block" "$target" --config "$config" --seed "$seed" --out "$dir" "${reuse_synth[@]}" "${pnr_timeout[@]}" > "$dir.log" 2>&1
           rc=$?
           echo $rc > "$dir.rc"
         fi
         if [ $rc = 3 ]; then status="does not fit: $(grep -o 'does not fit.*' "$dir.log" | head -1 | sed 's/.*: //')"; break; fi
+        if [ $rc = 5 ]; then
+          # Stopped by --pnr-timeout: utilisation and the post-placement estimate only.
+          stopped="" nextpnr_args=""
+          # shellcheck disable=SC1091
+          . "$dir/result.env"; . "$dir/bist.env"
+          ests+=("$fmax_est")
+          status="not routed: $(grep -o 'stopped after [0-9]* min' "$dir.log" | head -1) ($router${nextpnr_args:+ $nextpnr_args}; last router line \\`${stopped//|/¦}\\`)"
+          [ -n "$synth_dir" ] || synth_dir=$dir
+          continue
+        fi
         if [ $rc != 0 ]; then
           status="FAILED (rc $rc, $(basename "$dir").log)"; fail=1
           echo "report.sh: FAILED: $block ($config) on $target seed $seed:" >&2; tail -15 "$dir.log" >&2
@@ -98,6 +111,8 @@ while read -r block configs; do
         depth=""
         if [ -n "$levels" ]; then depth=" ($levels LUT"; [ "${carry:-0}" = 0 ] || depth+=" + $carry carry"; depth+=")"; fi
         rows+=("| $block | $config | $target | $lc | $ff | $bram | $dsp | $dut_lut / $dut_ff / $dut_bram / $dut_dsp | $(printf '%s / ' "${fmaxes[@]}" | sed 's| / $||') | **$min** | ${meets}${goal} | \`$crit\`$depth | \`$SIG\` | $status |")
+      elif [ ${#ests[@]} -gt 0 ]; then
+        rows+=("| $block | $config | $target | $lc | $ff | $bram | $dsp | $dut_lut / $dut_ff / $dut_bram / $dut_dsp | not routed (post-placement estimate $(printf '%s / ' "${ests[@]}" | sed 's| / $||')) | - | - | - | \`$SIG\` | $status |")
       else
         rows+=("| $block | $config | $target | - | - | - | - | - | - | - | - | - | - | $status |")
       fi
