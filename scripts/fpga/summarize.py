@@ -8,7 +8,8 @@
 
 Keys: lc ff bram dsp io fmax fmax_est routed dut_lut dut_ff dut_bram dut_dsp crit levels carry
 (lc..io: the whole BIST top; dut_*: the DUT alone from yosys' stat-dut.txt; crit: first -> last
-cell of the worst register-to-register path, levels / carry: its LUT levels / carry steps).
+cell of the worst register-to-register path, levels / carry: its LUT levels / carry steps,
+route_pct: the share of its delay spent in routing).
 """
 import json
 import re
@@ -55,7 +56,7 @@ else:
     dlut = d.get("LUT4", 0) + 2 * d.get("CCU2C", 0); dff = sum(n for c, n in d.items() if c.startswith("TRELLIS_FF"))
     dbram = d.get("DP16KD", 0); ddsp = d.get("MULT18X18D", 0)
 # Critical path: first and last cell of the worst register-to-register path.
-crit, levels, carry = "-", 0, 0
+crit, levels, carry, route_pct = "-", 0, 0, 0
 for cp in paths:
     if cp["from"].startswith("posedge") and cp["to"].startswith("posedge") and cp["path"]:
         short = lambda c: ".".join(c.split(".")[:2]).split("_SB_")[0].split("_TRELLIS")[0].split("$")[0]
@@ -67,6 +68,9 @@ for cp in paths:
         is_carry = lambda f, t: f in ("CIN", "FCI") or t in ("COUT", "FCO")
         carry = sum(1 for f, t in logic if is_carry(f, t))
         levels = sum(1 for f, t in logic if not is_carry(f, t) and "GLOBAL" not in f)
+        # Share of the path's delay spent in routing (the rest: clock-to-q, cells, setup).
+        total = sum(seg["delay"] for seg in cp["path"])
+        route_pct = round(100 * sum(seg["delay"] for seg in cp["path"] if seg["type"] == "routing") / total) if total else 0
         break
 print(f"lc={lc}\nff={ff}\nbram={bram}\ndsp={dsp}\nio={io}\nfmax={fmax:.2f}\nfmax_est={fmax_est:.2f}\nrouted={int(routed)}")
-print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'\nlevels={levels}\ncarry={carry}")
+print(f"dut_lut={dlut}\ndut_ff={dff}\ndut_bram={dbram}\ndut_dsp={ddsp}\ncrit='{crit}'\nlevels={levels}\ncarry={carry}\nroute_pct={route_pct}")
