@@ -85,7 +85,12 @@ while read -r block configs; do
           # shellcheck disable=SC1091
           . "$dir/result.env"; . "$dir/bist.env"
           ests+=("$fmax_est")
-          status="not routed: $(grep -o 'stopped after [0-9]* min' "$dir.log" | head -1) ($router${nextpnr_args:+ $nextpnr_args}; last router line \\`${stopped//|/¦}\\`)"
+          if grep -q "overuse=" <<<"$stopped"; then
+            where="router2 $(grep -oE 'iter=[0-9]+' <<<"$stopped"), $(grep -oE 'overused=[0-9]+' <<<"$stopped" | cut -d= -f2) wires overused"
+          else
+            where="$(awk -F'|' '{gsub(/ /, "", $4); print $4}' <<<"$stopped") of $(grep -oE 'Routing [0-9]+ arcs' "$dir/nextpnr.log" | grep -oE '[0-9]+' | head -1) arcs still to route"
+          fi
+          status="not routed: $(grep -o 'stopped after [0-9]* min' "$dir.log" | head -1) ($router${nextpnr_args:+ $nextpnr_args}; $where)"
           [ -n "$synth_dir" ] || synth_dir=$dir
           continue
         fi
