@@ -2,7 +2,7 @@
 # Resource / Fmax table of every block that has a BIST top, on every FPGA target, two seeds.
 #
 #   scripts/fpga/report.sh [--targets "up5k hx8k ecp5-85f"] [--seeds "1 2"] [--blocks "selftest ..."]
-#                          [--reuse] [--out docs/fpga.md]
+#                          [--reuse [--no-build]] [--pnr-timeout MIN] [--out docs/fpga.md]
 #
 #   --blocks B   build only these blocks; the rows of every other block are kept from the
 #                table already in the doc (with a line saying when those were generated)
@@ -35,7 +35,8 @@ while [ $# -gt 0 ]; do
     --no-build) build=0; shift ;;
     --pnr-timeout) pnr_timeout=(--pnr-timeout "$2"); shift 2 ;;
     --out) doc=$2; shift 2 ;;
-    *) echo "report.sh: unknown option $1" >&2; exit 2 ;;
+    -h|--help) sed -n "2,$(( $(grep -n '^set -uo pipefail' "$0" | cut -d: -f1) - 1 ))p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "report.sh: unknown option $1 (--help lists them)" >&2; exit 2 ;;
   esac
 done
 list=$(cd "$root" && cargo run -q -p sim --bin eu-bist -- list) || { echo "report.sh: eu-bist list failed" >&2; exit 1; }
