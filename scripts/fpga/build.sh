@@ -41,6 +41,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
 die() { echo "fpga/build.sh: $*" >&2; exit 2; }
+case ${1:-} in -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ $# -ge 2 ] || { sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 block=$1 target=$2; shift 2
 config="" seed=1 freq="" cycles="" fault=0 lint=1 out="" synth_from="" router="" pnr_extra="" pnr_timeout=""
