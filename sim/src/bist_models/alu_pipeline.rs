@@ -162,9 +162,7 @@ impl CycleModel for AluBist {
         (self.ld, self.n, self.rm1, self.base) = (0, 0, 0, 0);
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
-        let mut b = std::mem::take(&mut self.shaped);
-        b.clear();
-        b.extend_from_slice(i);
+        let mut b = super::shaping_copy(&mut self.shaped, i);
         let w = &self.inner.w;
         let (nr, ip, ce, tag) = (i[w.i("in_nrows_m1")], i[w.i("in_iptr")], i[w.i("in_ce")], i[w.i("in_tag")]);
         let c = nr | ip << 2 | ce << 7 | tag << 8;

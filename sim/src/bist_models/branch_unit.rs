@@ -126,9 +126,7 @@ impl CycleModel for BranchBist {
         self.inner.reset();
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
-        let mut b = std::mem::take(&mut self.buf);
-        b.clear();
-        b.extend_from_slice(i);
+        let mut b = super::shaping_copy(&mut self.buf, i);
         let w = &self.inner.w;
         let c = i[w.i("req_ip")];
         let raw_op = i[w.i("req_op")];

@@ -13,6 +13,15 @@ pub mod trap_controller;
 
 use crate::bist::Layout;
 
+/// The stimulus words `i`, copied for shaping into the allocation `buf` keeps between cycles
+/// (taken out of it: put it back after the inner step, `self.buf = b`).
+pub(crate) fn shaping_copy(buf: &mut Vec<u32>, i: &[u32]) -> Vec<u32> {
+    let mut b = std::mem::take(buf);
+    b.clear();
+    b.extend_from_slice(i);
+    b
+}
+
 /// Word offsets of a DUT's packed ports, looked up by name once.
 pub(crate) struct Words {
     ins: Vec<(String, usize)>,

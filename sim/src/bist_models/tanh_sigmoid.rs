@@ -123,9 +123,7 @@ impl CycleModel for TanhBist {
         self.inner.reset();
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
-        let mut b = std::mem::take(&mut self.buf);
-        b.clear();
-        b.extend_from_slice(i);
+        let mut b = super::shaping_copy(&mut self.buf, i);
         let w = &self.inner.w;
         // The padded core's spare stimulus bits 47..64 (not DUT inputs): the extra layout port.
         let c = i[self.ctl];

@@ -131,9 +131,7 @@ impl CycleModel for TrapBist {
         self.inner.reset();
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
-        let mut b = std::mem::take(&mut self.buf);
-        b.clear();
-        b.extend_from_slice(i);
+        let mut b = super::shaping_copy(&mut self.buf, i);
         let w = &self.inner.w;
         // c = warp_mask[127:64] = warps 2 and 3's masks.
         let wm = w.i("warp_mask");
