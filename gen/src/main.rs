@@ -18,6 +18,9 @@ its spec defaults), validates every key, and writes into --out:
                    synthesis or simulation run
   manifest.json    every module: block, file, parameters, ports with direction and width
   files.f          the file list, for `verilator -f` / `yosys` scripts
+  eu_<block>_defs.vh  for each emitted block that has encodings (op, error, event, state codes):
+                   the codes as sized localparams (EU_<BLOCK>_<KIND>_<NAME>), generated from the
+                   same tables as the RTL and the golden models; `include it inside a module body
 
 A config has one TOML section per block; a block is emitted only if its section is present:
   [region_addr_gen]  [branch_unit]  [alu_pipeline]  [trap_controller]  [tanh_sigmoid]
@@ -46,6 +49,14 @@ enum Cmd {
     DefaultConfig,
     /// Print the modules of the config with their parameters and ports.
     List,
+    /// Print the encodings (op, error, event, state codes) of the config's blocks: the Verilog
+    /// headers eu-gen writes (eu_<block>_defs.vh), or with --markdown the tables the block docs
+    /// carry between their encodings markers.
+    Encodings {
+        /// Markdown tables instead of Verilog.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Print the tanh/sigmoid ROMs as the table generator fits them (per-segment minimax
     /// quadratics, quantised and locally searched against the fixed-point datapath): fit errors
     /// per region, then one line per row with its coefficients and ROM word. Deterministic: the
@@ -68,10 +79,29 @@ struct ManifestModule<'a> {
 }
 
 #[derive(Serialize)]
+struct ManifestHeader {
+    block: &'static str,
+    file: String,
+}
+
+#[derive(Serialize)]
 struct Manifest<'a> {
     generator: String,
     config: String,
     modules: Vec<ManifestModule<'a>>,
+    /// The encodings headers, one per emitted block that has encodings.
+    headers: Vec<ManifestHeader>,
+}
+
+/// The encodings headers of the config's blocks: (block, file name, text).
+fn headers(cfg: &EuConfig) -> Vec<(&'static str, String, String)> {
+    cfg.enabled()
+        .into_iter()
+        .filter_map(|b| {
+            let tables = hdl::registry::encodings(b);
+            (!tables.is_empty()).then(|| (b, format!("eu_{b}_defs.vh"), hdl::enc::verilog_header(b, tables)))
+        })
+        .collect()
 }
 
 fn load_config(path: Option<&Path>) -> Result<(EuConfig, String), GenError> {
@@ -89,7 +119,7 @@ fn load_config(path: Option<&Path>) -> Result<(EuConfig, String), GenError> {
     }
 }
 
-fn write_all(out: &Path, modules: &[EmittedModule], config_name: &str) -> std::io::Result<()> {
+fn write_all(out: &Path, modules: &[EmittedModule], headers: &[(&'static str, String, String)], config_name: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(out)?;
     let manifest = Manifest {
         generator: format!("eu-gen {}", env!("CARGO_PKG_VERSION")),
@@ -104,6 +134,7 @@ fn write_all(out: &Path, modules: &[EmittedModule], config_name: &str) -> std::i
                 ports: &m.ports,
             })
             .collect(),
+        headers: headers.iter().map(|(b, f, _)| ManifestHeader { block: b, file: f.clone() }).collect(),
     };
     let mut files: Vec<(String, String)> =
         modules.iter().map(|m| (format!("{}.v", m.name), m.verilog.clone())).collect();
@@ -112,6 +143,7 @@ fn write_all(out: &Path, modules: &[EmittedModule], config_name: &str) -> std::i
         "files.f".into(),
         modules.iter().map(|m| format!("{}.v\n", m.name)).collect::<String>(),
     ));
+    files.extend(headers.iter().map(|(_, f, text)| (f.clone(), text.clone())));
     // Each file is written to a temporary name in the same directory and renamed into place,
     // so a reader never sees a half-written file.
     let mut perms = std::fs::metadata(out)?.permissions();
@@ -133,6 +165,21 @@ fn run(cli: Cli) -> Result<(), (u8, String)> {
         Some(Cmd::DefaultConfig) => {
             let text = toml::to_string_pretty(&EuConfig::default_all()).expect("default config serialises");
             print!("# EU-RTL default config: every block at its spec defaults.\n\n{text}");
+            Ok(())
+        }
+        Some(Cmd::Encodings { markdown }) => {
+            let (cfg, _) = load_config(cli.config.as_deref()).map_err(cfg_err)?;
+            for b in cfg.enabled() {
+                let tables = hdl::registry::encodings(b);
+                if tables.is_empty() {
+                    continue;
+                }
+                if markdown {
+                    println!("### {b}\n\n{}", hdl::enc::markdown(b, tables));
+                } else {
+                    print!("{}", hdl::enc::verilog_header(b, tables));
+                }
+            }
             Ok(())
         }
         Some(Cmd::Tables { hex }) => {
@@ -174,10 +221,14 @@ fn run(cli: Cli) -> Result<(), (u8, String)> {
             if modules.is_empty() {
                 return Err((2, format!("eu-gen: config {name} enables no block (add a section such as [branch_unit])")));
             }
-            write_all(&cli.out, &modules, &name)
+            let headers = headers(&cfg);
+            write_all(&cli.out, &modules, &headers, &name)
                 .map_err(|e| (1, format!("eu-gen: writing {}: {e}", cli.out.display())))?;
             for m in &modules {
                 println!("wrote {}", cli.out.join(format!("{}.v", m.name)).display());
+            }
+            for (_, f, _) in &headers {
+                println!("wrote {}", cli.out.join(f).display());
             }
             println!("wrote {}", cli.out.join("manifest.json").display());
             Ok(())

@@ -7,7 +7,7 @@
 //! `isa` is the single source of truth for the encodings (§6.2/§6.3, §8 codes); the golden model
 //! (`sim::golden::alu_pipeline`) and the tests use it too.
 
-use crate::config::{check_one_of, check_range, ConfigError};
+use crate::check::{check_one_of, check_range, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::BlockGen;
 use rust_hdl::prelude::*;

@@ -13,7 +13,7 @@
 //! the stack depths are run-time lengths of `Vec`s of flip-flops. Constants that depend on DW
 //! (type codes, shift amounts, depth limits) are `Constant`s computed here, never pasted.
 
-use crate::config::{check_one_of, check_range, ConfigError};
+use crate::check::{check_one_of, check_range, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::BlockGen;
 use rust_hdl::prelude::*;

@@ -11,7 +11,7 @@
 //! legal config: the largest `raw + E` is 64*256-1 + 4*31*255 + 4 = 48007 < 2^16, and
 //! `RF + origin` <= 32767), so no overflow is possible; `raw_w_is_enough` checks it.
 
-use crate::config::{check_one_of, check_range, ConfigError};
+use crate::check::{check_one_of, check_range, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::params;
 use crate::BlockGen;

@@ -13,7 +13,7 @@
 //! substitutes loop variables in expressions. Small binary indices (warp id, cause number) are
 //! produced by a counter `Local` that is stepped once per unrolled iteration (constant-folded).
 
-use crate::config::{check_one_of, check_range, ConfigError};
+use crate::check::{check_one_of, check_range, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::BlockGen;
 use rust_hdl::prelude::*;

@@ -5,7 +5,7 @@
 pub mod rtl;
 pub mod tables;
 
-use crate::config::{check_one_of, ConfigError};
+use crate::check::{check_one_of, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::BlockGen;
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,6 @@
-//! Leaf primitives shared by the blocks.
+//! `RDff`: a D flip-flop with a synchronous reset inside the clocked block.
 //!
-//! `RDff` is one of the two places where the project writes Verilog text (the other is the ALU's
-//! clock-gating cell, `alu_pipeline::CgCell`); both are named in the README.
+//! Hand-written Verilog (a leaf rust-hdl cannot express), named in the README.
 
 use rust_hdl::prelude::*;
 
