@@ -6,10 +6,7 @@
 //! 3. yosys synth_ice40 on the emitted Verilog: how many flops map to clock-enable cells
 //!    (SB_DFFE*) vs plain (SB_DFF, SB_DFFSR, ...).
 
-#[path = "../tests/alu_pipeline_drv/mod.rs"]
-mod drv;
-
-use drv::*;
+use sim::drivers::alu_pipeline::*;
 use hdl::alu_pipeline::isa::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -7,8 +7,7 @@
 //!   co-sim (golden + RTL + compare of every output port, the tests' driver) instructions/s,
 //!   medians of several runs.
 
-#[path = "../tests/branch_unit_drv/mod.rs"]
-mod drv;
+use sim::drivers::branch_unit as drv;
 
 use hdl::branch_unit::{Block, Config};
 use hdl::BlockGen;

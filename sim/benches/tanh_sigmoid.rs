@@ -1,7 +1,5 @@
-//! Report for tanh_sigmoid, not part of the test run. Two ways to run it:
-//! `cargo bench -p sim --bench tanh_sigmoid` (release build of everything), or, reusing the
-//! test-profile build (optimised, already built by `cargo test`):
-//! `cargo test -p sim --test tanh_sigmoid -- --ignored --nocapture report`.
+//! Report for tanh_sigmoid, not part of the test run:
+//! `cargo bench -p sim --bench tanh_sigmoid` (release build).
 //! 1. exhaustive fp16/bf16 accuracy of the golden model against the f64 reference;
 //! 2. exhaustive fp32 sweep of the golden model (TANH, SIGMOID; TANH_PRE optional) against the
 //!    reference: max ulp, where, histogram; error-vs-x CSV in target/reports/, PNG plots in docs/img/;

@@ -9,9 +9,9 @@
 //! A block gets a BIST top by providing (see docs/fpga.md):
 //! 1. `hdl/src/bist/<block>.rs`: the wiring top (like `hdl::bist::selftest`);
 //! 2. a [`CycleModel`] of its golden model (one cycle, Mealy view);
-//! 3. one entry in [`registry`].
+//! 3. `entry()` in `sim::bist_models::<block>` (the registry lists it by the block's name).
 
-use hdl::bist::{self as hb, BistParams};
+use hdl::bist as hb;
 use hdl::{Dir, EmittedModule, PortInfo};
 
 /// A block's golden model seen one clock cycle at a time, as the BIST core sees the DUT.
@@ -142,34 +142,6 @@ pub fn signature(layout: &Layout, model: &mut dyn CycleModel, cycles: u32, fault
     m
 }
 
-/// A block that has a BIST top.
-pub struct BistEntry {
-    /// Block id (`selftest`, `branch_unit`, ...): the first argument of `scripts/fpga/build.sh`.
-    pub block: &'static str,
-    /// Config names the top can be built for (`small`, `full`, ...); the first is the default.
-    pub configs: &'static [&'static str],
-    /// The DUT module alone (for its port layout and name).
-    pub dut: fn(config: &str) -> EmittedModule,
-    /// The golden model of that DUT.
-    pub model: fn(config: &str) -> Box<dyn CycleModel>,
-    /// The BIST top around that DUT.
-    pub top: fn(config: &str, p: &BistParams) -> EmittedModule,
-}
-
-/// Every block with a BIST top. `scripts/fpga/report.sh` builds all of them.
-pub fn registry() -> Vec<BistEntry> {
-    let mut v = vec![BistEntry {
-        block: "selftest",
-        configs: &["default"],
-        dut: |_| hdl::bist::selftest::dut_module().expect("selftest emits"),
-        model: |_| Box::new(SelftestModel::default()),
-        top: |_, p| hdl::bist::selftest::emit(p).expect("selftest BIST top emits"),
-    }];
-    v.extend(blocks_fpga1());
-    v.extend(blocks_fpga2());
-    v
-}
-
 /// A padded top's spare stimulus bits (above the DUT's inputs) that its shaping uses, shown to
 /// the golden model as one more input port (`bist_spare`, `bits` wide) after the DUT's inputs.
 /// Only the port list changes (the layout); the Verilog is the DUT's.
@@ -178,74 +150,6 @@ pub fn with_spare_stimulus(mut dut: EmittedModule, bits: usize) -> EmittedModule
     assert!(bits >= 1 && sw + bits <= sw.max(64), "{}: {bits} spare bits above {sw} inputs exceed the padded core's 64", dut.name);
     dut.ports.push(PortInfo { name: "bist_spare".into(), dir: Dir::In, width: bits });
     dut
-}
-
-/// alu_pipeline and tanh_sigmoid: small configs.
-fn blocks_fpga2() -> Vec<BistEntry> {
-    use crate::bist_models::{alu_pipeline::AluBist, tanh_sigmoid::TanhBist};
-    fn alu_cfg(c: &str) -> hdl::alu_pipeline::Config {
-        load_config("alu_pipeline", c, |all| all.alu_pipeline)
-    }
-    fn tanh_cfg(c: &str) -> hdl::tanh_sigmoid::Config {
-        load_config("tanh_sigmoid", c, |all| all.tanh_sigmoid)
-    }
-    vec![
-        BistEntry {
-            block: "alu_pipeline",
-            configs: &["small"],
-            dut: |c| hdl::bist::alu_pipeline::dut_module(&alu_cfg(c)),
-            model: |c| Box::new(AluBist::new(&alu_cfg(c))),
-            top: |c, p| hdl::bist::alu_pipeline::emit(&alu_cfg(c), p).expect("alu_pipeline BIST top emits"),
-        },
-        BistEntry {
-            block: "tanh_sigmoid",
-            configs: &["small"],
-            dut: |c| with_spare_stimulus(hdl::bist::tanh_sigmoid::dut_module(&tanh_cfg(c)), hdl::bist::tanh_sigmoid::SPARE_BITS),
-            model: |c| Box::new(TanhBist::new(&tanh_cfg(c))),
-            top: |c, p| hdl::bist::tanh_sigmoid::emit(&tanh_cfg(c), p).expect("tanh_sigmoid BIST top emits"),
-        },
-    ]
-}
-
-/// region_addr_gen (RAG), branch_unit, trap_controller: small configs.
-fn blocks_fpga1() -> Vec<BistEntry> {
-    use crate::bist_models::{branch_unit::BranchBist, region_addr_gen::RagBist, trap_controller::TrapBist};
-    fn rag_cfg(c: &str) -> hdl::region_addr_gen::Config {
-        load_config("region_addr_gen", c, |all| all.region_addr_gen)
-    }
-    fn br_cfg(c: &str) -> hdl::branch_unit::Config {
-        load_config("branch_unit", c, |all| all.branch_unit)
-    }
-    fn trap_cfg(c: &str) -> hdl::trap_controller::Config {
-        load_config("trap_controller", c, |all| all.trap_controller)
-    }
-    vec![
-        BistEntry {
-            block: "region_addr_gen",
-            configs: &["small", "rf64"],
-            dut: |c| hdl::bist::region_addr_gen::dut_module(&rag_cfg(c)),
-            model: |c| Box::new(RagBist::new(&rag_cfg(c))),
-            top: |c, p| hdl::bist::region_addr_gen::emit(&rag_cfg(c), p).expect("RAG BIST top emits"),
-        },
-        BistEntry {
-            block: "branch_unit",
-            configs: &["small"],
-            dut: |c| hdl::bist::branch_unit::dut_module(&br_cfg(c)),
-            model: |c| Box::new(BranchBist::new(&br_cfg(c))),
-            top: |c, p| hdl::bist::branch_unit::emit(&br_cfg(c), p).expect("branch_unit BIST top emits"),
-        },
-        BistEntry {
-            block: "trap_controller",
-            configs: &["small"],
-            dut: |c| hdl::bist::trap_controller::dut_module(&trap_cfg(c)),
-            model: |c| Box::new(TrapBist::new(&trap_cfg(c))),
-            top: |c, p| hdl::bist::trap_controller::emit(&trap_cfg(c), p).expect("trap_controller BIST top emits"),
-        },
-    ]
-}
-
-pub fn entry(block: &str) -> Option<BistEntry> {
-    registry().into_iter().find(|e| e.block == block)
 }
 
 /// A block's config for the BIST: `"default"` is the spec defaults; any other name `C` is read
@@ -265,23 +169,6 @@ pub fn load_config<T: Default>(block: &str, config: &str, pick: impl FnOnce(hdl:
 /// `configs/<block>-<config>.toml` in the workspace.
 pub fn config_path(block: &str, config: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs").join(format!("{block}-{config}.toml"))
-}
-
-/// What `eu-bist` needs to build one bitstream.
-pub struct Built {
-    pub top: EmittedModule,
-    pub params: BistParams,
-    pub layout: Layout,
-}
-
-/// Computes the expected signature with the golden model and emits the BIST top with it baked in.
-pub fn build(e: &BistEntry, config: &str, board: hb::Board, cycles: u32, fault_always: bool) -> Built {
-    let dut = (e.dut)(config);
-    let layout = Layout::of(&dut);
-    let sig = signature(&layout, (e.model)(config).as_mut(), cycles, false);
-    let params = BistParams { dut_name: dut.name.clone(), board, cycles, expected: Some(sig), fault_always };
-    let top = (e.top)(config, &params);
-    Built { top, params, layout }
 }
 
 /// Golden cycle model of the harness self-test design (from its doc comment in

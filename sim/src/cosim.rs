@@ -223,6 +223,16 @@ impl Dut {
             .1
     }
 
+    /// The input called `name`, if the model has one.
+    pub fn try_input(&self, name: &str) -> Option<In> {
+        self.desc.inputs.iter().position(|p| p.name == name).map(In)
+    }
+
+    /// The output called `name`, if the model has one.
+    pub fn try_output(&self, name: &str) -> Option<Out> {
+        self.desc.outputs.iter().position(|p| p.name == name).map(Out)
+    }
+
     pub fn input(&self, name: &str) -> In {
         In(self.desc.inputs.iter().position(|p| p.name == name).unwrap_or_else(|| {
             panic!(

@@ -8,8 +8,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use sim::golden::alu_pipeline::{cfg_program, interpret, run_groups, Group, Inputs, Outputs, Params, Row, Scope, St};
 
-mod alu_pipeline_drv;
-use alu_pipeline_drv::*;
+use sim::drivers::alu_pipeline::*;
 
 
 // ------------------------------------------------------------------------------------------

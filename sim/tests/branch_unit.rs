@@ -5,8 +5,7 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-mod branch_unit_drv;
-use branch_unit_drv::{ip_mask, Sbu};
+use sim::drivers::branch_unit::{ip_mask, Sbu};
 use sim::golden::branch_unit::prog::{assemble, oracle, simd_run, simd_run_at, Gen, Program};
 use sim::golden::branch_unit::{err, event, op, step, ty, Cfg, Instr, Out, State, S_CALL, S_HALT};
 

@@ -218,9 +218,9 @@ fn baked_board_top_passes_from_power_up_in_icarus() {
         eprintln!("SKIPPED: iverilog not installed (apt-get install -y iverilog)");
         return;
     }
-    let e = sim::bist::entry("selftest").unwrap();
+    let e = sim::bist_models::entry("selftest").unwrap();
     for fault in [false, true] {
-        let built = sim::bist::build(&e, "default", hb::HX8K_BREAKOUT, hb::DEFAULT_CYCLES, fault);
+        let built = sim::bist_models::build(&e, "default", hb::HX8K_BREAKOUT, hb::DEFAULT_CYCLES, fault);
         assert_eq!(built.params.expected, Some(expected_sig(false)));
         let out = run_icarus(&built.top);
         // The result LEDs light one cycle after `done_r` is set: after the edge counted here.
@@ -334,7 +334,7 @@ use sim::bist_models::trap_controller::{TrapBist, TrapCycles};
 /// predicted cycle and print `<dut> cycles=4096 sig=<golden> PASS`; with the fault switch on it
 /// must FAIL and print exactly the faulty signature the golden model predicts.
 fn block_top_passes_and_fails(block: &str, model: &mut dyn FnMut() -> Box<dyn sim::bist::CycleModel>, p: &hb::BistParams) {
-    let e = sim::bist::entry(block).unwrap();
+    let e = sim::bist_models::entry(block).unwrap();
     let dut = (e.dut)("small");
     let layout = Layout::of(&dut);
     let good = signature(&layout, model().as_mut(), hb::DEFAULT_CYCLES, false);
@@ -406,7 +406,7 @@ fn trap_bist_top_passes_and_fails() {
 #[test]
 fn shaped_stimulus_coverage() {
     let n = hb::DEFAULT_CYCLES;
-    let lay = |b: &str| Layout::of(&(sim::bist::entry(b).unwrap().dut)("small"));
+    let lay = |b: &str| Layout::of(&(sim::bist_models::entry(b).unwrap().dut)("small"));
     let mut r = RagBist::new(&rag_small());
     signature(&lay("region_addr_gen"), &mut r, n, false);
     let m = &r.inner;
@@ -452,11 +452,11 @@ fn rag_rf64_board_top_passes_and_fails_in_icarus() {
         eprintln!("SKIPPED: iverilog not installed (apt-get install -y iverilog)");
         return;
     }
-    let e = sim::bist::entry("region_addr_gen").unwrap();
+    let e = sim::bist_models::entry("region_addr_gen").unwrap();
     let layout = Layout::of(&(e.dut)("rf64"));
     let cycles = 1024; // Icarus is slow on the RAG's sixteen address channels
     for fault in [false, true] {
-        let built = sim::bist::build(&e, "rf64", hb::HX8K_BREAKOUT, cycles, fault);
+        let built = sim::bist_models::build(&e, "rf64", hb::HX8K_BREAKOUT, cycles, fault);
         let out = run_icarus(&built.top);
         let want = format!(
             "RESULT pass={} fail={} cycles={}",
@@ -520,7 +520,7 @@ fn tanh_bist_top_passes_and_fails() {
 #[test]
 fn shaped_stimulus_coverage_alu_tanh() {
     let n = hb::DEFAULT_CYCLES;
-    let lay = |b: &str| Layout::of(&(sim::bist::entry(b).unwrap().dut)("small"));
+    let lay = |b: &str| Layout::of(&(sim::bist_models::entry(b).unwrap().dut)("small"));
     let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
 
     let mut a = AluBist::new(&alu_small());

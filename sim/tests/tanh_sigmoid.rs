@@ -426,19 +426,3 @@ fn invariants_symmetry_and_ranges() {
         assert!((sp + sn - 1.0).abs() <= 2f64.powi(-24) * 1.5, "x {}", f32::from_bits(r));
     }
 }
-
-/// The report of benches/tanh_sigmoid.rs (exhaustive fp32 sweeps, plots, co-sim speed, yosys) on the
-/// test-profile build that `cargo test` already made. Not part of the test run (hours of CPU):
-/// `cargo test -p sim --test tanh_sigmoid -- --ignored --nocapture report` (TS_* variables as in the bench).
-#[path = "../benches/tanh_sigmoid.rs"]
-mod report;
-
-#[test]
-// Ignored because it is the accuracy/speed report (the exhaustive 2^32 sweeps: about 9 min on 2
-// cores, 17 CPU-minutes), not a check;
-// run it with `cargo test -p sim --test tanh_sigmoid -- --ignored --nocapture report`
-// (documented in docs/tanh_sigmoid.md, "Report").
-#[ignore = "report, not a test: run with -- --ignored --nocapture report"]
-fn report() {
-    report::main();
-}

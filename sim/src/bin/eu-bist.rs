@@ -12,7 +12,8 @@
 
 use hdl::bist::{board, BOARDS, DEFAULT_CYCLES};
 use hdl::Dir;
-use sim::bist::{build, entry, registry, signature, Layout};
+use sim::bist::{signature, Layout};
+use sim::bist_models::{build, entry, registry};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -47,7 +48,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
     Ok(o)
 }
 
-fn block_and_config(o: &Opts) -> Result<(sim::bist::BistEntry, String), String> {
+fn block_and_config(o: &Opts) -> Result<(sim::bist_models::BistEntry, String), String> {
     let name = o.pos.get(1).ok_or("missing <block>")?;
     let e = entry(name).ok_or_else(|| {
         format!(

@@ -222,3 +222,8 @@ impl CycleModel for AluBist {
         self.shaped = b;
     }
 }
+
+/// This block's entry in the BIST registry (`super::registry`).
+pub fn entry() -> super::BistEntry {
+    super::entry_of("alu_pipeline", &["small"], |all| all.alu_pipeline, hdl::bist::alu_pipeline::dut_module, |c| Box::new(AluBist::new(c)), hdl::bist::alu_pipeline::emit)
+}

@@ -150,3 +150,8 @@ impl CycleModel for BranchBist {
         self.buf = b;
     }
 }
+
+/// This block's entry in the BIST registry (`super::registry`).
+pub fn entry() -> super::BistEntry {
+    super::entry_of("branch_unit", &["small"], |all| all.branch_unit, hdl::bist::branch_unit::dut_module, |c| Box::new(BranchBist::new(c)), hdl::bist::branch_unit::emit)
+}

@@ -5,13 +5,91 @@
 //! * `<Block>Bist`: the stimulus shaping the BIST top applies in front of the DUT (documented in
 //!   the top's module docs), then `<Block>Cycles` — the model `sim::bist::signature` runs.
 
-pub mod alu_pipeline;
-pub mod branch_unit;
-pub mod region_addr_gen;
-pub mod tanh_sigmoid;
-pub mod trap_controller;
+//!
+//! This module is also the BIST registry ([`registry`]): every block of `hdl::for_each_block!`
+//! with its `entry()`. Imports run one way: the models use the core of `crate::bist`, the core
+//! knows no model.
 
-use crate::bist::Layout;
+use hdl::declare_block_modules;
+hdl::for_each_block!(declare_block_modules);
+
+use crate::bist::{load_config, signature, CycleModel, Layout, SelftestModel};
+use hdl::bist::{self as hb, BistParams};
+use hdl::{EmitError, EmittedModule, EuConfig};
+
+/// A block that has a BIST top.
+pub struct BistEntry {
+    /// Block id (`selftest`, `branch_unit`, ...): the first argument of `scripts/fpga/build.sh`.
+    pub block: &'static str,
+    /// Config names the top can be built for (`small`, `full`, ...); the first is the default.
+    pub configs: &'static [&'static str],
+    /// The DUT module alone (for its port layout and name).
+    pub dut: Box<dyn Fn(&str) -> EmittedModule>,
+    /// The golden model of that DUT.
+    pub model: Box<dyn Fn(&str) -> Box<dyn CycleModel>>,
+    /// The BIST top around that DUT.
+    pub top: Box<dyn Fn(&str, &BistParams) -> EmittedModule>,
+}
+
+/// The entry of a block with config type `C`: the config named `c` is read by
+/// [`load_config`] and picked out of the file with `pick`; `dut`, `model` and `top` take it.
+pub fn entry_of<C: Default + 'static>(
+    block: &'static str,
+    configs: &'static [&'static str],
+    pick: fn(EuConfig) -> Option<C>,
+    dut: fn(&C) -> EmittedModule,
+    model: fn(&C) -> Box<dyn CycleModel>,
+    top: fn(&C, &BistParams) -> Result<EmittedModule, EmitError>,
+) -> BistEntry {
+    let cfg = move |c: &str| load_config(block, c, pick);
+    BistEntry {
+        block,
+        configs,
+        dut: Box::new(move |c| dut(&cfg(c))),
+        model: Box::new(move |c| model(&cfg(c))),
+        top: Box::new(move |c, p| top(&cfg(c), p).unwrap_or_else(|e| panic!("{block} BIST top: {e}"))),
+    }
+}
+
+macro_rules! define_bist_registry {
+    ($($b:ident),* $(,)?) => {
+        /// Every block with a BIST top: the harness self-test, then every block of the registry
+        /// (`hdl::for_each_block!`). `scripts/fpga/report.sh` builds all of them.
+        pub fn registry() -> Vec<BistEntry> {
+            let selftest = BistEntry {
+                block: "selftest",
+                configs: &["default"],
+                dut: Box::new(|_| hdl::bist::selftest::dut_module().expect("selftest emits")),
+                model: Box::new(|_| Box::new(SelftestModel::default())),
+                top: Box::new(|_, p| hdl::bist::selftest::emit(p).expect("selftest BIST top emits")),
+            };
+            vec![selftest, $($b::entry()),*]
+        }
+    };
+}
+hdl::for_each_block!(define_bist_registry);
+
+pub fn entry(block: &str) -> Option<BistEntry> {
+    registry().into_iter().find(|e| e.block == block)
+}
+
+/// What `eu-bist` needs to build one bitstream.
+pub struct Built {
+    pub top: EmittedModule,
+    pub params: BistParams,
+    pub layout: Layout,
+}
+
+/// Computes the expected signature with the golden model and emits the BIST top with it baked in.
+pub fn build(e: &BistEntry, config: &str, board: hb::Board, cycles: u32, fault_always: bool) -> Built {
+    let dut = (e.dut)(config);
+    let layout = Layout::of(&dut);
+    let sig = signature(&layout, (e.model)(config).as_mut(), cycles, false);
+    let params = BistParams { dut_name: dut.name.clone(), board, cycles, expected: Some(sig), fault_always };
+    let top = (e.top)(config, &params);
+    Built { top, params, layout }
+}
+
 
 /// The stimulus words `i`, copied for shaping into the allocation `buf` keeps between cycles
 /// (taken out of it: put it back after the inner step, `self.buf = b`).

@@ -121,3 +121,8 @@ impl CycleModel for RagBist {
         self.buf = buf;
     }
 }
+
+/// This block's entry in the BIST registry (`super::registry`).
+pub fn entry() -> super::BistEntry {
+    super::entry_of("region_addr_gen", &["small", "rf64"], |all| all.region_addr_gen, hdl::bist::region_addr_gen::dut_module, |c| Box::new(RagBist::new(c)), hdl::bist::region_addr_gen::emit)
+}

@@ -155,3 +155,8 @@ impl CycleModel for TanhBist {
         self.buf = b;
     }
 }
+
+/// This block's entry in the BIST registry (`super::registry`).
+pub fn entry() -> super::BistEntry {
+    super::entry_of("tanh_sigmoid", &["small"], |all| all.tanh_sigmoid, |c| crate::bist::with_spare_stimulus(hdl::bist::tanh_sigmoid::dut_module(c), hdl::bist::tanh_sigmoid::SPARE_BITS), |c| Box::new(TanhBist::new(c)), hdl::bist::tanh_sigmoid::emit)
+}

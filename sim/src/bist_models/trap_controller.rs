@@ -167,3 +167,8 @@ impl CycleModel for TrapBist {
         self.buf = b;
     }
 }
+
+/// This block's entry in the BIST registry (`super::registry`).
+pub fn entry() -> super::BistEntry {
+    super::entry_of("trap_controller", &["small"], |all| all.trap_controller, hdl::bist::trap_controller::dut_module, |c| Box::new(TrapBist::new(c)), hdl::bist::trap_controller::emit)
+}

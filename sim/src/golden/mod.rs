@@ -1,7 +1,5 @@
-//! Golden models, one per block, written from the specs in ../shared/spec (never from the RTL).
+//! Golden models, one per block of the registry (`hdl::for_each_block!`), written from the specs
+//! in ../shared/spec (never from the RTL): `sim/src/golden/<block>.rs` or `<block>/mod.rs`.
 
-pub mod alu_pipeline;
-pub mod branch_unit;
-pub mod region_addr_gen;
-pub mod tanh_sigmoid;
-pub mod trap_controller;
+use hdl::declare_block_modules;
+hdl::for_each_block!(declare_block_modules);

@@ -1,10 +1,10 @@
 //! Lock-step co-simulation driver for alu_pipeline (shared by tests/alu_pipeline.rs and
 //! benches/alu_pipeline.rs): every output port compared with the golden model every cycle.
-#![allow(dead_code)]
 
-use sim::cosim::{Dut, In, Out};
+
+use crate::cosim::{Dut, In, Out};
 use hdl::alu_pipeline::isa::CFG_CTRL;
-use sim::golden::alu_pipeline::{cfg_program, Golden, Inputs, Outputs, Params, Row, Scope, TOG_MASK};
+use crate::golden::alu_pipeline::{cfg_program, Golden, Inputs, Outputs, Params, Row, Scope, TOG_MASK};
 
 // ------------------------------------------------------------------------------------------
 // Co-simulation driver

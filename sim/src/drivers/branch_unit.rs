@@ -1,10 +1,10 @@
 //! Lock-step co-simulation driver for branch_unit (shared by tests/branch_unit.rs and
 //! benches/branch_unit.rs): drives a request and compares every output port, `dbg_*` included,
 //! with the golden model's answer and state, for any IPW.
-#![allow(dead_code)]
 
-use sim::cosim::{Dut, In, Out as Port};
-use sim::golden::branch_unit::{Cfg, Instr, Out, State};
+
+use crate::cosim::{Dut, In, Out as Port};
+use crate::golden::branch_unit::{Cfg, Instr, Out, State};
 
 pub struct Sbu {
     pub dut: Dut,

@@ -1,0 +1,5 @@
+//! Lock-step co-simulation drivers shared by the tests and the benches: each drives a block's
+//! Verilated model and its golden model together and compares every output port every cycle.
+
+pub mod alu_pipeline;
+pub mod branch_unit;
