@@ -1019,19 +1019,24 @@ pub struct TanhSigmoid<const LANES: usize, const DW: usize, const TAGW: usize> {
     dvalid: Delay<1>,
     dmask: Delay<LANES>,
     dtag: Delay<TAGW>,
+    /// `lat` above the spec's LAT: one delay line of `lat − LAT` stages on the data (none at LAT).
+    retime: Vec<Delay<DW>>,
     collect: Signal<Local, Bits<DW>>,
     lo: Signal<Local, Bits<32>>,
     mask32: Signal<Local, Bits<32>>,
     top: Constant<Bits<16>>,
     _n_fused: usize,
     _n_unfused: usize,
+    _n_retime: usize,
 }
 
 impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, DW, TAGW> {
-    /// `lat` must be the config's latency (6 with the fused tail, 4 without).
+    /// `lat` is the config's latency: at least the spec's (6 with the fused tail, 4 without);
+    /// any cycles above it are output register stages on the data.
     pub fn new(fused: bool, canon_nan: bool, lat: usize) -> Self {
         assert_eq!(DW, 32 * LANES);
-        assert_eq!(lat, if fused { 6 } else { 4 });
+        let base = if fused { 6 } else { 4 };
+        assert!(lat >= base, "lat {lat} below the datapath's {base}");
         let (nf, nu) = if fused { (LANES, 0) } else { (0, LANES) };
         Self {
             clk: Default::default(),
@@ -1052,12 +1057,14 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
             dvalid: Delay::new(lat),
             dmask: Delay::new(lat),
             dtag: Delay::new(lat),
+            retime: (base..lat).take(1).map(|_| Delay::new(lat - base)).collect(),
             collect: Default::default(),
             lo: Default::default(),
             mask32: Default::default(),
             top: Constant::new(((DW - 32) as u64).into()),
             _n_fused: nf,
             _n_unfused: nu,
+            _n_retime: (lat > base) as usize,
         }
     }
 }
@@ -1104,5 +1111,11 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> Logic for TanhSigmo
             self.collect.next = (self.collect.val() >> 32) | (bit_cast::<DW, 32>(self.lo.val()) << self.top.val());
         }
         self.out_data.next = self.collect.val();
+        for i in 0..self._n_retime {
+            self.retime[i].clk.next = self.clk.val();
+            self.retime[i].rst.next = self.rst.val();
+            self.retime[i].d.next = self.collect.val();
+            self.out_data.next = self.retime[i].q.val();
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! Everything is integer arithmetic on exact values: a result is a non-negative integer N times
 //! 2^e, rounded once (RNE) to the output format.
 
+use crate::latency::FixedLatency;
 use hdl::tanh_sigmoid::tables::{tables, Row};
 
 /// Latency with the fused TANH tail (FUSED = 1, the default), every op and format.
@@ -335,12 +336,13 @@ pub struct VecOut {
     pub data: Vec<u32>,
 }
 
-/// Cycle model: `params.lat()` stages of registers, reset to zero; data zero on invalid cycles and
-/// masked lanes.
+/// Cycle model: the transaction-level lane function behind a [`FixedLatency`] of `lat` stages
+/// (the spec's `params.lat()` unless raised by the config's `lat`), reset to zero; data zero on
+/// invalid cycles and masked lanes.
 pub struct Pipeline {
     lanes: usize,
     params: Params,
-    pipe: Vec<VecOut>,
+    pipe: FixedLatency<VecOut>,
 }
 
 impl Pipeline {
@@ -349,14 +351,19 @@ impl Pipeline {
         Self::with(lanes, Params::default())
     }
     pub fn with(lanes: usize, params: Params) -> Self {
+        Self::with_lat(lanes, params, params.lat())
+    }
+    /// A unit whose latency is raised to `lat` (≥ the spec's) by output register stages.
+    pub fn with_lat(lanes: usize, params: Params, lat: usize) -> Self {
+        assert!(lat >= params.lat(), "lat {lat} below the spec's {}", params.lat());
         let z = VecOut { valid: false, mask: 0, tag: 0, data: vec![0; lanes] };
-        Self { lanes, params, pipe: vec![z; params.lat()] }
+        Self { lanes, params, pipe: FixedLatency::new(lat, z) }
     }
     pub fn lat(&self) -> usize {
-        self.pipe.len()
+        self.pipe.latency()
     }
     pub fn reset(&mut self) {
-        *self = Self::with(self.lanes, self.params);
+        self.pipe.reset();
     }
     /// The combinational result of one input vector (what leaves `lat()` cycles later).
     pub fn compute(&self, i: &VecIn) -> VecOut {
@@ -368,8 +375,6 @@ impl Pipeline {
     /// One clock edge; returns the outputs after the edge.
     pub fn tick(&mut self, i: &VecIn) -> &VecOut {
         let v = self.compute(i);
-        self.pipe.rotate_right(1);
-        self.pipe[0] = v;
-        self.pipe.last().unwrap()
+        self.pipe.tick(v)
     }
 }
