@@ -9,86 +9,12 @@
 //! Every register is an `RDff`, whose synchronous reset sits in its clocked block: no
 //! combinational logic reads `rst`, so Verilator evaluates only the stage-1 decode in its
 //! input-combinational region and the rest of the lane once per cycle (docs/tanh_sigmoid.md,
-//! "Where the RTL co-sim time goes").
+//! "Where the RTL co-sim time goes"). The products are `prims::Mul<32, 32, 64>` (registered, one
+//! `*` each) and the valid/mask/tag delay lines `prims::Delay`.
 
 use super::tables::{tables, WORD_BITS};
-use crate::prims::RDff;
+use crate::prims::{Delay, Mul, RDff};
 use rust_hdl::prelude::*;
-
-/// Registered 32x32 -> 64 unsigned multiplier built from four of rust-hdl's 16x16 multipliers:
-/// `p` is the product of the previous cycle's `a` and `b` (cleared by rst).
-#[derive(LogicBlock, Default)]
-pub struct Mul32 {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub a: Signal<In, Bits<32>>,
-    pub b: Signal<In, Bits<32>>,
-    pub p: Signal<Out, Bits<64>>,
-    a0: Signal<Local, Bits<16>>,
-    a1: Signal<Local, Bits<16>>,
-    b0: Signal<Local, Bits<16>>,
-    b1: Signal<Local, Bits<16>>,
-    r: RDff<Bits<64>>,
-}
-
-impl Logic for Mul32 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        clock!(self, clk, r);
-        self.r.rst.next = self.rst.val();
-        self.a0.next = self.a.val().get_bits::<16>(0);
-        self.a1.next = self.a.val().get_bits::<16>(16);
-        self.b0.next = self.b.val().get_bits::<16>(0);
-        self.b1.next = self.b.val().get_bits::<16>(16);
-        self.r.d.next = bit_cast::<64, 32>(self.a0.val() * self.b0.val())
-            + (bit_cast::<64, 32>(self.a0.val() * self.b1.val()) << 16)
-            + (bit_cast::<64, 32>(self.a1.val() * self.b0.val()) << 16)
-            + (bit_cast::<64, 32>(self.a1.val() * self.b1.val()) << 32);
-        self.p.next = self.r.q.val();
-    }
-}
-
-/// `W`-bit delay line of `_n` registers (the pipeline latency), cleared by rst.
-#[derive(LogicBlock)]
-pub struct Delay<const W: usize> {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub d: Signal<In, Bits<W>>,
-    pub q: Signal<Out, Bits<W>>,
-    regs: Vec<RDff<Bits<W>>>,
-    _n: usize,
-}
-
-impl<const W: usize> Delay<W> {
-    pub fn new(n: usize) -> Self {
-        assert!(n >= 1);
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            d: Default::default(),
-            q: Default::default(),
-            regs: (0..n).map(|_| RDff::default()).collect(),
-            _n: n,
-        }
-    }
-}
-
-impl<const W: usize> Logic for Delay<W> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        for i in 0..self._n {
-            self.regs[i].clock.next = self.clk.val();
-            self.regs[i].rst.next = self.rst.val();
-        }
-        self.regs[0].d.next = self.d.val();
-        for i in 1..self._n {
-            self.regs[i].d.next = self.regs[i - 1].q.val();
-        }
-        for i in (self._n - 1)..self._n {
-            self.q.next = self.regs[i].q.val();
-        }
-    }
-}
 
 /// The coefficient ROM of both functions: address {sigmoid, row[8:0]}, word {k, c2, c1, c0}.
 pub fn coefficient_rom() -> ROM<Bits<92>, 10> {
@@ -145,8 +71,8 @@ pub struct Front {
     /// FUSED: op TANH exists; without it op TANH is reserved
     fused: Constant<Bit>,
     rom: ROM<Bits<92>, 10>,
-    m1: Mul32,
-    m2: Mul32,
+    m1: Mul<32, 32, 64>,
+    m2: Mul<32, 32, 64>,
     // ---- stage 1 locals
     h: Signal<Local, Bits<16>>,
     raw16: Signal<Local, Bits<32>>,
@@ -340,8 +266,8 @@ impl Logic for Front {
         self.c2n3.rst.next = self.rst.val();
         self.d3.rst.next = self.rst.val();
         self.sq3.rst.next = self.rst.val();
-        self.m1.clk.next = self.clk.val();
-        self.m2.clk.next = self.clk.val();
+        self.m1.clock.next = self.clk.val();
+        self.m2.clock.next = self.clk.val();
         self.m1.rst.next = self.rst.val();
         self.m2.rst.next = self.rst.val();
         // ================= stage 1: decode =================
@@ -769,7 +695,7 @@ pub struct Lane {
     pub dout: Signal<Out, Bits<32>>,
     front: Front,
     accum: Accumulate,
-    m3: Mul32,
+    m3: Mul<32, 32, 64>,
     round: RoundPack,
     // ---- stage 4
     en4: RDff<Bit>,
@@ -862,7 +788,7 @@ impl Logic for Lane {
         self.front.fmt.next = self.fmt.val();
         self.front.ftz.next = self.ftz.val();
         self.front.din.next = self.din.val();
-        self.m3.clk.next = self.clk.val();
+        self.m3.clock.next = self.clk.val();
         self.m3.rst.next = self.rst.val();
         // ================= stage 4: accumulate, fused multiplicand =================
         self.accum.c0.next = self.front.s3_c0.val();
@@ -1016,11 +942,11 @@ pub struct TanhSigmoid<const LANES: usize, const DW: usize, const TAGW: usize> {
     pub out_tag: Signal<Out, Bits<TAGW>>,
     fused: Vec<Lane>,
     unfused: Vec<LaneUnfused>,
-    dvalid: Delay<1>,
-    dmask: Delay<LANES>,
-    dtag: Delay<TAGW>,
+    dvalid: Delay<Bits<1>>,
+    dmask: Delay<Bits<LANES>>,
+    dtag: Delay<Bits<TAGW>>,
     /// `lat` above the spec's LAT: one delay line of `lat − LAT` stages on the data (none at LAT).
-    retime: Vec<Delay<DW>>,
+    retime: Vec<Delay<Bits<DW>>>,
     collect: Signal<Local, Bits<DW>>,
     lo: Signal<Local, Bits<32>>,
     mask32: Signal<Local, Bits<32>>,
@@ -1072,9 +998,9 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
 impl<const LANES: usize, const DW: usize, const TAGW: usize> Logic for TanhSigmoid<LANES, DW, TAGW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.dvalid.clk.next = self.clk.val();
-        self.dmask.clk.next = self.clk.val();
-        self.dtag.clk.next = self.clk.val();
+        self.dvalid.clock.next = self.clk.val();
+        self.dmask.clock.next = self.clk.val();
+        self.dtag.clock.next = self.clk.val();
         self.dvalid.rst.next = self.rst.val();
         self.dmask.rst.next = self.rst.val();
         self.dtag.rst.next = self.rst.val();
@@ -1112,7 +1038,7 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> Logic for TanhSigmo
         }
         self.out_data.next = self.collect.val();
         for i in 0..self._n_retime {
-            self.retime[i].clk.next = self.clk.val();
+            self.retime[i].clock.next = self.clk.val();
             self.retime[i].rst.next = self.rst.val();
             self.retime[i].d.next = self.collect.val();
             self.out_data.next = self.retime[i].q.val();
