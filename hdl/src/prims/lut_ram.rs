@@ -82,7 +82,7 @@ always @(*) read_data = mem[read_address];
 mod tests {
     use super::*;
     use crate::emit::{emit_module, EmittedModule};
-    use crate::prims::synth_check::{cells, count, ECP5_FF, ICE40_FF};
+    use crate::prims::synth_check::{cells, count, lint, ECP5_FF, ICE40_FF};
 
     /// Reference from the contract: an array written at edges and read combinationally; the read
     /// is checked before the edge (old word), after it (new word) and after an address change
@@ -170,5 +170,10 @@ mod tests {
         assert_eq!(c.get("SB_RAM40_4K"), None, "{c:?}");
         assert_eq!(count(&c, ICE40_FF), 128, "{c:?}");
         assert!(count(&c, &["SB_LUT4"]) <= 128, "{c:?}");
+    }
+
+    #[test]
+    fn lut_ram_test_top_passes_verilator_lint() {
+        lint(&top());
     }
 }

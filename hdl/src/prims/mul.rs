@@ -169,7 +169,7 @@ end
 mod tests {
     use super::*;
     use crate::emit::{emit_module, EmittedModule};
-    use crate::prims::synth_check::{cells, count, ECP5_FF, ICE40_FF};
+    use crate::prims::synth_check::{cells, count, lint, ECP5_FF, ICE40_FF};
 
     fn xorshift(s: &mut u64) -> u64 {
         *s ^= *s << 13;
@@ -337,5 +337,11 @@ mod tests {
         let m: Mul<32, 32, 64> = Mul::default();
         let Verilog::Custom(v) = m.hdl() else { panic!("custom Verilog expected") };
         assert!(v.contains("if (rst) p <= 64'h0;") && v.contains("else p <= a * b;"), "{v}");
+    }
+
+    #[test]
+    fn mul_test_tops_pass_verilator_lint() {
+        lint(&mul_top());
+        lint(&mul_dsp_top());
     }
 }

@@ -115,7 +115,7 @@ end
 mod tests {
     use super::*;
     use crate::emit::{emit_module, EmittedModule};
-    use crate::prims::synth_check::{cells, count, ECP5_FF, ICE40_FF};
+    use crate::prims::synth_check::{cells, count, lint, ECP5_FF, ICE40_FF};
 
     /// Reference from the contract: an array, read before write, collisions inverted; random
     /// addresses in a small window so that reads hit recent writes (and collide) often.
@@ -231,5 +231,10 @@ mod tests {
         assert_eq!(c.get("DP16KD"), Some(&1), "{c:?}");
         assert_eq!(count(&c, ECP5_FF), 0, "no flop array: {c:?}");
         assert!(count(&c, &["LUT4"]) <= 2, "{c:?}");
+    }
+
+    #[test]
+    fn ram_test_top_passes_verilator_lint() {
+        lint(&ram_top());
     }
 }

@@ -46,3 +46,27 @@ pub fn count(cells: &BTreeMap<String, u64>, prefixes: &[&str]) -> u64 {
 /// Flip-flop cell types of both families.
 pub const ICE40_FF: &[&str] = &["SB_DFF"];
 pub const ECP5_FF: &[&str] = &["TRELLIS_FF"];
+
+/// `verilator --lint-only -Wall` with the project's waivers (scripts/lint-waivers.vlt, as
+/// scripts/lint.sh runs it) plus one for the test tops' `rst` input, which the reset-free
+/// primitives (memories, `MulDsp`) leave unread.
+pub fn lint(m: &EmittedModule) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let v = dir.path().join(format!("{}.v", m.name));
+    std::fs::write(&v, &m.verilog).expect("write Verilog");
+    let extra = dir.path().join("top_rst.vlt");
+    std::fs::write(&extra, "`verilator_config\nlint_off -rule UNUSEDSIGNAL -file \"*\" -match \"Signal is not used: 'rst'\"\n")
+        .expect("write waiver");
+    let waivers = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/lint-waivers.vlt");
+    let out = match Command::new("verilator")
+        .args(["--lint-only", "-Wall", "--top-module", &m.name])
+        .arg(waivers)
+        .arg(&extra)
+        .arg(&v)
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => panic!("verilator not runnable ({e}): install it with `apt-get install -y verilator` (scripts/setup.sh does)"),
+    };
+    assert!(out.status.success(), "verilator lint of {}:\n{}", m.name, String::from_utf8_lossy(&out.stderr));
+}
