@@ -8,7 +8,7 @@ crate::enc_table! {
         TANH_PRE = 0,
         /// `math.sigmoid`.
         SIGMOID = 1,
-        /// Full tanh, TANH_PRE x min(|x|, 1) rounded once; reserved when FUSED = 0.
+        /// Full tanh, TANH_PRE x min(abs(x), 1) rounded once; reserved when FUSED = 0.
         TANH = 2,
         /// Reserved: every active lane returns 0x7FC00000.
         RESERVED = 3,
