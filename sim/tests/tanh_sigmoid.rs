@@ -300,9 +300,9 @@ fn unfused_canon_fp32_random_1e6_per_op_directed_and_reserved_ops() {
             (0..1_000_000).map(|i| if i % 2 == 0 { rng.gen() } else { rng.gen_range(-32.0f32..32.0).to_bits() }).collect();
         b.run_values(op, FMT_FP32, false, &vals);
     }
-    // specials, NaN payloads, thresholds; op TANH and op 3 are reserved here
+    // specials, NaN payloads, thresholds; op TANH and op RESERVED are reserved here
     let directed = fp32_directed();
-    for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, 3] {
+    for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, OP_RESERVED] {
         for ftz in [false, true] {
             b.run_values(op, FMT_FP32, ftz, &directed);
         }

@@ -1,7 +1,9 @@
 //! tanh_sigmoid: the tanh/sigmoid piecewise-quadratic interpolation datapath of a GPU EU math pipe
 //! (spec: ../shared/spec/tanh-sigmoid.md, module `tanh_sigmoid_dp`; deviations in
-//! docs/tanh_sigmoid.md). `tables` fits the coefficient ROMs, `rtl` is the rust-hdl design.
+//! docs/tanh_sigmoid.md). `enc` names the op and format codes, `tables` fits the coefficient ROMs,
+//! `rtl` is the rust-hdl design.
 
+pub mod enc;
 pub mod rtl;
 pub mod tables;
 
@@ -83,6 +85,7 @@ macro_rules! emit_lanes_tag {
 impl BlockGen for Block {
     const NAME: &'static str = "tanh_sigmoid";
     type Config = Config;
+    const ENCODINGS: &'static [&'static crate::enc::Table] = &[&enc::op::TABLE, &enc::fmt::TABLE];
     fn validate(cfg: &Config) -> Result<(), ConfigError> {
         check_one_of(Self::NAME, "lanes", cfg.lanes, &LANES_ALLOWED)?;
         check_one_of(Self::NAME, "tag_width", cfg.tag_width, &TAGW_ALLOWED)?;

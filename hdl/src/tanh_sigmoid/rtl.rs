@@ -12,6 +12,8 @@
 //! "Where the RTL co-sim time goes"). The products are `prims::Mul<32, 32, 64>` (registered, one
 //! `*` each) and the valid/mask/tag delay lines `prims::Delay`.
 
+use super::enc::{fmt, op};
+const _: () = assert!(super::enc::op_bit0_is_sigmoid());
 use super::tables::{tables, WORD_BITS};
 use crate::prims::{Delay, Mul, RDff};
 use rust_hdl::prelude::*;
@@ -134,6 +136,14 @@ pub struct Front {
     c2n3: RDff<Bit>,
     d3: RDff<Bits<23>>,
     sq3: RDff<Bits<16>>,
+    // ---- codes (enc)
+    k_op_tanh_pre: Constant<Bits<2>>,
+    k_op_tanh: Constant<Bits<2>>,
+    k_op_reserved: Constant<Bits<2>>,
+    k_fmt_fp32: Constant<Bits<2>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+    k_fmt_reserved: Constant<Bits<2>>,
 }
 
 impl Front {
@@ -223,6 +233,13 @@ impl Front {
             c2n3: Default::default(),
             d3: Default::default(),
             sq3: Default::default(),
+            k_op_tanh_pre: Constant::new(op::TANH_PRE.into()),
+            k_op_tanh: Constant::new(op::TANH.into()),
+            k_op_reserved: Constant::new(op::RESERVED.into()),
+            k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+            k_fmt_reserved: Constant::new(fmt::RESERVED.into()),
         }
     }
 }
@@ -273,24 +290,24 @@ impl Logic for Front {
         // ================= stage 1: decode =================
         self.h.next = self.din.val().get_bits::<16>(0);
         self.raw16.next = bit_cast::<32, 16>(self.h.val());
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.raw16.next = self.din.val();
         }
         // NaN in the input format: quieted (sign and payload kept), or the canonical quiet NaN
         self.isnan.next = false;
         self.nanq.next = self.raw16.val();
         self.cnan.next = 0x7FC0.into();
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.isnan.next = (self.din.val().get_bits::<8>(23) == 0xFF) & (self.din.val().get_bits::<23>(0) != 0);
             self.nanq.next = self.din.val() | 0x40_0000;
             self.cnan.next = 0x7FC0_0000.into();
         }
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.isnan.next = (self.h.val().get_bits::<5>(10) == 0x1F) & (self.h.val().get_bits::<10>(0) != 0);
             self.nanq.next = self.raw16.val() | 0x200;
             self.cnan.next = 0x7E00.into();
         }
-        if self.fmt.val() == 2 {
+        if self.fmt.val() == self.k_fmt_bf16.val() {
             self.isnan.next = (self.h.val().get_bits::<8>(7) == 0xFF) & (self.h.val().get_bits::<7>(0) != 0);
             self.nanq.next = self.raw16.val() | 0x40;
         }
@@ -319,7 +336,7 @@ impl Logic for Front {
             self.v.next = self.v.val() << 1;
             self.nz.next = self.nz.val() + 1;
         }
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.insub.next = (self.h.val().get_bits::<5>(10) == 0) & (self.h.val().get_bits::<10>(0) != 0);
             if self.h.val().get_bits::<5>(10) == 0x1F {
                 self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
@@ -337,7 +354,7 @@ impl Logic for Front {
                 self.x.next = bit_cast::<32, 16>(self.h.val() & 0x8000) << 16;
             }
         }
-        if self.fmt.val() == 2 {
+        if self.fmt.val() == self.k_fmt_bf16.val() {
             self.x.next = bit_cast::<32, 16>(self.h.val()) << 16;
             self.insub.next = (self.h.val().get_bits::<8>(7) == 0) & (self.h.val().get_bits::<7>(0) != 0);
         }
@@ -352,6 +369,7 @@ impl Logic for Front {
             self.sig.next = bit_cast::<24, 23>(self.mx.val()) | 0x80_0000;
         }
         self.zero.next = (self.ex.val() == 0) & (self.mx.val() == 0);
+        // bit 0 of the op code is 1 for SIGMOID only (`enc::op_bit0_is_sigmoid`)
         self.istanh.next = !self.op.val().get_bit(0);
         self.ee.next = bit_cast::<9, 8>(self.ex.val());
         if self.istanh.val() {
@@ -375,11 +393,11 @@ impl Logic for Front {
         // constants of the format
         self.sgn.next = bit_cast::<32, 1>(self.sx.val().into()) << 15;
         self.one.next = 0x3F80.into();
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.sgn.next = bit_cast::<32, 1>(self.sx.val().into()) << 31;
             self.one.next = 0x3F80_0000.into();
         }
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.one.next = 0x3C00.into();
         }
         // bypass: reserved, NaN, zero, clamp rows
@@ -389,13 +407,13 @@ impl Logic for Front {
             if self.zero.val() {
                 self.byp.next = true;
                 self.bv.next = self.sgn.val();
-                if self.op.val() == 0 {
+                if self.op.val() == self.k_op_tanh_pre.val() {
                     self.bv.next = self.sgn.val() | self.one.val();
                 }
             } else if self.ee.val() <= 115 {
                 self.byp.next = true;
                 self.bv.next = self.raw16.val();
-                if self.op.val() == 0 {
+                if self.op.val() == self.k_op_tanh_pre.val() {
                     self.bv.next = self.sgn.val() | self.one.val();
                 }
             } else if self.ee.val() >= 132 {
@@ -406,10 +424,10 @@ impl Logic for Front {
             if self.zero.val() {
                 self.byp.next = true;
                 self.bv.next = 0x3800.into();
-                if self.fmt.val() == 0 {
+                if self.fmt.val() == self.k_fmt_fp32.val() {
                     self.bv.next = 0x3F00_0000.into();
                 }
-                if self.fmt.val() == 2 {
+                if self.fmt.val() == self.k_fmt_bf16.val() {
                     self.bv.next = 0x3F00.into();
                 }
             } else if self.ex.val() >= 132 {
@@ -424,7 +442,7 @@ impl Logic for Front {
             self.byp.next = true;
             self.bv.next = self.nanq.val();
         }
-        if (self.op.val() == 3) | (self.fmt.val() == 3) | ((self.op.val() == 2) & !self.fused.val()) {
+        if (self.op.val() == self.k_op_reserved.val()) | (self.fmt.val() == self.k_fmt_reserved.val()) | ((self.op.val() == self.k_op_tanh.val()) & !self.fused.val()) {
             self.byp.next = true;
             self.bv.next = 0x7FC0_0000.into();
         }
@@ -437,6 +455,7 @@ impl Logic for Front {
         self.x1.d.next = self.x.val();
 
         // ================= stage 2: ROM, squarer =================
+        // ROM half by op bit 0: sigmoid rows at 512 (`enc::op_bit0_is_sigmoid`)
         self.rom.address.next = (bit_cast::<10, 1>(self.op1.q.val().get_bit(0).into()) << 9) | bit_cast::<10, 9>(self.row1.q.val());
         self.dh.next = self.d1.q.val().get_bits::<16>(7);
         self.dsq.next = self.dh.val() * self.dh.val();
@@ -567,7 +586,7 @@ impl Logic for Accumulate {
 /// Normalise, round (RNE, fp16 gradual underflow, ftz on results) and pack the value
 /// `pp` * 2^(`exb` - 256), `pp` in [2^52, 2^58); then the bypass value and the enable
 /// (combinational; the lane registers `out`).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct RoundPack {
     pub pp: Signal<In, Bits<64>>,
     pub exb: Signal<In, Bits<12>>,
@@ -594,6 +613,44 @@ pub struct RoundPack {
     expf: Signal<Local, Bits<12>>,
     mant: Signal<Local, Bits<32>>,
     mag: Signal<Local, Bits<32>>,
+    k_fmt_fp32: Constant<Bits<2>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+}
+
+impl Default for RoundPack {
+    fn default() -> Self {
+        Self {
+            pp: Default::default(),
+            exb: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            s: Default::default(),
+            en: Default::default(),
+            byp: Default::default(),
+            bv: Default::default(),
+            out: Default::default(),
+            msb: Default::default(),
+            pm1: Default::default(),
+            cb: Default::default(),
+            kx: Default::default(),
+            sa: Default::default(),
+            sb: Default::default(),
+            sh: Default::default(),
+            sh1: Default::default(),
+            hi1: Default::default(),
+            stk: Default::default(),
+            rq: Default::default(),
+            carry: Default::default(),
+            norm: Default::default(),
+            expf: Default::default(),
+            mant: Default::default(),
+            mag: Default::default(),
+            k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+        }
+    }
 }
 
 impl Logic for RoundPack {
@@ -620,12 +677,12 @@ impl Logic for RoundPack {
         self.pm1.next = 23.into();
         self.cb.next = 1131.into();
         self.kx.next = 106.into();
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.pm1.next = 10.into();
             self.cb.next = 1256.into();
             self.kx.next = 231.into();
         }
-        if self.fmt.val() == 2 {
+        if self.fmt.val() == self.k_fmt_bf16.val() {
             self.pm1.next = 7.into();
             self.cb.next = 1147.into();
             self.kx.next = 122.into();
@@ -652,10 +709,10 @@ impl Logic for RoundPack {
             self.expf.next = self.exb.val() + self.sh.val() - self.kx.val() + 1;
             self.mant.next = self.rq.val() >> 1;
         }
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.mag.next = (bit_cast::<32, 12>(self.expf.val()) << 23) | (self.mant.val() & 0x7F_FFFF)
                 | (bit_cast::<32, 1>(self.s.val().into()) << 31);
-        } else if self.fmt.val() == 1 {
+        } else if self.fmt.val() == self.k_fmt_fp16.val() {
             self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0x1F) << 10) | (self.mant.val() & 0x3FF)
                 | (bit_cast::<32, 1>(self.s.val().into()) << 15);
         } else {
@@ -719,6 +776,7 @@ pub struct Lane {
     exb5: RDff<Bits<12>>,
     // ---- stage 6
     out6: RDff<Bits<32>>,
+    k_op_tanh: Constant<Bits<2>>,
 }
 
 impl Lane {
@@ -755,6 +813,7 @@ impl Lane {
             p5h: Default::default(),
             exb5: Default::default(),
             out6: Default::default(),
+            k_op_tanh: Constant::new(op::TANH.into()),
         }
     }
 }
@@ -806,7 +865,7 @@ impl Logic for Lane {
         // op TANH with |x| < 1: m = the significand of |x|, exponent folded into exb
         self.mm4.d.next = 0x80_0000.into();
         self.exb4.d.next = self.accum.exb.val();
-        if (self.front.s3_op.val() == 2) & (self.front.s3_x.val().get_bits::<8>(23) < 127) {
+        if (self.front.s3_op.val() == self.k_op_tanh.val()) & (self.front.s3_x.val().get_bits::<8>(23) < 127) {
             self.mm4.d.next = bit_cast::<24, 23>(self.front.s3_x.val().get_bits::<23>(0)) | 0x80_0000;
             self.exb4.d.next = bit_cast::<10, 8>(self.front.s3_x.val().get_bits::<8>(23)) + 74;
         }

@@ -38,12 +38,16 @@ impl Params {
     }
 }
 
-pub const OP_TANH_PRE: u8 = 0;
-pub const OP_SIGMOID: u8 = 1;
-pub const OP_TANH: u8 = 2;
-pub const FMT_FP32: u8 = 0;
-pub const FMT_FP16: u8 = 1;
-pub const FMT_BF16: u8 = 2;
+/// Op and format codes (spec §6.1) by name, from `hdl::tanh_sigmoid::enc`.
+pub const OP_TANH_PRE: u8 = op::TANH_PRE as u8;
+pub const OP_SIGMOID: u8 = op::SIGMOID as u8;
+pub const OP_TANH: u8 = op::TANH as u8;
+pub const OP_RESERVED: u8 = op::RESERVED as u8;
+pub const FMT_FP32: u8 = fmt::FP32 as u8;
+pub const FMT_FP16: u8 = fmt::FP16 as u8;
+pub const FMT_BF16: u8 = fmt::BF16 as u8;
+pub const FMT_RESERVED: u8 = fmt::RESERVED as u8;
+use hdl::tanh_sigmoid::enc::{fmt, op};
 
 /// Result of a reserved op or format.
 pub const RESERVED_NAN: u32 = 0x7FC0_0000;
@@ -187,8 +191,8 @@ pub fn lane(op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
 
 /// One lane: (op, fmt, ftz, raw input bits) -> output bits (16-bit formats in [15:0]).
 pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
-    let reserved_op = op > 2 || (op == OP_TANH && !params.fused);
-    if reserved_op || fmt > 2 {
+    let reserved_op = op >= OP_RESERVED || (op == OP_TANH && !params.fused);
+    if reserved_op || fmt >= FMT_RESERVED {
         return RESERVED_NAN;
     }
     let raw = if fmt == FMT_FP32 { raw } else { raw & 0xFFFF };
