@@ -1160,3 +1160,32 @@ fn formal_bmc_fails_on_a_mutated_property() {
     let (ok, text) = run_formal(&["--steps", "6", "--mutate-property"]);
     assert!(!ok && text.contains("FAIL"), "{text}");
 }
+
+/// The golden model's state and cause names are the encodings table's (one source for the RTL
+/// header, the docs and the model).
+#[test]
+fn golden_names_are_the_encodings_tables() {
+    use hdl::trap_controller::enc;
+    let modes = [(NORM, enc::mode::NORM), (DRAIN, enc::mode::DRAIN), (ENTER, enc::mode::ENTER), (HANDLER, enc::mode::HANDLER)];
+    for (g, e) in modes {
+        assert_eq!(g as u64, e);
+    }
+    let states = [
+        (IDLE, enc::ws::IDLE), (RUN, enc::ws::RUN), (TRAP, enc::ws::TRAP), (RETW, enc::ws::RETW),
+        (PAUSED, enc::ws::PAUSED), (PARKED, enc::ws::PARKED), (RSTR, enc::ws::RSTR), (KILLED, enc::ws::KILLED),
+    ];
+    for (g, e) in states {
+        assert_eq!(g as u64, e);
+    }
+    assert_eq!((SSTEP as u64, HOST_INT as u64, BCAST as u64), (enc::cause::SSTEP, enc::cause::HOST_INT, enc::cause::BCAST));
+    let sticky = [
+        (TRAP_TAKEN, enc::sticky::TRAP_TAKEN), (PAUSE, enc::sticky::PAUSE), (DBLF, enc::sticky::DBLF), (FATAL, enc::sticky::FATAL),
+        (MULTI, enc::sticky::MULTI), (ERR_BADRET, enc::sticky::ERR_BADRET), (ERR_SPUR, enc::sticky::ERR_SPUR),
+        (ERR_UNK, enc::sticky::ERR_UNK), (SUPPR, enc::sticky::SUPPR), (GDROP, enc::sticky::GDROP),
+        (ERR_SR, enc::sticky::ERR_SR), (ERR_CSR, enc::sticky::ERR_CSR),
+    ];
+    for (g, e) in sticky {
+        assert_eq!(g as u64, e);
+    }
+    assert_eq!((STICKY_MASK as u64, GPEND_MASK as u64), (enc::mask::STICKY, enc::mask::GPEND));
+}
