@@ -15,6 +15,9 @@ use crate::BlockGen;
 use serde::{Deserialize, Serialize};
 
 pub mod enc;
+mod counters;
+mod errors;
+mod lane;
 mod rtl;
 pub use rtl::AluPipe;
 

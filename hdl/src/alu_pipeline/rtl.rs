@@ -1,56 +1,105 @@
 //! The alu_pipeline top (`AluPipe`): spec §7.2 ports.
 
 use super::isa;
-use crate::prims::CgCell;
+use super::enc;
+use super::counters::Counters;
+use super::errors::ErrorLog;
+use super::lane::Lane;
+use crate::prims::{CgCell, RDff};
 use rust_hdl::prelude::*;
 
 /// The unit. `NA` = NUM_ALUS. Ports are the spec's §7.2 names.
 #[derive(LogicBlock)]
 pub struct AluPipe<const NA: usize> {
+    /// Single clock.
     pub clk: Signal<In, Clock>,
+    /// Synchronous, active-high reset: clears every register (K to its reset values).
     pub rst: Signal<In, Bit>,
+    /// Input row valid; a row transfers when in_valid and in_ready are both 1.
     pub in_valid: Signal<In, Bit>,
+    /// A buffer is EMPTY or FILL: the deserializer takes a row.
     pub in_ready: Signal<Out, Bit>,
+    /// Input row: 4 registers, field j = [32j+31:32j].
     pub in_data: Signal<In, Bits<128>>,
+    /// Pixel p of the row (sideband position).
     pub in_pix: Signal<In, Bits<2>>,
+    /// Row k of the row (sideband position).
     pub in_row: Signal<In, Bits<2>>,
+    /// R − 1 of the row's group.
     pub in_nrows_m1: Signal<In, Bits<2>>,
+    /// Instruction pointer of the row.
     pub in_iptr: Signal<In, Bits<5>>,
+    /// Front-end CE bit of the row.
     pub in_ce: Signal<In, Bit>,
+    /// Pass-through tag.
     pub in_tag: Signal<In, Bits<8>>,
+    /// Output row valid (buffer DONE or DRAIN).
     pub out_valid: Signal<Out, Bit>,
+    /// Output row taken when out_valid and out_ready are 1.
     pub out_ready: Signal<In, Bit>,
+    /// Processed row: 4 registers.
     pub out_data: Signal<Out, Bits<128>>,
+    /// Pixel of the output row.
     pub out_pix: Signal<Out, Bits<2>>,
+    /// Row of the output row.
     pub out_row: Signal<Out, Bits<2>>,
+    /// R − 1 of the output row's group.
     pub out_nrows_m1: Signal<Out, Bits<2>>,
+    /// iptr of the output row.
     pub out_iptr: Signal<Out, Bits<5>>,
+    /// Final CE bit of the output row.
     pub out_ce: Signal<Out, Bit>,
+    /// Tag of the output row.
     pub out_tag: Signal<Out, Bits<8>>,
+    /// Config write strobe.
     pub cfg_we: Signal<In, Bit>,
+    /// Config read strobe.
     pub cfg_re: Signal<In, Bit>,
+    /// Config address (§7.2 map).
     pub cfg_addr: Signal<In, Bits<9>>,
+    /// Config write data.
     pub cfg_wdata: Signal<In, Bits<32>>,
+    /// Read data valid, one cycle after cfg_re.
     pub cfg_rvalid: Signal<Out, Bit>,
+    /// Read data (0 for unmapped addresses).
     pub cfg_rdata: Signal<Out, Bits<32>>,
+    /// Any buffer non-EMPTY or any shadow stage occupied.
     pub busy: Signal<Out, Bit>,
+    /// Edges with en1 = 1 (§6.6).
     pub act_s1: Signal<Out, Bits<32>>,
+    /// Edges with en2 = 1.
     pub act_s2: Signal<Out, Bits<32>>,
+    /// Edges with en3 = 1.
     pub act_s3: Signal<Out, Bits<32>>,
+    /// Edges with we4 = 1.
     pub act_s4: Signal<Out, Bits<32>>,
+    /// Slots issued.
     pub slots_issued: Signal<Out, Bits<32>>,
+    /// Slots issued with CE = 0.
     pub slots_skipped: Signal<Out, Bits<32>>,
+    /// Register (r, g) writes.
     pub reg_writes: Signal<Out, Bits<32>>,
+    /// CE-bit writes.
     pub ce_writes: Signal<Out, Bits<32>>,
+    /// Groups fully drained.
     pub groups_done: Signal<Out, Bits<32>>,
+    /// B1 data toggles (TOGGLE_CNT = 1; else 0).
     pub tog_s1: Signal<Out, Bits<48>>,
+    /// B2 data toggles.
     pub tog_s2: Signal<Out, Bits<48>>,
+    /// B3 data toggles.
     pub tog_s3: Signal<Out, Bits<48>>,
+    /// {we4, en3, en2, en1} for the coming edge.
     pub dbg_en: Signal<Out, Bits<4>>,
+    /// A slot issues this cycle.
     pub dbg_issue: Signal<Out, Bit>,
+    /// {k, p} of the issuing slot.
     pub dbg_issue_pk: Signal<Out, Bits<4>>,
+    /// §8 error bits since reset or clear.
     pub err_sticky: Signal<Out, Bits<16>>,
+    /// First error: {1, code, info, lane}.
     pub err_first: Signal<Out, Bits<32>>,
+    /// Any sticky error bit.
     pub err_any: Signal<Out, Bit>,
 
     // ---- generation-time parameters ----
@@ -58,63 +107,62 @@ pub struct AluPipe<const NA: usize> {
     /// 1 for GATE_STYLE = ICG (bank clocks through `cg`), 0 for CE
     _icg: usize,
     cg: Vec<CgCell>,
-    /// 1 for TOGGLE_CNT = 1 (tg, pc, tsum exist), 0 otherwise
-    _tog: usize,
     scope: Constant<Bits<2>>,
+    k_scope_all: Constant<Bits<2>>,
+    k_scope_none: Constant<Bits<2>>,
+    k_state_empty: Constant<Bits<3>>,
+    k_state_fill: Constant<Bits<3>>,
+    k_state_full: Constant<Bits<3>>,
+    k_state_run: Constant<Bits<3>>,
+    k_state_done: Constant<Bits<3>>,
+    k_state_drain: Constant<Bits<3>>,
+    k_op_nop: Constant<Bits<4>>,
+    k_op_illegal: Constant<Bits<4>>,
+    k_src_k0: Constant<Bits<5>>,
+    k_src_dst_none: Constant<Bits<5>>,
+    k_cxw_fn_and: Constant<Bits<2>>,
+    k_cxw_fn_or: Constant<Bits<2>>,
+    k_cxw_fn_illegal: Constant<Bits<2>>,
     c2: Vec<Constant<Bits<2>>>,
     c4: Vec<Constant<Bits<4>>>,
     c5: Vec<Constant<Bits<5>>>,
     kinit: Vec<Constant<Bits<32>>>,
-    ones: Constant<Bits<32>>,
     ca9: Vec<Constant<Bits<9>>>,
     cgk9: Vec<Constant<Bits<9>>>,
 
     // ---- group buffers (index b*64 + p*16 + n, b*16 + p*4 + k) ----
-    regs: Vec<DFF<Bits<32>>>,
-    ce: Vec<DFF<Bit>>,
-    iptr: Vec<DFF<Bits<5>>>,
-    tag: Vec<DFF<Bits<8>>>,
-    bst: Vec<DFF<Bits<3>>>,
-    bn: Vec<DFF<Bits<4>>>,
-    brm1: Vec<DFF<Bits<2>>>,
-    bseq: Vec<DFF<Bits<8>>>,
-    fp: DFF<Bits<2>>,
-    ip: DFF<Bits<2>>,
-    dp: DFF<Bits<2>>,
-    ix: DFF<Bits<4>>,
-    gcount: DFF<Bits<8>>,
+    regs: Vec<RDff<Bits<32>>>,
+    ce: Vec<RDff<Bit>>,
+    iptr: Vec<RDff<Bits<5>>>,
+    tag: Vec<RDff<Bits<8>>>,
+    bst: Vec<RDff<Bits<3>>>,
+    bn: Vec<RDff<Bits<4>>>,
+    brm1: Vec<RDff<Bits<2>>>,
+    bseq: Vec<RDff<Bits<8>>>,
+    fp: RDff<Bits<2>>,
+    ip: RDff<Bits<2>>,
+    dp: RDff<Bits<2>>,
+    ix: RDff<Bits<4>>,
+    gcount: RDff<Bits<8>>,
     // ---- configuration state ----
-    imem: Vec<DFF<Bits<32>>>,
-    greg: Vec<DFF<Bits<32>>>,
-    kreg: Vec<DFF<Bits<32>>>,
+    imem: Vec<RDff<Bits<32>>>,
+    greg: Vec<RDff<Bits<32>>>,
+    kreg: Vec<RDff<Bits<32>>>,
     // ---- shadow pipe {k[7:6], p[5:4], b[3:2], live[1], occ[0]} (never gated) ----
-    sh1: DFF<Bits<8>>,
-    sh2: DFF<Bits<8>>,
-    sh3: DFF<Bits<8>>,
-    // ---- gated banks ----
-    op1: Vec<DFF<Bits<4>>>,
-    wd1: Vec<DFF<Bits<5>>>,
-    a1: Vec<DFF<Bits<32>>>,
-    b1: Vec<DFF<Bits<32>>>,
-    c1: Vec<DFF<Bits<32>>>,
-    d1: Vec<DFF<Bits<32>>>,
-    cx1: DFF<Bits<13>>,
-    op2: Vec<DFF<Bits<4>>>,
-    wd2: Vec<DFF<Bits<5>>>,
-    p2: Vec<DFF<Bits<32>>>,
-    q2: Vec<DFF<Bits<32>>>,
-    cx2: DFF<Bits<13>>,
-    wd3: Vec<DFF<Bits<5>>>,
-    r3: Vec<DFF<Bits<32>>>,
-    cx3: DFF<Bits<13>>,
+    sh1: RDff<Bits<8>>,
+    sh2: RDff<Bits<8>>,
+    sh3: RDff<Bits<8>>,
+    // ---- control word of stages 1..3 (gated with the banks) ----
+    cx1: RDff<Bits<13>>,
+    cx2: RDff<Bits<13>>,
+    cx3: RDff<Bits<13>>,
+    /// the NUM_ALUS lane datapaths (banks B1..B3 of each lane)
+    lanes: Vec<Lane>,
     // ---- counters, errors, cfg read ----
-    cnt: Vec<DFF<Bits<32>>>,
-    /// toggle counters tog_s1..3 (3 * _tog entries)
-    tg: Vec<DFF<Bits<48>>>,
-    esticky: DFF<Bits<16>>,
-    efirst: DFF<Bits<32>>,
-    rvalid: DFF<Bit>,
-    rdata: DFF<Bits<32>>,
+    counters: Counters,
+    errors: ErrorLog,
+    rvalid: RDff<Bit>,
+    rdata: RDff<Bits<32>>,
 
     // ---- combinational temporaries ----
     issue: Signal<Local, Bit>,
@@ -155,11 +203,6 @@ pub struct AluPipe<const NA: usize> {
     drain: Signal<Local, Bit>,
     dlast: Signal<Local, Bit>,
     busy_l: Signal<Local, Bit>,
-    mll: Vec<Signal<Local, Bits<32>>>,
-    mhl: Vec<Signal<Local, Bits<32>>>,
-    mlh: Vec<Signal<Local, Bits<32>>>,
-    slt: Vec<Signal<Local, Bit>>,
-    res: Vec<Signal<Local, Bits<32>>>,
     cval: Signal<Local, Bit>,
     sh1n: Signal<Local, Bits<8>>,
     cfn_new: Signal<Local, Bit>,
@@ -173,15 +216,11 @@ pub struct AluPipe<const NA: usize> {
     clr_err: Signal<Local, Bit>,
     enew: Signal<Local, Bits<16>>,
     elane: Vec<Signal<Local, Bits<2>>>,
+    /// elane packed for the error log
+    elanes: Signal<Local, Bits<14>>,
     einfo_iss: Signal<Local, Bits<32>>,
     einfo_fill: Signal<Local, Bits<32>>,
-    ecap: Signal<Local, Bits<32>>,
-    ecode: Signal<Local, Bits<4>>,
-    elsel: Signal<Local, Bits<2>>,
-    einfo: Signal<Local, Bits<32>>,
     ow: Vec<Signal<Local, Bits<32>>>,
-    efound: Signal<Local, Bit>,
-    inc: Vec<Signal<Local, Bits<32>>>,
     /// One write enable and one write data per buffer register (`rwe`/`rwd`), CE bit
     /// (`cwe`/`cwd`) and G register (`gwe`/`gwd`), gathered from their writers (fill or config,
     /// and S4) and applied once, so that synthesis maps them to clock-enable flops: yosys does
@@ -192,11 +231,8 @@ pub struct AluPipe<const NA: usize> {
     cwd: Vec<Signal<Local, Bit>>,
     gwe: Vec<Signal<Local, Bit>>,
     gwd: Vec<Signal<Local, Bits<32>>>,
-    /// popcount temporary and per-bank toggle sums of this edge (TOGGLE_CNT = 1 only)
-    pc: Vec<Signal<Local, Bits<32>>>,
+    /// per-bank toggle sums of this edge over the lanes (0 unless TOGGLE_CNT = 1)
     tsum: Vec<Signal<Local, Bits<32>>>,
-    /// tsum widened to the counter width (bit copies: `bit_cast` can't take loop variables)
-    tw: Vec<Signal<Local, Bits<48>>>,
 }
 
 fn vecd<T: Default>(n: usize) -> Vec<T> {
@@ -206,8 +242,6 @@ fn consts<const N: usize>(n: usize) -> Vec<Constant<Bits<N>>> {
     (0..n).map(|i| Constant::new((i as u64).into())).collect()
 }
 
-// counter slots in `cnt`: act1..4, issued, skipped, reg_writes, ce_writes, groups_done
-const NCNT: usize = 9;
 
 impl<const NA: usize> AluPipe<NA> {
     pub fn new(depth: usize, scope: u32, icg: bool, tog: bool) -> Self {
@@ -261,13 +295,26 @@ impl<const NA: usize> AluPipe<NA> {
             _depth: depth,
             _icg: icg as usize,
             cg: vecd(3 * icg as usize),
-            _tog: tog as usize,
             scope: Constant::new((scope as u64).into()),
+            k_scope_all: Constant::new(enc::scope::ALL.into()),
+            k_scope_none: Constant::new(enc::scope::NONE.into()),
+            k_state_empty: Constant::new(enc::state::EMPTY.into()),
+            k_state_fill: Constant::new(enc::state::FILL.into()),
+            k_state_full: Constant::new(enc::state::FULL.into()),
+            k_state_run: Constant::new(enc::state::RUN.into()),
+            k_state_done: Constant::new(enc::state::DONE.into()),
+            k_state_drain: Constant::new(enc::state::DRAIN.into()),
+            k_op_nop: Constant::new(enc::op::NOP.into()),
+            k_op_illegal: Constant::new(enc::op::ILLEGAL.into()),
+            k_src_k0: Constant::new(enc::src::K0.into()),
+            k_src_dst_none: Constant::new(enc::src::DST_NONE.into()),
+            k_cxw_fn_and: Constant::new(enc::cxw_fn::AND.into()),
+            k_cxw_fn_or: Constant::new(enc::cxw_fn::OR.into()),
+            k_cxw_fn_illegal: Constant::new(enc::cxw_fn::ILLEGAL.into()),
             c2: consts(4),
             c4: consts(16),
             c5: consts(32),
             kinit: isa::K_RESET.iter().map(|&v| Constant::new((v as u64).into())).collect(),
-            ones: Constant::new(0xFFFF_FFFFu64.into()),
             ca9: (0..depth * 5).map(|i| Constant::new((isa::cfg_imem((i / 5) as u32, (i % 5) as u32) as u64).into())).collect(),
             cgk9: (0..16).map(|i| Constant::new((isa::CFG_G as u64 + i).into())).collect(),
             regs: vecd(192),
@@ -289,25 +336,12 @@ impl<const NA: usize> AluPipe<NA> {
             sh1: Default::default(),
             sh2: Default::default(),
             sh3: Default::default(),
-            op1: vecd(NA),
-            wd1: vecd(NA),
-            a1: vecd(NA),
-            b1: vecd(NA),
-            c1: vecd(NA),
-            d1: vecd(NA),
             cx1: Default::default(),
-            op2: vecd(NA),
-            wd2: vecd(NA),
-            p2: vecd(NA),
-            q2: vecd(NA),
             cx2: Default::default(),
-            wd3: vecd(NA),
-            r3: vecd(NA),
             cx3: Default::default(),
-            cnt: vecd(NCNT),
-            tg: vecd(3 * tog as usize),
-            esticky: Default::default(),
-            efirst: Default::default(),
+            lanes: (0..NA).map(|_| Lane::new(tog)).collect(),
+            counters: Counters::new(),
+            errors: Default::default(),
             rvalid: Default::default(),
             rdata: Default::default(),
             issue: Default::default(),
@@ -348,11 +382,6 @@ impl<const NA: usize> AluPipe<NA> {
             drain: Default::default(),
             dlast: Default::default(),
             busy_l: Default::default(),
-            mll: vecd(2 * NA),
-            mhl: vecd(2 * NA),
-            mlh: vecd(2 * NA),
-            slt: vecd(NA),
-            res: vecd(NA),
             cval: Default::default(),
             sh1n: Default::default(),
             cfn_new: Default::default(),
@@ -366,24 +395,17 @@ impl<const NA: usize> AluPipe<NA> {
             clr_err: Default::default(),
             enew: Default::default(),
             elane: vecd(7),
+            elanes: Default::default(),
             einfo_iss: Default::default(),
             einfo_fill: Default::default(),
-            ecap: Default::default(),
-            ecode: Default::default(),
-            elsel: Default::default(),
-            einfo: Default::default(),
             ow: vecd(4),
-            efound: Default::default(),
-            inc: vecd(NCNT),
             rwe: vecd(192),
             rwd: vecd(192),
             cwe: vecd(48),
             cwd: vecd(48),
             gwe: vecd(8),
             gwd: vecd(8),
-            pc: vecd(tog as usize),
-            tsum: vecd(3 * tog as usize),
-            tw: vecd(3 * tog as usize),
+            tsum: vecd(3),
         }
     }
 }
@@ -392,77 +414,75 @@ impl<const NA: usize> Logic for AluPipe<NA> {
     #[hdl_gen]
     fn update(&mut self) {
         // ================= clocks and hold (every flop holds unless written) =================
-        dff_setup!(self, clk, fp, ip, dp, ix, gcount, sh1, sh2, sh3, cx1, cx2, cx3, esticky, efirst, rvalid, rdata);
+        dff_setup!(self, clk, fp, ip, dp, ix, gcount, sh1, sh2, sh3, cx1, cx2, cx3, rvalid, rdata);
+        self.fp.rst.next = self.rst.val();
+        self.ip.rst.next = self.rst.val();
+        self.dp.rst.next = self.rst.val();
+        self.ix.rst.next = self.rst.val();
+        self.gcount.rst.next = self.rst.val();
+        self.sh1.rst.next = self.rst.val();
+        self.sh2.rst.next = self.rst.val();
+        self.sh3.rst.next = self.rst.val();
+        self.cx1.rst.next = self.rst.val();
+        self.cx2.rst.next = self.rst.val();
+        self.cx3.rst.next = self.rst.val();
+        self.rvalid.rst.next = self.rst.val();
+        self.rdata.rst.next = self.rst.val();
         for i in 0..192 {
             self.regs[i].clock.next = self.clk.val();
+            self.regs[i].rst.next = self.rst.val();
             self.regs[i].d.next = self.regs[i].q.val();
             self.rwe[i].next = false;
             self.rwd[i].next = 0.into();
         }
         for i in 0..48 {
             self.ce[i].clock.next = self.clk.val();
+            self.ce[i].rst.next = self.rst.val();
             self.ce[i].d.next = self.ce[i].q.val();
             self.cwe[i].next = false;
             self.cwd[i].next = false;
             self.iptr[i].clock.next = self.clk.val();
+            self.iptr[i].rst.next = self.rst.val();
             self.iptr[i].d.next = self.iptr[i].q.val();
             self.tag[i].clock.next = self.clk.val();
+            self.tag[i].rst.next = self.rst.val();
             self.tag[i].d.next = self.tag[i].q.val();
         }
         for b in 0..3 {
             self.bst[b].clock.next = self.clk.val();
+            self.bst[b].rst.next = self.rst.val();
             self.bst[b].d.next = self.bst[b].q.val();
             self.bn[b].clock.next = self.clk.val();
+            self.bn[b].rst.next = self.rst.val();
             self.bn[b].d.next = self.bn[b].q.val();
             self.brm1[b].clock.next = self.clk.val();
+            self.brm1[b].rst.next = self.rst.val();
             self.brm1[b].d.next = self.brm1[b].q.val();
             self.bseq[b].clock.next = self.clk.val();
+            self.bseq[b].rst.next = self.rst.val();
             self.bseq[b].d.next = self.bseq[b].q.val();
         }
         for i in 0..(self._depth * 5) {
             self.imem[i].clock.next = self.clk.val();
+            self.imem[i].rst.next = self.rst.val();
             self.imem[i].d.next = self.imem[i].q.val();
         }
         for i in 0..8 {
             self.greg[i].clock.next = self.clk.val();
+            self.greg[i].rst.next = self.rst.val();
             self.greg[i].d.next = self.greg[i].q.val();
             self.gwe[i].next = false;
             self.gwd[i].next = 0.into();
             self.kreg[i].clock.next = self.clk.val();
+            self.kreg[i].rst.next = self.rst.val();
             self.kreg[i].d.next = self.kreg[i].q.val();
         }
         for j in 0..NA {
-            self.op1[j].clock.next = self.clk.val();
-            self.op1[j].d.next = self.op1[j].q.val();
-            self.wd1[j].clock.next = self.clk.val();
-            self.wd1[j].d.next = self.wd1[j].q.val();
-            self.a1[j].clock.next = self.clk.val();
-            self.a1[j].d.next = self.a1[j].q.val();
-            self.b1[j].clock.next = self.clk.val();
-            self.b1[j].d.next = self.b1[j].q.val();
-            self.c1[j].clock.next = self.clk.val();
-            self.c1[j].d.next = self.c1[j].q.val();
-            self.d1[j].clock.next = self.clk.val();
-            self.d1[j].d.next = self.d1[j].q.val();
-            self.op2[j].clock.next = self.clk.val();
-            self.op2[j].d.next = self.op2[j].q.val();
-            self.wd2[j].clock.next = self.clk.val();
-            self.wd2[j].d.next = self.wd2[j].q.val();
-            self.p2[j].clock.next = self.clk.val();
-            self.p2[j].d.next = self.p2[j].q.val();
-            self.q2[j].clock.next = self.clk.val();
-            self.q2[j].d.next = self.q2[j].q.val();
-            self.wd3[j].clock.next = self.clk.val();
-            self.wd3[j].d.next = self.wd3[j].q.val();
-            self.r3[j].clock.next = self.clk.val();
-            self.r3[j].d.next = self.r3[j].q.val();
+            self.lanes[j].clock_s1.next = self.clk.val();
+            self.lanes[j].clock_s2.next = self.clk.val();
+            self.lanes[j].clock_s3.next = self.clk.val();
+            self.lanes[j].rst.next = self.rst.val();
         }
-        for i in 0..9 {
-            self.cnt[i].clock.next = self.clk.val();
-            self.cnt[i].d.next = self.cnt[i].q.val();
-            self.inc[i].next = 0.into();
-        }
-
         // ================= buffer selection by pointer =================
         self.ip_st.next = 0.into();
         self.ip_rm1.next = 0.into();
@@ -498,7 +518,7 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         }
 
         // ================= issue (S1) =================
-        self.issue.next = (self.ip_st.val() == 2) | (self.ip_st.val() == 3);
+        self.issue.next = (self.ip_st.val() == self.k_state_full.val()) | (self.ip_st.val() == self.k_state_run.val());
         self.ilast.next = (self.ix.q.val().get_bits::<2>(2) == self.ip_rm1.val()) & (self.ix.q.val().get_bits::<2>(0) == 3);
         self.live.next = false;
         self.iptr0.next = 0.into();
@@ -559,22 +579,22 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         }
         for j in 0..4 {
             self.lop[j].next = 0.into();
-            self.ldst[j].next = 31.into();
+            self.ldst[j].next = self.k_src_dst_none.val();
             self.lwr[j].next = false;
             self.llose[j].next = false;
         }
         for j in 0..NA {
             self.lop[j].next = self.iw[j].val().get_bits::<4>(0);
             self.ldst[j].next = self.iw[j].val().get_bits::<5>(24);
-            if self.iw[j].val().get_bits::<4>(0) == 15 {
-                self.lop[j].next = 0.into();
+            if self.iw[j].val().get_bits::<4>(0) == self.k_op_illegal.val() {
+                self.lop[j].next = self.k_op_nop.val();
                 if !self.enew.val().get_bit(0) {
                     self.elane[0].next = self.c2[j].val();
                 }
                 self.enew.next = self.enew.val().replace_bit(0, true);
             }
-            if (self.iw[j].val().get_bits::<5>(24) >= 24) & (self.iw[j].val().get_bits::<5>(24) != 31) {
-                self.ldst[j].next = 31.into();
+            if (self.iw[j].val().get_bits::<5>(24) >= self.k_src_k0.val()) & (self.iw[j].val().get_bits::<5>(24) != self.k_src_dst_none.val()) {
+                self.ldst[j].next = self.k_src_dst_none.val();
                 if !self.enew.val().get_bit(1) {
                     self.elane[1].next = self.c2[j].val();
                 }
@@ -586,9 +606,9 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                 }
                 self.enew.next = self.enew.val().replace_bit(6, true);
             }
-            self.lwr[j].next = self.lop[j].val().any() & (self.ldst[j].val() != 31);
+            self.lwr[j].next = self.lop[j].val().any() & (self.ldst[j].val() != self.k_src_dst_none.val());
             if !self.lwr[j].val() {
-                self.ldst[j].next = 31.into();
+                self.ldst[j].next = self.k_src_dst_none.val();
             }
         }
         for j in 0..NA {
@@ -600,7 +620,7 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                 }
             }
             if self.llose[j].val() {
-                self.ldst[j].next = 31.into();
+                self.ldst[j].next = self.k_src_dst_none.val();
                 if !self.enew.val().get_bit(2) {
                     self.elane[2].next = self.c2[j].val();
                 }
@@ -627,7 +647,7 @@ impl<const NA: usize> Logic for AluPipe<NA> {
             }
         }
         if self.iw[4].val().get_bit(0) {
-            if self.iw[4].val().get_bits::<2>(3) == 3 {
+            if self.iw[4].val().get_bits::<2>(3) == self.k_cxw_fn_illegal.val() {
                 self.cxn.next = self.cxn.val().replace_bit(0, false);
                 self.enew.next = self.enew.val().replace_bit(3, true);
             }
@@ -671,16 +691,16 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                         self.lval[j * 4 + s].next = self.greg[n].q.val();
                     }
                     if self.lsrc[j * 4 + s].val() == self.c5[24 + n].val() {
-                        self.lval[j * 4 + s].next = self.kreg[n].q.val();
+                        self.lval[j * 4 + s].next = self.kreg[n].q.val() ^ self.kinit[n].val();
                     }
                 }
             }
         }
 
         // ================= bank enables (GATE_SCOPE) =================
-        self.en1.next = self.live.val() | (self.issue.val() & (self.scope.val() == 2));
-        self.en2.next = self.sh1.q.val().get_bit(1) | (self.sh1.q.val().get_bit(0) & (self.scope.val() != 0));
-        self.en3.next = self.sh2.q.val().get_bit(1) | (self.sh2.q.val().get_bit(0) & (self.scope.val() != 0));
+        self.en1.next = self.live.val() | (self.issue.val() & (self.scope.val() == self.k_scope_none.val()));
+        self.en2.next = self.sh1.q.val().get_bit(1) | (self.sh1.q.val().get_bit(0) & (self.scope.val() != self.k_scope_all.val()));
+        self.en3.next = self.sh2.q.val().get_bit(1) | (self.sh2.q.val().get_bit(0) & (self.scope.val() != self.k_scope_all.val()));
         self.we4.next = self.sh3.q.val().get_bit(1);
         // GATE_STYLE = ICG: bank clocks from the clock-gating cells (enable | rst so that reset
         // still reaches the banks); the banks' hold logic stays, so both styles behave the same
@@ -698,125 +718,31 @@ impl<const NA: usize> Logic for AluPipe<NA> {
             self.cx2.clock.next = self.cg[g + 1].gclk.val();
             self.cx3.clock.next = self.cg[g + 2].gclk.val();
             for j in 0..NA {
-                self.op1[j].clock.next = self.cg[g].gclk.val();
-                self.wd1[j].clock.next = self.cg[g].gclk.val();
-                self.a1[j].clock.next = self.cg[g].gclk.val();
-                self.b1[j].clock.next = self.cg[g].gclk.val();
-                self.c1[j].clock.next = self.cg[g].gclk.val();
-                self.d1[j].clock.next = self.cg[g].gclk.val();
-                self.op2[j].clock.next = self.cg[g + 1].gclk.val();
-                self.wd2[j].clock.next = self.cg[g + 1].gclk.val();
-                self.p2[j].clock.next = self.cg[g + 1].gclk.val();
-                self.q2[j].clock.next = self.cg[g + 1].gclk.val();
-                self.wd3[j].clock.next = self.cg[g + 2].gclk.val();
-                self.r3[j].clock.next = self.cg[g + 2].gclk.val();
+                self.lanes[j].clock_s1.next = self.cg[g].gclk.val();
+                self.lanes[j].clock_s2.next = self.cg[g + 1].gclk.val();
+                self.lanes[j].clock_s3.next = self.cg[g + 2].gclk.val();
             }
         }
 
-        // S1 capture
+        // S1..S3: the lanes' banks; the control word travels with them
+        for j in 0..NA {
+            self.lanes[j].en_s1.next = self.en1.val();
+            self.lanes[j].en_s2.next = self.en2.val();
+            self.lanes[j].en_s3.next = self.en3.val();
+            self.lanes[j].op.next = self.lop[j].val();
+            self.lanes[j].dst.next = self.ldst[j].val();
+            self.lanes[j].src_a.next = self.lval[j * 4].val();
+            self.lanes[j].src_b.next = self.lval[j * 4 + 1].val();
+            self.lanes[j].src_c.next = self.lval[j * 4 + 2].val();
+            self.lanes[j].src_d.next = self.lval[j * 4 + 3].val();
+        }
         if self.en1.val() {
-            for j in 0..NA {
-                self.op1[j].d.next = self.lop[j].val();
-                self.wd1[j].d.next = self.ldst[j].val();
-                self.a1[j].d.next = self.lval[j * 4].val();
-                self.b1[j].d.next = self.lval[j * 4 + 1].val();
-                self.c1[j].d.next = self.lval[j * 4 + 2].val();
-                self.d1[j].d.next = self.lval[j * 4 + 3].val();
-            }
             self.cx1.d.next = self.cxn.val();
         }
-        // S2 multiply (32x32 -> low 32 from three 16x16 products)
-        for j in 0..NA {
-            self.mll[j * 2].next = self.a1[j].q.val().get_bits::<16>(0) * self.b1[j].q.val().get_bits::<16>(0);
-            self.mhl[j * 2].next = self.a1[j].q.val().get_bits::<16>(16) * self.b1[j].q.val().get_bits::<16>(0);
-            self.mlh[j * 2].next = self.a1[j].q.val().get_bits::<16>(0) * self.b1[j].q.val().get_bits::<16>(16);
-            self.mll[j * 2 + 1].next = self.c1[j].q.val().get_bits::<16>(0) * self.d1[j].q.val().get_bits::<16>(0);
-            self.mhl[j * 2 + 1].next = self.c1[j].q.val().get_bits::<16>(16) * self.d1[j].q.val().get_bits::<16>(0);
-            self.mlh[j * 2 + 1].next = self.c1[j].q.val().get_bits::<16>(0) * self.d1[j].q.val().get_bits::<16>(16);
-        }
         if self.en2.val() {
-            for j in 0..NA {
-                self.op2[j].d.next = self.op1[j].q.val();
-                self.wd2[j].d.next = self.wd1[j].q.val();
-                self.p2[j].d.next = self.mll[j * 2].val() + ((self.mhl[j * 2].val() + self.mlh[j * 2].val()) << 16);
-                self.q2[j].d.next =
-                    self.mll[j * 2 + 1].val() + ((self.mhl[j * 2 + 1].val() + self.mlh[j * 2 + 1].val()) << 16);
-            }
             self.cx2.d.next = self.cx1.q.val();
         }
-        // S3 combine
-        for j in 0..NA {
-            self.slt[j].next = (self.p2[j].q.val() ^ 0x8000_0000u64) < (self.q2[j].q.val() ^ 0x8000_0000u64);
-            self.res[j].next = 0.into();
-            if self.op2[j].q.val() == 1 {
-                self.res[j].next = self.p2[j].q.val() + self.q2[j].q.val();
-            }
-            if self.op2[j].q.val() == 2 {
-                self.res[j].next = self.p2[j].q.val() - self.q2[j].q.val();
-            }
-            if self.op2[j].q.val() == 3 {
-                if self.slt[j].val() {
-                    self.res[j].next = self.p2[j].q.val();
-                } else {
-                    self.res[j].next = self.q2[j].q.val();
-                }
-            }
-            if self.op2[j].q.val() == 4 {
-                if self.slt[j].val() {
-                    self.res[j].next = self.q2[j].q.val();
-                } else {
-                    self.res[j].next = self.p2[j].q.val();
-                }
-            }
-            if self.op2[j].q.val() == 5 {
-                self.res[j].next = self.p2[j].q.val() & self.q2[j].q.val();
-            }
-            if self.op2[j].q.val() == 6 {
-                self.res[j].next = self.p2[j].q.val() | self.q2[j].q.val();
-            }
-            if self.op2[j].q.val() == 7 {
-                self.res[j].next = self.p2[j].q.val() ^ self.q2[j].q.val();
-            }
-            if self.op2[j].q.val() == 8 {
-                self.res[j].next = self.p2[j].q.val() >> self.q2[j].q.val().get_bits::<5>(0);
-            }
-            if self.op2[j].q.val() == 9 {
-                self.res[j].next = self.p2[j].q.val() >> self.q2[j].q.val().get_bits::<5>(0);
-                if self.p2[j].q.val().get_bit(31) {
-                    self.res[j].next = self.res[j].val() | !(self.ones.val() >> self.q2[j].q.val().get_bits::<5>(0));
-                }
-            }
-            if self.op2[j].q.val() == 10 {
-                if self.p2[j].q.val() == self.q2[j].q.val() {
-                    self.res[j].next = 1.into();
-                }
-            }
-            if self.op2[j].q.val() == 11 {
-                if self.p2[j].q.val() != self.q2[j].q.val() {
-                    self.res[j].next = 1.into();
-                }
-            }
-            if self.op2[j].q.val() == 12 {
-                if self.slt[j].val() {
-                    self.res[j].next = 1.into();
-                }
-            }
-            if self.op2[j].q.val() == 13 {
-                if !self.slt[j].val() {
-                    self.res[j].next = 1.into();
-                }
-            }
-            if self.op2[j].q.val() == 14 {
-                if self.p2[j].q.val() < self.q2[j].q.val() {
-                    self.res[j].next = 1.into();
-                }
-            }
-        }
         if self.en3.val() {
-            for j in 0..NA {
-                self.wd3[j].d.next = self.wd2[j].q.val();
-                self.r3[j].d.next = self.res[j].val();
-            }
             self.cx3.d.next = self.cx2.q.val();
         }
 
@@ -827,18 +753,18 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.cval.next = false;
         for j in 0..NA {
             if self.cx3.q.val().get_bits::<2>(1) == self.c2[j].val() {
-                self.cval.next = self.r3[j].q.val().any();
+                self.cval.next = self.lanes[j].result_s3.val().any();
             }
         }
         if self.we4.val() {
             for j in 0..NA {
-                if self.wd3[j].q.val() < 24 {
+                if self.lanes[j].dst_s3.val() < self.k_src_k0.val() {
                     self.nreg_w.next = self.nreg_w.val() + 1;
                 }
                 for n in 0..8 {
-                    if self.wd3[j].q.val() == self.c5[16 + n].val() {
+                    if self.lanes[j].dst_s3.val() == self.c5[16 + n].val() {
                         self.gwe[n].next = true;
-                        self.gwd[n].next = self.r3[j].q.val();
+                        self.gwd[n].next = self.lanes[j].result_s3.val();
                     }
                 }
             }
@@ -849,9 +775,9 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                     {
                         for n in 0..16 {
                             for j in 0..NA {
-                                if self.wd3[j].q.val() == self.c5[n].val() {
+                                if self.lanes[j].dst_s3.val() == self.c5[n].val() {
                                     self.rwe[b * 64 + p * 16 + n].next = true;
-                                    self.rwd[b * 64 + p * 16 + n].next = self.r3[j].q.val();
+                                    self.rwd[b * 64 + p * 16 + n].next = self.lanes[j].result_s3.val();
                                 }
                             }
                         }
@@ -866,11 +792,11 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                                     // fn 3 never gets here: S1 clears cxw_en (ERR_CXW_FN)
                                     self.cwe[b * 16 + p * 4 + k].next = true;
                                     self.cwd[b * 16 + p * 4 + k].next = self.cfn_new.val();
-                                    if self.cx3.q.val().get_bits::<2>(3) == 1 {
+                                    if self.cx3.q.val().get_bits::<2>(3) == self.k_cxw_fn_and.val() {
                                         self.cwd[b * 16 + p * 4 + k].next =
                                             self.ce[b * 16 + p * 4 + k].q.val() & self.cfn_new.val();
                                     }
-                                    if self.cx3.q.val().get_bits::<2>(3) == 2 {
+                                    if self.cx3.q.val().get_bits::<2>(3) == self.k_cxw_fn_or.val() {
                                         self.cwd[b * 16 + p * 4 + k].next =
                                             self.ce[b * 16 + p * 4 + k].q.val() | self.cfn_new.val();
                                     }
@@ -903,16 +829,16 @@ impl<const NA: usize> Logic for AluPipe<NA> {
             for b in 0..3 {
                 if self.ip.q.val() == self.c2[b].val() {
                     if self.ilast.val() {
-                        self.bst[b].d.next = 4.into();
+                        self.bst[b].d.next = self.k_state_done.val();
                     } else {
-                        self.bst[b].d.next = 3.into();
+                        self.bst[b].d.next = self.k_state_run.val();
                     }
                 }
             }
         }
 
         // ================= fill (deserializer) =================
-        self.fill.next = self.in_valid.val() & ((self.fp_st.val() == 0) | (self.fp_st.val() == 1));
+        self.fill.next = self.in_valid.val() & ((self.fp_st.val() == self.k_state_empty.val()) | (self.fp_st.val() == self.k_state_fill.val()));
         self.fill_rm1.next = self.fp_rm1.val();
         if self.fp_n.val() == 0 {
             self.fill_rm1.next = self.in_nrows_m1.val();
@@ -957,10 +883,10 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                         self.bseq[b].d.next = self.gcount.q.val();
                     }
                     if self.flast.val() {
-                        self.bst[b].d.next = 2.into();
+                        self.bst[b].d.next = self.k_state_full.val();
                         self.bn[b].d.next = 0.into();
                     } else {
-                        self.bst[b].d.next = 1.into();
+                        self.bst[b].d.next = self.k_state_fill.val();
                         self.bn[b].d.next = self.fp_n.val() + 1;
                     }
                     for p in 0..4 {
@@ -990,7 +916,7 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         }
 
         // ================= drain (serializer) =================
-        self.ovalid.next = (self.dp_st.val() == 4) | (self.dp_st.val() == 5);
+        self.ovalid.next = (self.dp_st.val() == self.k_state_done.val()) | (self.dp_st.val() == self.k_state_drain.val());
         self.drain.next = self.ovalid.val() & self.out_ready.val();
         self.dlast.next = (self.dp_n.val().get_bits::<2>(2) == self.dp_rm1.val()) & (self.dp_n.val().get_bits::<2>(0) == 3);
         self.out_data.next = 0.into();
@@ -1037,10 +963,10 @@ impl<const NA: usize> Logic for AluPipe<NA> {
             for b in 0..3 {
                 if self.dp.q.val() == self.c2[b].val() {
                     if self.dlast.val() {
-                        self.bst[b].d.next = 0.into();
+                        self.bst[b].d.next = self.k_state_empty.val();
                         self.bn[b].d.next = 0.into();
                     } else {
-                        self.bst[b].d.next = 5.into();
+                        self.bst[b].d.next = self.k_state_drain.val();
                         self.bn[b].d.next = self.dp_n.val() + 1;
                     }
                 }
@@ -1070,9 +996,9 @@ impl<const NA: usize> Logic for AluPipe<NA> {
                 }
             }
             if self.cfg_addr.val() == self.cgk9[8 + n].val() {
-                self.cfg_rv.next = self.kreg[n].q.val();
+                self.cfg_rv.next = self.kreg[n].q.val() ^ self.kinit[n].val();
                 if self.cfg_we.val() & !self.busy_l.val() {
-                    self.kreg[n].d.next = self.cfg_wdata.val();
+                    self.kreg[n].d.next = self.cfg_wdata.val() ^ self.kinit[n].val();
                 }
             }
         }
@@ -1091,82 +1017,43 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         }
 
         // ================= counters =================
-        if self.en1.val() {
-            self.inc[0].next = 1.into();
+        self.counters.clock.next = self.clk.val();
+        self.counters.rst.next = self.rst.val();
+        self.counters.clear.next = self.clr_cnt.val();
+        self.counters.en_s1.next = self.en1.val();
+        self.counters.en_s2.next = self.en2.val();
+        self.counters.en_s3.next = self.en3.val();
+        self.counters.we_s4.next = self.we4.val();
+        self.counters.issue.next = self.issue.val();
+        self.counters.live.next = self.live.val();
+        self.counters.reg_writes_add.next = self.nreg_w.val();
+        self.counters.ce_writes_add.next = self.nce_w.val();
+        self.counters.group_done.next = self.drain.val() & self.dlast.val();
+        for s in 0..3 {
+            self.tsum[s].next = 0.into();
         }
-        if self.en2.val() {
-            self.inc[1].next = 1.into();
+        for j in 0..NA {
+            self.tsum[0].next = self.tsum[0].val() + self.lanes[j].toggles_s1.val();
+            self.tsum[1].next = self.tsum[1].val() + self.lanes[j].toggles_s2.val();
+            self.tsum[2].next = self.tsum[2].val() + self.lanes[j].toggles_s3.val();
         }
-        if self.en3.val() {
-            self.inc[2].next = 1.into();
-        }
-        if self.we4.val() {
-            self.inc[3].next = 1.into();
-        }
-        if self.issue.val() {
-            self.inc[4].next = 1.into();
-            if !self.live.val() {
-                self.inc[5].next = 1.into();
-            }
-        }
-        self.inc[6].next = self.nreg_w.val();
-        self.inc[7].next = self.nce_w.val();
-        if self.drain.val() & self.dlast.val() {
-            self.inc[8].next = 1.into();
-        }
-        for i in 0..9 {
-            self.cnt[i].d.next = self.cnt[i].q.val() + self.inc[i].val();
-            if self.clr_cnt.val() {
-                self.cnt[i].d.next = self.inc[i].val();
-            }
-        }
+        self.counters.toggles_s1.next = self.tsum[0].val();
+        self.counters.toggles_s2.next = self.tsum[1].val();
+        self.counters.toggles_s3.next = self.tsum[2].val();
 
         // ================= errors =================
         self.einfo_iss.next = bit_cast::<32, 8>(self.ip_seq.val()) << 16 | bit_cast::<32, 4>(self.ix.q.val()) << 12;
-        self.efound.next = false;
-        self.ecode.next = 0.into();
-        self.elsel.next = 0.into();
-        self.einfo.next = 0.into();
+        self.elanes.next = 0.into();
         for c in 0..7 {
-            if self.enew.val().get_bit(c) & !self.efound.val() {
-                self.efound.next = true;
-                self.ecode.next = self.c4[c].val();
-                self.einfo.next = self.einfo_iss.val();
-                self.elsel.next = self.elane[c].val();
-            }
+            self.elanes.next = self.elanes.val().replace_bit(2 * c, self.elane[c].val().get_bit(0)).replace_bit(2 * c + 1, self.elane[c].val().get_bit(1));
         }
-        for c in 7..10 {
-            if self.enew.val().get_bit(c) & !self.efound.val() {
-                self.efound.next = true;
-                self.ecode.next = self.c4[c].val();
-                self.einfo.next = self.einfo_fill.val();
-            }
-        }
-        for c in 10..11 {
-            if self.enew.val().get_bit(c) & !self.efound.val() {
-                self.efound.next = true;
-                self.ecode.next = self.c4[c].val();
-                self.einfo.next = self.einfo_iss.val();
-            }
-        }
-        for c in 11..16 {
-            if self.enew.val().get_bit(c) & !self.efound.val() {
-                self.efound.next = true;
-                self.ecode.next = self.c4[c].val();
-            }
-        }
-        self.ecap.next = bit_cast::<32, 4>(self.ecode.val()) << 24
-            | self.einfo.val()
-            | bit_cast::<32, 2>(self.elsel.val()) << 10
-            | 0x8000_0000u64;
-        self.esticky.d.next = self.esticky.q.val() | self.enew.val();
-        if self.clr_err.val() {
-            self.esticky.d.next = self.enew.val();
-            self.efirst.d.next = 0.into();
-        }
-        if self.efound.val() & (self.clr_err.val() | !self.efirst.q.val().get_bit(31)) {
-            self.efirst.d.next = self.ecap.val();
-        }
+        self.errors.clock.next = self.clk.val();
+        self.errors.rst.next = self.rst.val();
+        self.errors.clear.next = self.clr_err.val();
+        self.errors.new_errors.next = self.enew.val();
+        self.errors.lanes.next = self.elanes.val();
+        self.errors.info_issue.next = self.einfo_iss.val();
+        self.errors.info_fill.next = self.einfo_fill.val();
 
         // ================= one write per buffer register, CE bit and G =================
         for i in 0..192 {
@@ -1185,162 +1072,24 @@ impl<const NA: usize> Logic for AluPipe<NA> {
             }
         }
 
-        // ================= reset (clears ALL state) =================
-        if self.rst.val() {
-            for i in 0..192 {
-                self.regs[i].d.next = 0.into();
-            }
-            for i in 0..48 {
-                self.ce[i].d.next = false;
-                self.iptr[i].d.next = 0.into();
-                self.tag[i].d.next = 0.into();
-            }
-            for b in 0..3 {
-                self.bst[b].d.next = 0.into();
-                self.bn[b].d.next = 0.into();
-                self.brm1[b].d.next = 0.into();
-                self.bseq[b].d.next = 0.into();
-            }
-            self.fp.d.next = 0.into();
-            self.ip.d.next = 0.into();
-            self.dp.d.next = 0.into();
-            self.ix.d.next = 0.into();
-            self.gcount.d.next = 0.into();
-            for i in 0..(self._depth * 5) {
-                self.imem[i].d.next = 0.into();
-            }
-            for i in 0..8 {
-                self.greg[i].d.next = 0.into();
-                self.kreg[i].d.next = self.kinit[i].val();
-            }
-            self.sh1.d.next = 0.into();
-            self.sh2.d.next = 0.into();
-            self.sh3.d.next = 0.into();
-            for j in 0..NA {
-                self.op1[j].d.next = 0.into();
-                self.wd1[j].d.next = 0.into();
-                self.a1[j].d.next = 0.into();
-                self.b1[j].d.next = 0.into();
-                self.c1[j].d.next = 0.into();
-                self.d1[j].d.next = 0.into();
-                self.op2[j].d.next = 0.into();
-                self.wd2[j].d.next = 0.into();
-                self.p2[j].d.next = 0.into();
-                self.q2[j].d.next = 0.into();
-                self.wd3[j].d.next = 0.into();
-                self.r3[j].d.next = 0.into();
-            }
-            self.cx1.d.next = 0.into();
-            self.cx2.d.next = 0.into();
-            self.cx3.d.next = 0.into();
-            for i in 0..9 {
-                self.cnt[i].d.next = 0.into();
-            }
-            self.esticky.d.next = 0.into();
-            self.efirst.d.next = 0.into();
-            self.rvalid.d.next = false;
-            self.rdata.d.next = 0.into();
-        }
-
-        // ================= toggle counters (TOGGLE_CNT = 1, §6.6) =================
-        // tog_s += popcount(Bs_data_next ^ Bs_data) over the data fields (A,B,C,D / P,Q / R of
-        // every lane): `d` is the value the bank takes at the edge (its own `q` when not
-        // enabled), so a held bank adds 0. SWAR popcount per 32-bit word.
-        for g in 0..self._tog {
-            for s in 0..3 {
-                self.tg[g * 3 + s].clock.next = self.clk.val();
-                self.tsum[g * 3 + s].next = 0.into();
-            }
-            for j in 0..NA {
-                self.pc[g].next = self.a1[j].d.val() ^ self.a1[j].q.val();
-                self.pc[g].next = self.pc[g].val() - ((self.pc[g].val() >> 1) & 0x5555_5555u64);
-                self.pc[g].next = (self.pc[g].val() & 0x3333_3333u64) + ((self.pc[g].val() >> 2) & 0x3333_3333u64);
-                self.pc[g].next = (self.pc[g].val() + (self.pc[g].val() >> 4)) & 0x0F0F_0F0Fu64;
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 8);
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 16);
-                self.tsum[g * 3].next = self.tsum[g * 3].val() + (self.pc[g].val() & 0x3Fu64);
-                self.pc[g].next = self.b1[j].d.val() ^ self.b1[j].q.val();
-                self.pc[g].next = self.pc[g].val() - ((self.pc[g].val() >> 1) & 0x5555_5555u64);
-                self.pc[g].next = (self.pc[g].val() & 0x3333_3333u64) + ((self.pc[g].val() >> 2) & 0x3333_3333u64);
-                self.pc[g].next = (self.pc[g].val() + (self.pc[g].val() >> 4)) & 0x0F0F_0F0Fu64;
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 8);
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 16);
-                self.tsum[g * 3].next = self.tsum[g * 3].val() + (self.pc[g].val() & 0x3Fu64);
-                self.pc[g].next = self.c1[j].d.val() ^ self.c1[j].q.val();
-                self.pc[g].next = self.pc[g].val() - ((self.pc[g].val() >> 1) & 0x5555_5555u64);
-                self.pc[g].next = (self.pc[g].val() & 0x3333_3333u64) + ((self.pc[g].val() >> 2) & 0x3333_3333u64);
-                self.pc[g].next = (self.pc[g].val() + (self.pc[g].val() >> 4)) & 0x0F0F_0F0Fu64;
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 8);
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 16);
-                self.tsum[g * 3].next = self.tsum[g * 3].val() + (self.pc[g].val() & 0x3Fu64);
-                self.pc[g].next = self.d1[j].d.val() ^ self.d1[j].q.val();
-                self.pc[g].next = self.pc[g].val() - ((self.pc[g].val() >> 1) & 0x5555_5555u64);
-                self.pc[g].next = (self.pc[g].val() & 0x3333_3333u64) + ((self.pc[g].val() >> 2) & 0x3333_3333u64);
-                self.pc[g].next = (self.pc[g].val() + (self.pc[g].val() >> 4)) & 0x0F0F_0F0Fu64;
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 8);
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 16);
-                self.tsum[g * 3].next = self.tsum[g * 3].val() + (self.pc[g].val() & 0x3Fu64);
-                self.pc[g].next = self.p2[j].d.val() ^ self.p2[j].q.val();
-                self.pc[g].next = self.pc[g].val() - ((self.pc[g].val() >> 1) & 0x5555_5555u64);
-                self.pc[g].next = (self.pc[g].val() & 0x3333_3333u64) + ((self.pc[g].val() >> 2) & 0x3333_3333u64);
-                self.pc[g].next = (self.pc[g].val() + (self.pc[g].val() >> 4)) & 0x0F0F_0F0Fu64;
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 8);
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 16);
-                self.tsum[g * 3 + 1].next = self.tsum[g * 3 + 1].val() + (self.pc[g].val() & 0x3Fu64);
-                self.pc[g].next = self.q2[j].d.val() ^ self.q2[j].q.val();
-                self.pc[g].next = self.pc[g].val() - ((self.pc[g].val() >> 1) & 0x5555_5555u64);
-                self.pc[g].next = (self.pc[g].val() & 0x3333_3333u64) + ((self.pc[g].val() >> 2) & 0x3333_3333u64);
-                self.pc[g].next = (self.pc[g].val() + (self.pc[g].val() >> 4)) & 0x0F0F_0F0Fu64;
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 8);
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 16);
-                self.tsum[g * 3 + 1].next = self.tsum[g * 3 + 1].val() + (self.pc[g].val() & 0x3Fu64);
-                self.pc[g].next = self.r3[j].d.val() ^ self.r3[j].q.val();
-                self.pc[g].next = self.pc[g].val() - ((self.pc[g].val() >> 1) & 0x5555_5555u64);
-                self.pc[g].next = (self.pc[g].val() & 0x3333_3333u64) + ((self.pc[g].val() >> 2) & 0x3333_3333u64);
-                self.pc[g].next = (self.pc[g].val() + (self.pc[g].val() >> 4)) & 0x0F0F_0F0Fu64;
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 8);
-                self.pc[g].next = self.pc[g].val() + (self.pc[g].val() >> 16);
-                self.tsum[g * 3 + 2].next = self.tsum[g * 3 + 2].val() + (self.pc[g].val() & 0x3Fu64);
-            }
-            for s in 0..3 {
-                // at most 7 * 4 * 32 = 896 toggles per edge: 10 bits
-                self.tw[g * 3 + s].next = 0.into();
-                for i in 0..10 {
-                    self.tw[g * 3 + s].next = self.tw[g * 3 + s].val().replace_bit(i, self.tsum[g * 3 + s].val().get_bit(i));
-                }
-                self.tg[g * 3 + s].d.next = self.tg[g * 3 + s].q.val() + self.tw[g * 3 + s].val();
-                if self.clr_cnt.val() {
-                    self.tg[g * 3 + s].d.next = self.tw[g * 3 + s].val();
-                }
-                if self.rst.val() {
-                    self.tg[g * 3 + s].d.next = 0.into();
-                }
-            }
-        }
-
         // ================= Moore outputs =================
-        self.in_ready.next = (self.fp_st.val() == 0) | (self.fp_st.val() == 1);
+        self.in_ready.next = (self.fp_st.val() == self.k_state_empty.val()) | (self.fp_st.val() == self.k_state_fill.val());
         self.out_valid.next = self.ovalid.val();
         self.cfg_rvalid.next = self.rvalid.q.val();
         self.cfg_rdata.next = self.rdata.q.val();
         self.busy.next = self.busy_l.val();
-        self.act_s1.next = self.cnt[0].q.val();
-        self.act_s2.next = self.cnt[1].q.val();
-        self.act_s3.next = self.cnt[2].q.val();
-        self.act_s4.next = self.cnt[3].q.val();
-        self.slots_issued.next = self.cnt[4].q.val();
-        self.slots_skipped.next = self.cnt[5].q.val();
-        self.reg_writes.next = self.cnt[6].q.val();
-        self.ce_writes.next = self.cnt[7].q.val();
-        self.groups_done.next = self.cnt[8].q.val();
-        self.tog_s1.next = 0.into();
-        self.tog_s2.next = 0.into();
-        self.tog_s3.next = 0.into();
-        for g in 0..self._tog {
-            self.tog_s1.next = self.tg[g * 3].q.val();
-            self.tog_s2.next = self.tg[g * 3 + 1].q.val();
-            self.tog_s3.next = self.tg[g * 3 + 2].q.val();
-        }
+        self.act_s1.next = self.counters.act_s1.val();
+        self.act_s2.next = self.counters.act_s2.val();
+        self.act_s3.next = self.counters.act_s3.val();
+        self.act_s4.next = self.counters.act_s4.val();
+        self.slots_issued.next = self.counters.slots_issued.val();
+        self.slots_skipped.next = self.counters.slots_skipped.val();
+        self.reg_writes.next = self.counters.reg_writes.val();
+        self.ce_writes.next = self.counters.ce_writes.val();
+        self.groups_done.next = self.counters.groups_done.val();
+        self.tog_s1.next = self.counters.tog_s1.val();
+        self.tog_s2.next = self.counters.tog_s2.val();
+        self.tog_s3.next = self.counters.tog_s3.val();
         self.dbg_en.next = 0.into();
         self.dbg_en.next = self.dbg_en.val().replace_bit(0, self.en1.val()).replace_bit(1, self.en2.val()).replace_bit(2, self.en3.val()).replace_bit(3, self.we4.val());
         self.dbg_issue.next = self.issue.val();
@@ -1348,9 +1097,9 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         if self.issue.val() {
             self.dbg_issue_pk.next = self.ix.q.val();
         }
-        self.err_sticky.next = self.esticky.q.val();
-        self.err_first.next = self.efirst.q.val();
-        self.err_any.next = self.esticky.q.val().any();
+        self.err_sticky.next = self.errors.err_sticky.val();
+        self.err_first.next = self.errors.err_first.val();
+        self.err_any.next = self.errors.err_any.val();
     }
 }
 
