@@ -3,6 +3,7 @@
 //! pipeline stages, memories and multipliers from these, never by hand. docs/prims.md lists their
 //! ports, timing and what each maps to on iCE40 and ECP5 (measured by the yosys tests here).
 
+mod cg_cell;
 mod delay;
 mod lut_ram;
 mod mul;
@@ -16,6 +17,7 @@ mod handshake_test;
 #[cfg(test)]
 mod synth_check;
 
+pub use cg_cell::CgCell;
 pub use delay::Delay;
 pub use lut_ram::LutRam;
 pub use mul::{Mul, MulDsp};
