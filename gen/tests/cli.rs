@@ -207,6 +207,7 @@ fn encodings_headers_are_written_listed_and_lint_clean() {
             .expect("verilator is needed: run scripts/setup.sh (apt-get install -y verilator)");
         assert!(v.status.success(), "{file}: {}", String::from_utf8_lossy(&v.stderr));
     }
+}
 
 /// `fusesoc`: on PATH, else in the venv scripts/setup.sh installs it into. Missing, the test
 /// fails with the install command (a test never passes by skipping its tool).
