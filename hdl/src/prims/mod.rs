@@ -11,6 +11,7 @@ mod pipe_stage;
 mod ram;
 mod rdff;
 mod skid_buffer;
+mod stage_reg;
 
 #[cfg(test)]
 mod handshake_test;
@@ -25,3 +26,4 @@ pub use pipe_stage::PipeStage;
 pub use ram::Ram;
 pub use rdff::RDff;
 pub use skid_buffer::SkidBuffer;
+pub use stage_reg::StageReg;

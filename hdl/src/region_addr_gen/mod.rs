@@ -11,8 +11,15 @@
 //! legal config: the largest `raw + E` is 64*256-1 + 4*31*255 + 4 = 48007 < 2^16, and
 //! `RF + origin` <= 32767), so no overflow is possible; `raw_w_is_enough` checks it.
 
+mod carry;
+mod channels;
+mod decode;
 pub mod enc;
+mod handshake;
+mod range;
 pub mod rtl;
+mod stride;
+mod table;
 
 pub use rtl::Rag;
 
@@ -65,6 +72,9 @@ pub struct Config {
     pub l_rf: u32,
     /// E_SPAN when an operand needs more than one pass.
     pub span_limit_1pass: bool,
+    /// Pipeline registers inside the RAG, 0..=4 (timing-closure §3.1): latency 1 + pipe cycles
+    /// from accept to `out_valid`; 0 is the single registered stage of §6.3.
+    pub pipe: u32,
 }
 
 impl Default for Config {
@@ -84,6 +94,7 @@ impl Default for Config {
             wr_ports: 1,
             l_rf: 1,
             span_limit_1pass: false,
+            pipe: 0,
         }
     }
 }
@@ -134,7 +145,7 @@ fn cfg_params(cfg: &Config) -> Vec<(String, String)> {
         "WRAP_RF" => cfg.wrap_rf as u32, "ALIGN_STRICT" => cfg.align_strict as u32,
         "DST_PROFILE" => cfg.dst_profile.to_uppercase(), "COLMAJOR_EN" => cfg.colmajor_en as u32,
         "RD_PORTS" => cfg.rd_ports, "WR_PORTS" => cfg.wr_ports, "L_RF" => cfg.l_rf,
-        "SPAN_LIMIT_1PASS" => cfg.span_limit_1pass as u32,
+        "SPAN_LIMIT_1PASS" => cfg.span_limit_1pass as u32, "PIPE" => cfg.pipe,
     )
 }
 
@@ -258,6 +269,7 @@ impl BlockGen for Block {
         check_range(SECTION, "rd_ports", cfg.rd_ports as u64, 1, 4)?;
         check_range(SECTION, "wr_ports", cfg.wr_ports as u64, 1, 2)?;
         check_range(SECTION, "l_rf", cfg.l_rf as u64, 1, 3)?;
+        check_range(SECTION, "pipe", cfg.pipe as u64, 0, 4)?;
         // wrap_rf, align_strict, colmajor_en, span_limit_1pass are booleans: serde checks them.
         let (n, rnw, rbw) = (cfg.n_max, cfg.rn_w(), cfg.rb_w());
         if !INSTANCES.contains(&(n, rnw, rbw)) {
@@ -295,7 +307,7 @@ impl BlockGen for Block {
 
     fn cosim_configs() -> Vec<(&'static str, Config)> {
         let d = Config::default();
-        vec![
+        let base = vec![
             ("cfg_a", Config::cfg(8, 5)),
             ("cfg_b", Config::cfg(16, 8)),
             ("cfg_c", Config::cfg(32, 8)),
@@ -315,8 +327,22 @@ impl BlockGen for Block {
                 },
             ),
             ("cfg_b_strict", Config { align_strict: true, ..Config::cfg(16, 8) }),
-            ("nowrap", Config { wrap_rf: false, ..d }),
-        ]
+            ("nowrap", Config { wrap_rf: false, ..d.clone() }),
+        ];
+        // timing-closure §3.1: every RAG test also runs at the deepest pipeline ("<variant>_p",
+        // pipe = 4), and the random runs at the depths between (cfg_a_p1..p3)
+        const TWINS: [&str; 10] =
+            ["cfg_a_p", "cfg_b_p", "cfg_c_p", "default_p", "n4_p", "n8_p", "n32_p", "cfg_a_opt_p", "cfg_b_strict_p", "nowrap_p"];
+        let twins: Vec<(&'static str, Config)> = base
+            .iter()
+            .zip(TWINS)
+            .map(|((n, c), t)| {
+                debug_assert_eq!(format!("{n}_p"), t);
+                (t, Config { pipe: 4, ..c.clone() })
+            })
+            .chain([1, 2, 3].into_iter().zip(["cfg_a_p1", "cfg_a_p2", "cfg_a_p3"]).map(|(p, n)| (n, Config { pipe: p, ..Config::cfg(8, 5) })))
+            .collect();
+        base.into_iter().chain(twins).collect()
     }
     /// The option variants (`cfg_a_opt`, `cfg_b_strict`, `nowrap`) test the RAG alone; the
     /// RFG/RFS are co-simulated on the four register-file configs only.
@@ -351,6 +377,9 @@ mod tests {
         assert_eq!(key_of(Config { rd_ports: 0, ..Default::default() }), "region_addr_gen.rd_ports");
         assert_eq!(key_of(Config { wr_ports: 3, ..Default::default() }), "region_addr_gen.wr_ports");
         assert_eq!(key_of(Config { l_rf: 4, ..Default::default() }), "region_addr_gen.l_rf");
+        let e = Block::validate(&Config { pipe: 5, ..Default::default() }).unwrap_err();
+        assert_eq!(e.key, "region_addr_gen.pipe");
+        assert!(e.msg.contains("0..=4"), "{e}");
         let e = Block::validate(&Config { num_regs: 40, ..Default::default() }).unwrap_err();
         assert_eq!(e.key, "region_addr_gen.num_regs");
         assert!(e.msg.contains("num_regs=65..=128"), "{e}");

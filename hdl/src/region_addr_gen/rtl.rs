@@ -1,15 +1,30 @@
-//! RTL of the RAG top `eu_region_addr_gen` (spec §6.2–§6.4): one descriptor in, N_MAX channel
-//! byte addresses out, one registered stage with valid/ready (§6.3).
+//! RTL of the RAG top `eu_region_addr_gen` (spec §6.2–§6.4, timing-closure §3.1): one descriptor
+//! in, N_MAX channel byte addresses out, valid/ready on both sides, latency 1 + `pipe`.
 //!
-//! The combinational part decodes the type, computes the fatal checks (err0..err5), the per-channel
-//! addresses (x/y by shift-add, scale by E, add the origin, reduce modulo RF), the range checks on
-//! channel N-1 and the warnings; the output stage registers the bundle. Every register is an
-//! `RDff`: its synchronous reset sits in its clocked block, so no next-state logic reads `rst`.
-//! Error and warning bits are the named masks of `enc` (`k_err_*`, `k_warn_*`).
+//! The datapath is five sections joined by `Carry`/`StageReg` joins, of which `pipe` makes 0..4
+//! registers (`handshake::LEVELS_OF_PIPE`), and the output register:
+//!
+//! | section | block | does |
+//! |---|---|---|
+//! | decode | `Decode` | fields, fatal checks, E_ALIGN/E_DST_PROFILE, HS and VS mod RF, (W-1)·HS, (H-1)·VS |
+//! | stride | `Stride` | E·HS, E·VS mod RF (modular doubling), the last channel's offset, row overlap |
+//! | table-lo | `TableLevel` × ⌈L/2⌉ (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
+//! | table-hi | `TableLevel` × ⌊L/2⌋, `RangeCheck` | the upper levels; E_OOB / W_WRAP / region overlap |
+//! | channels | `Channels` | addr(i) = (origin + col[x] + row[y]) mod RF, straddle, ch_valid, final err/warn |
+//!
+//! (L = log2 N_MAX.) `Handshake` holds the valid bits. No section reads a later one, so the
+//! block graph is feed-forward apart from the registers. Every register is an `RDff` (inside
+//! `StageReg`): its synchronous reset sits in its clocked block, so no next-state logic reads `rst`.
 
-use super::enc::{err, type_code, warn};
-use super::{ceil_log2, Config, ERR_W, HS_W, RAW_W, TAG_W, VS_W, WARN_W};
-use crate::prims::RDff;
+use super::carry::Carry;
+use super::channels::Channels;
+use super::decode::Decode;
+use super::handshake::{Handshake, LEVELS_OF_PIPE};
+use super::range::{RangeCheck, SpanEnd};
+use super::stride::Stride;
+use super::table::TableLevel;
+use super::{Config, ERR_W, HS_W, RAW_W, TAG_W, VS_W, WARN_W};
+use crate::prims::StageReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -20,7 +35,8 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     pub rst: Signal<In, Bit>,
     /// Descriptor valid (handshake with `in_ready`).
     pub in_valid: Signal<In, Bit>,
-    /// Descriptor accepted this cycle when high with `in_valid`: `!out_valid | out_ready`.
+    /// Descriptor accepted this cycle when high with `in_valid`: low only when every pipeline
+    /// level is full and `out_ready` is low (`!out_valid | out_ready` with pipe = 0).
     pub in_ready: Signal<Out, Bit>,
     /// The compact decoder saw a reserved code: E_ENC.
     pub in_enc_err: Signal<In, Bit>,
@@ -62,78 +78,50 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     pub out_warn: Signal<Out, Bits<WARN_W>>,
     /// `in_tag` of the descriptor.
     pub out_tag: Signal<Out, Bits<TAG_W>>,
-    k_idx: Vec<Constant<Bits<RAW_W>>>,
-    k_slot: Vec<Constant<Bits<RAW_W>>>,
-    k_red: Vec<Constant<Bits<RAW_W>>>,
-    k_amask: Constant<Bits<RAW_W>>,
-    k_rb: Constant<Bits<RAW_W>>,
-    x: Vec<Signal<Local, Bits<RAW_W>>>,
-    y: Vec<Signal<Local, Bits<RAW_W>>>,
-    xo: Vec<Signal<Local, Bits<RAW_W>>>,
-    yo: Vec<Signal<Local, Bits<RAW_W>>>,
-    raw: Vec<Signal<Local, Bits<RAW_W>>>,
-    red: Vec<Signal<Local, Bits<RAW_W>>>,
-    live: Vec<Signal<Local, Bit>>,
-    tmp: Signal<Local, Bits<RAW_W>>,
-    r_valid: RDff<Bit>,
-    r_addr: RDff<Bits<ADDRW>>,
-    r_es: RDff<Bits<2>>,
-    r_chv: RDff<Bits<NMAX>>,
-    r_str: RDff<Bits<NMAX>>,
-    r_err: RDff<Bits<ERR_W>>,
-    r_warn: RDff<Bits<WARN_W>>,
-    r_tag: RDff<Bits<TAG_W>>,
-    k_one: Constant<Bits<RAW_W>>,
-    k_nr: Constant<Bits<RAW_W>>,
-    k_rf: Constant<Bits<RAW_W>>,
-    k_rbw: Constant<Bits<RAW_W>>,
-    k_nmax_log: Constant<Bits<3>>,
-    k_bit: Vec<Constant<Bits<RAW_W>>>,
-    k_wrap: Constant<Bit>,
-    k_align: Constant<Bit>,
-    k_restricted: Constant<Bit>,
-    k_colen: Constant<Bit>,
-    k_type_reserved: Constant<Bits<3>>,
-    k_err_e_enc: Constant<Bits<ERR_W>>,
-    k_err_e_type: Constant<Bits<ERR_W>>,
-    k_err_e_exec: Constant<Bits<ERR_W>>,
-    k_err_e_width: Constant<Bits<ERR_W>>,
-    k_err_e_reg: Constant<Bits<ERR_W>>,
-    k_err_e_order: Constant<Bits<ERR_W>>,
-    k_err_e_oob: Constant<Bits<ERR_W>>,
-    k_err_e_align: Constant<Bits<ERR_W>>,
-    k_err_e_dst_overlap: Constant<Bits<ERR_W>>,
-    k_err_e_dst_profile: Constant<Bits<ERR_W>>,
-    k_warn_w_wrap: Constant<Bits<WARN_W>>,
-    k_warn_w_misalign: Constant<Bits<WARN_W>>,
-    k_warn_w_straddle: Constant<Bits<WARN_W>>,
-    es: Signal<Local, Bits<2>>,
-    es_out: Signal<Local, Bits<2>>,
-    e16: Signal<Local, Bits<RAW_W>>,
-    origin: Signal<Local, Bits<RAW_W>>,
-    hs16: Signal<Local, Bits<RAW_W>>,
-    vs16: Signal<Local, Bits<RAW_W>>,
-    sub16: Signal<Local, Bits<RAW_W>>,
-    wmask: Signal<Local, Bits<RAW_W>>,
-    hlog: Signal<Local, Bits<3>>,
-    hmask: Signal<Local, Bits<RAW_W>>,
-    nm1: Signal<Local, Bits<RAW_W>>,
-    wm1hs: Signal<Local, Bits<RAW_W>>,
-    lastraw: Signal<Local, Bits<RAW_W>>,
-    lastend: Signal<Local, Bits<RAW_W>>,
-    fatal_err: Signal<Local, Bits<ERR_W>>,
-    fatal: Signal<Local, Bit>,
-    err: Signal<Local, Bits<ERR_W>>,
-    warn: Signal<Local, Bits<WARN_W>>,
-    addr: Signal<Local, Bits<ADDRW>>,
-    chv: Signal<Local, Bits<NMAX>>,
-    strd: Signal<Local, Bits<NMAX>>,
-    over: Signal<Local, Bit>,
-    misalign: Signal<Local, Bit>,
-    ovl: Signal<Local, Bit>,
-    accept: Signal<Local, Bit>,
-    _iw: usize,
-    _nst: usize,
+    hs: Handshake,
+    decode: Decode<RNW, RBW, AW>,
+    // join 0: decode | stride
+    carry0: Carry<AW>,
+    j0_hs_mod: StageReg<Bits<AW>>,
+    j0_vs_mod: StageReg<Bits<AW>>,
+    j0_vs_raw: StageReg<Bits<VS_W>>,
+    j0_w_span: StageReg<Bits<RAW_W>>,
+    j0_h_span: StageReg<Bits<RAW_W>>,
+    stride: Stride<AW>,
+    // join 1: stride | table-lo
+    carry1: Carry<AW>,
+    j1_col_step: StageReg<Bits<AW>>,
+    j1_row_step: StageReg<Bits<AW>>,
+    j1_span: StageReg<Bits<RAW_W>>,
+    col_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
+    row_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
+    span_end: SpanEnd<AW>,
+    // join 2: table-lo | table-hi
+    carry2: Carry<AW>,
+    j2_col_tab: StageReg<Bits<ADDRW>>,
+    j2_row_tab: StageReg<Bits<ADDRW>>,
+    j2_col_step: StageReg<Bits<AW>>,
+    j2_row_step: StageReg<Bits<AW>>,
+    j2_span_end: StageReg<Bits<RAW_W>>,
+    j2_last_end: StageReg<Bits<RAW_W>>,
+    col_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
+    row_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
+    range: RangeCheck,
+    // join 3: table-hi | channels
+    carry3: Carry<AW>,
+    j3_col_tab: StageReg<Bits<ADDRW>>,
+    j3_row_tab: StageReg<Bits<ADDRW>>,
+    channels: Channels<NMAX, RBW, AW, ADDRW>,
+    // output register (§6.3: holds while out_valid and not out_ready)
+    out_addr_r: StageReg<Bits<ADDRW>>,
+    out_es_r: StageReg<Bits<2>>,
+    out_ch_valid_r: StageReg<Bits<NMAX>>,
+    out_straddle_r: StageReg<Bits<NMAX>>,
+    out_err_r: StageReg<Bits<ERR_W>>,
+    out_warn_r: StageReg<Bits<WARN_W>>,
+    out_tag_r: StageReg<Bits<TAG_W>>,
+    _n_lo: usize,
+    _n_hi: usize,
 }
 
 impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, const ADDRW: usize>
@@ -146,21 +134,9 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         assert_eq!(AW, RNW + RBW);
         assert_eq!(ADDRW, NMAX * AW);
         assert!(cfg.raw_w_is_enough());
-        let iw = (ceil_log2(cfg.n_max) as usize).max(1);
-        let rf = cfg.rf_bytes();
-        // Conditional-subtraction constants RF*2^j, descending, covering every raw < 2^RAW_W
-        // (§5.2). Empty for a power-of-two RF: there the reduction is the mask to A_W bits.
-        let mut red = vec![];
-        if !rf.is_power_of_two() {
-            let mut k = rf as u64;
-            while k << 1 < (1 << RAW_W) {
-                k <<= 1;
-            }
-            while k >= rf as u64 {
-                red.push(Constant::new(k.to_bits()));
-                k >>= 1;
-            }
-        }
+        let joins = LEVELS_OF_PIPE[cfg.pipe as usize];
+        let levels = NMAX.trailing_zeros() as usize;
+        let n_lo = levels.div_ceil(2);
         Rag {
             clk: Default::default(),
             rst: Default::default(),
@@ -186,78 +162,45 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             out_err: Default::default(),
             out_warn: Default::default(),
             out_tag: Default::default(),
-            k_idx: (0..NMAX).map(|i| Constant::new((i as u64).to_bits())).collect(),
-            k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
-            _nst: red.len(),
-            k_red: red,
-            k_amask: Constant::new((((1u64 << AW) - 1) as u64).to_bits()),
-            k_rb: Constant::new((cfg.reg_bytes as u64).to_bits()),
-            x: (0..NMAX).map(|_| Default::default()).collect(),
-            y: (0..NMAX).map(|_| Default::default()).collect(),
-            xo: (0..NMAX).map(|_| Default::default()).collect(),
-            yo: (0..NMAX).map(|_| Default::default()).collect(),
-            raw: (0..NMAX).map(|_| Default::default()).collect(),
-            red: (0..NMAX).map(|_| Default::default()).collect(),
-            live: (0..NMAX).map(|_| Default::default()).collect(),
-            tmp: Default::default(),
-            r_valid: Default::default(),
-            r_addr: Default::default(),
-            r_es: Default::default(),
-            r_chv: Default::default(),
-            r_str: Default::default(),
-            r_err: Default::default(),
-            r_warn: Default::default(),
-            r_tag: Default::default(),
-            k_one: Constant::new(1u64.to_bits()),
-            k_nr: Constant::new((cfg.num_regs as u64).to_bits()),
-            k_rf: Constant::new((rf as u64).to_bits()),
-            k_rbw: Constant::new((RBW as u64).to_bits()),
-            k_nmax_log: Constant::new((ceil_log2(cfg.n_max) as u64).to_bits()),
-            k_bit: (0..iw).map(|b| Constant::new((b as u64).to_bits())).collect(),
-            k_wrap: Constant::new(cfg.wrap_rf),
-            k_align: Constant::new(cfg.align_strict),
-            k_restricted: Constant::new(cfg.dst_profile == "restricted"),
-            k_colen: Constant::new(cfg.colmajor_en),
-            k_type_reserved: Constant::new(type_code::RESERVED.to_bits()),
-            k_err_e_enc: Constant::new(err::E_ENC.to_bits()),
-            k_err_e_type: Constant::new(err::E_TYPE.to_bits()),
-            k_err_e_exec: Constant::new(err::E_EXEC.to_bits()),
-            k_err_e_width: Constant::new(err::E_WIDTH.to_bits()),
-            k_err_e_reg: Constant::new(err::E_REG.to_bits()),
-            k_err_e_order: Constant::new(err::E_ORDER.to_bits()),
-            k_err_e_oob: Constant::new(err::E_OOB.to_bits()),
-            k_err_e_align: Constant::new(err::E_ALIGN.to_bits()),
-            k_err_e_dst_overlap: Constant::new(err::E_DST_OVERLAP.to_bits()),
-            k_err_e_dst_profile: Constant::new(err::E_DST_PROFILE.to_bits()),
-            k_warn_w_wrap: Constant::new(warn::W_WRAP.to_bits()),
-            k_warn_w_misalign: Constant::new(warn::W_MISALIGN.to_bits()),
-            k_warn_w_straddle: Constant::new(warn::W_STRADDLE.to_bits()),
-            es: Default::default(),
-            es_out: Default::default(),
-            e16: Default::default(),
-            origin: Default::default(),
-            hs16: Default::default(),
-            vs16: Default::default(),
-            sub16: Default::default(),
-            wmask: Default::default(),
-            hlog: Default::default(),
-            hmask: Default::default(),
-            nm1: Default::default(),
-            wm1hs: Default::default(),
-            lastraw: Default::default(),
-            lastend: Default::default(),
-            fatal_err: Default::default(),
-            fatal: Default::default(),
-            err: Default::default(),
-            warn: Default::default(),
-            addr: Default::default(),
-            chv: Default::default(),
-            strd: Default::default(),
-            over: Default::default(),
-            misalign: Default::default(),
-            ovl: Default::default(),
-            accept: Default::default(),
-            _iw: iw,
+            hs: Handshake::new(cfg.pipe as usize),
+            decode: Decode::new(cfg),
+            carry0: Carry::new(joins[0]),
+            j0_hs_mod: StageReg::new(joins[0]),
+            j0_vs_mod: StageReg::new(joins[0]),
+            j0_vs_raw: StageReg::new(joins[0]),
+            j0_w_span: StageReg::new(joins[0]),
+            j0_h_span: StageReg::new(joins[0]),
+            stride: Stride::new(cfg),
+            carry1: Carry::new(joins[1]),
+            j1_col_step: StageReg::new(joins[1]),
+            j1_row_step: StageReg::new(joins[1]),
+            j1_span: StageReg::new(joins[1]),
+            col_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
+            row_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
+            span_end: SpanEnd::new(),
+            carry2: Carry::new(joins[2]),
+            j2_col_tab: StageReg::new(joins[2]),
+            j2_row_tab: StageReg::new(joins[2]),
+            j2_col_step: StageReg::new(joins[2]),
+            j2_row_step: StageReg::new(joins[2]),
+            j2_span_end: StageReg::new(joins[2]),
+            j2_last_end: StageReg::new(joins[2]),
+            col_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
+            row_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
+            range: RangeCheck::new(cfg),
+            carry3: Carry::new(joins[3]),
+            j3_col_tab: StageReg::new(joins[3]),
+            j3_row_tab: StageReg::new(joins[3]),
+            channels: Channels::new(cfg),
+            out_addr_r: StageReg::new(true),
+            out_es_r: StageReg::new(true),
+            out_ch_valid_r: StageReg::new(true),
+            out_straddle_r: StageReg::new(true),
+            out_err_r: StageReg::new(true),
+            out_warn_r: StageReg::new(true),
+            out_tag_r: StageReg::new(true),
+            _n_lo: n_lo,
+            _n_hi: levels - n_lo,
         }
     }
 }
@@ -267,172 +210,204 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Output stage registers: clocked, reset inside the RDff, hold unless loaded below.
-        dff_setup!(self, clk, r_valid, r_addr, r_es, r_chv, r_str, r_err, r_warn, r_tag);
-        self.r_valid.rst.next = self.rst.val();
-        self.r_addr.rst.next = self.rst.val();
-        self.r_es.rst.next = self.rst.val();
-        self.r_chv.rst.next = self.rst.val();
-        self.r_str.rst.next = self.rst.val();
-        self.r_err.rst.next = self.rst.val();
-        self.r_warn.rst.next = self.rst.val();
-        self.r_tag.rst.next = self.rst.val();
-        // ---- decode and fatal checks (§6.4 err0..err5) ----
-        self.fatal_err.next = 0.into();
-        // esize_log2: ub/b 0, uw/w 1, ud/d/f 2 (§6.7; the §4.2 shorthand "type[2:1]" would give 3
-        // for f = 110); 111 is reserved (E_TYPE).
-        self.es.next = self.in_type.val().get_bits::<2>(1);
-        if self.in_type.val().get_bit(2) {
-            self.es.next = 2.into();
+        // ---- clock, reset, and the load enables of the joins (Handshake's level k) ----
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_vs_raw, j0_w_span, j0_h_span, carry1, j1_col_step, j1_row_step, j1_span, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, carry3, j3_col_tab, j3_row_tab, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        self.hs.rst.next = self.rst.val();
+        self.carry0.rst.next = self.rst.val();
+        self.j0_hs_mod.rst.next = self.rst.val();
+        self.j0_vs_mod.rst.next = self.rst.val();
+        self.j0_vs_raw.rst.next = self.rst.val();
+        self.j0_w_span.rst.next = self.rst.val();
+        self.j0_h_span.rst.next = self.rst.val();
+        self.carry1.rst.next = self.rst.val();
+        self.j1_col_step.rst.next = self.rst.val();
+        self.j1_row_step.rst.next = self.rst.val();
+        self.j1_span.rst.next = self.rst.val();
+        self.carry2.rst.next = self.rst.val();
+        self.j2_col_tab.rst.next = self.rst.val();
+        self.j2_row_tab.rst.next = self.rst.val();
+        self.j2_col_step.rst.next = self.rst.val();
+        self.j2_row_step.rst.next = self.rst.val();
+        self.j2_span_end.rst.next = self.rst.val();
+        self.j2_last_end.rst.next = self.rst.val();
+        self.carry3.rst.next = self.rst.val();
+        self.j3_col_tab.rst.next = self.rst.val();
+        self.j3_row_tab.rst.next = self.rst.val();
+        self.out_addr_r.rst.next = self.rst.val();
+        self.out_es_r.rst.next = self.rst.val();
+        self.out_ch_valid_r.rst.next = self.rst.val();
+        self.out_straddle_r.rst.next = self.rst.val();
+        self.out_err_r.rst.next = self.rst.val();
+        self.out_warn_r.rst.next = self.rst.val();
+        self.out_tag_r.rst.next = self.rst.val();
+        self.carry0.en.next = self.hs.load.val().get_bit(0);
+        self.j0_hs_mod.en.next = self.hs.load.val().get_bit(0);
+        self.j0_vs_mod.en.next = self.hs.load.val().get_bit(0);
+        self.j0_vs_raw.en.next = self.hs.load.val().get_bit(0);
+        self.j0_w_span.en.next = self.hs.load.val().get_bit(0);
+        self.j0_h_span.en.next = self.hs.load.val().get_bit(0);
+        self.carry1.en.next = self.hs.load.val().get_bit(1);
+        self.j1_col_step.en.next = self.hs.load.val().get_bit(1);
+        self.j1_row_step.en.next = self.hs.load.val().get_bit(1);
+        self.j1_span.en.next = self.hs.load.val().get_bit(1);
+        self.carry2.en.next = self.hs.load.val().get_bit(2);
+        self.j2_col_tab.en.next = self.hs.load.val().get_bit(2);
+        self.j2_row_tab.en.next = self.hs.load.val().get_bit(2);
+        self.j2_col_step.en.next = self.hs.load.val().get_bit(2);
+        self.j2_row_step.en.next = self.hs.load.val().get_bit(2);
+        self.j2_span_end.en.next = self.hs.load.val().get_bit(2);
+        self.j2_last_end.en.next = self.hs.load.val().get_bit(2);
+        self.carry3.en.next = self.hs.load.val().get_bit(3);
+        self.j3_col_tab.en.next = self.hs.load.val().get_bit(3);
+        self.j3_row_tab.en.next = self.hs.load.val().get_bit(3);
+        self.out_addr_r.en.next = self.hs.load.val().get_bit(4);
+        self.out_es_r.en.next = self.hs.load.val().get_bit(4);
+        self.out_ch_valid_r.en.next = self.hs.load.val().get_bit(4);
+        self.out_straddle_r.en.next = self.hs.load.val().get_bit(4);
+        self.out_err_r.en.next = self.hs.load.val().get_bit(4);
+        self.out_warn_r.en.next = self.hs.load.val().get_bit(4);
+        self.out_tag_r.en.next = self.hs.load.val().get_bit(4);
+        self.hs.in_valid.next = self.in_valid.val();
+        self.hs.out_ready.next = self.out_ready.val();
+        self.in_ready.next = self.hs.in_ready.val();
+        self.out_valid.next = self.hs.out_valid.val();
+        // ---- decode ----
+        self.decode.enc_err.next = self.in_enc_err.val();
+        self.decode.reg_num.next = self.in_reg.val();
+        self.decode.sub.next = self.in_sub.val();
+        self.decode.ty.next = self.in_type.val();
+        self.decode.exec_log2.next = self.in_exec_log2.val();
+        self.decode.width_log2.next = self.in_width_log2.val();
+        self.decode.hs.next = self.in_hs.val();
+        self.decode.vs.next = self.in_vs.val();
+        self.decode.is_dst.next = self.in_is_dst.val();
+        self.decode.colmajor.next = self.in_colmajor.val();
+        self.carry0.err_in.next = self.decode.err_out.val();
+        self.carry0.warn_in.next = self.decode.warn_out.val();
+        self.carry0.es_in.next = self.decode.es.val();
+        self.carry0.exec_log2_in.next = self.in_exec_log2.val();
+        self.carry0.width_log2_in.next = self.in_width_log2.val();
+        self.carry0.height_log2_in.next = self.decode.height_log2.val();
+        self.carry0.colmajor_in.next = self.in_colmajor.val();
+        self.carry0.is_dst_in.next = self.in_is_dst.val();
+        self.carry0.origin_in.next = self.decode.origin.val();
+        self.carry0.tag_in.next = self.in_tag.val();
+        self.j0_hs_mod.d.next = self.decode.hs_mod.val();
+        self.j0_vs_mod.d.next = self.decode.vs_mod.val();
+        self.j0_vs_raw.d.next = self.decode.vs_raw.val();
+        self.j0_w_span.d.next = self.decode.w_span.val();
+        self.j0_h_span.d.next = self.decode.h_span.val();
+        // ---- stride ----
+        self.stride.es.next = self.carry0.es_out.val();
+        self.stride.exec_log2.next = self.carry0.exec_log2_out.val();
+        self.stride.width_log2.next = self.carry0.width_log2_out.val();
+        self.stride.is_dst.next = self.carry0.is_dst_out.val();
+        self.stride.hs_mod.next = self.j0_hs_mod.q.val();
+        self.stride.vs_mod.next = self.j0_vs_mod.q.val();
+        self.stride.vs_raw.next = self.j0_vs_raw.q.val();
+        self.stride.w_span.next = self.j0_w_span.q.val();
+        self.stride.h_span.next = self.j0_h_span.q.val();
+        self.stride.err_in.next = self.carry0.err_out.val();
+        self.carry1.err_in.next = self.stride.err_out.val();
+        self.carry1.warn_in.next = self.carry0.warn_out.val();
+        self.carry1.es_in.next = self.carry0.es_out.val();
+        self.carry1.exec_log2_in.next = self.carry0.exec_log2_out.val();
+        self.carry1.width_log2_in.next = self.carry0.width_log2_out.val();
+        self.carry1.height_log2_in.next = self.carry0.height_log2_out.val();
+        self.carry1.colmajor_in.next = self.carry0.colmajor_out.val();
+        self.carry1.is_dst_in.next = self.carry0.is_dst_out.val();
+        self.carry1.origin_in.next = self.carry0.origin_out.val();
+        self.carry1.tag_in.next = self.carry0.tag_out.val();
+        self.j1_col_step.d.next = self.stride.col_step.val();
+        self.j1_row_step.d.next = self.stride.row_step.val();
+        self.j1_span.d.next = self.stride.span.val();
+        // ---- table-lo: levels 0..n_lo of both tables (entry 0 is 0), span and end ----
+        self.col_lo[0].tab_in.next = 0.into();
+        self.col_lo[0].step_in.next = self.j1_col_step.q.val();
+        self.row_lo[0].tab_in.next = 0.into();
+        self.row_lo[0].step_in.next = self.j1_row_step.q.val();
+        for b in 1..self._n_lo {
+            self.col_lo[b].tab_in.next = self.col_lo[b - 1].tab_out.val();
+            self.col_lo[b].step_in.next = self.col_lo[b - 1].step_out.val();
+            self.row_lo[b].tab_in.next = self.row_lo[b - 1].tab_out.val();
+            self.row_lo[b].step_in.next = self.row_lo[b - 1].step_out.val();
         }
-        if self.in_enc_err.val() {
-            self.fatal_err.next = self.fatal_err.val() | self.k_err_e_enc.val();
+        self.span_end.span.next = self.j1_span.q.val();
+        self.span_end.es.next = self.carry1.es_out.val();
+        self.span_end.origin.next = self.carry1.origin_out.val();
+        self.carry2.err_in.next = self.carry1.err_out.val();
+        self.carry2.warn_in.next = self.carry1.warn_out.val();
+        self.carry2.es_in.next = self.carry1.es_out.val();
+        self.carry2.exec_log2_in.next = self.carry1.exec_log2_out.val();
+        self.carry2.width_log2_in.next = self.carry1.width_log2_out.val();
+        self.carry2.height_log2_in.next = self.carry1.height_log2_out.val();
+        self.carry2.colmajor_in.next = self.carry1.colmajor_out.val();
+        self.carry2.is_dst_in.next = self.carry1.is_dst_out.val();
+        self.carry2.origin_in.next = self.carry1.origin_out.val();
+        self.carry2.tag_in.next = self.carry1.tag_out.val();
+        for b in (self._n_lo - 1)..self._n_lo {
+            self.j2_col_tab.d.next = self.col_lo[b].tab_out.val();
+            self.j2_col_step.d.next = self.col_lo[b].step_out.val();
+            self.j2_row_tab.d.next = self.row_lo[b].tab_out.val();
+            self.j2_row_step.d.next = self.row_lo[b].step_out.val();
         }
-        if self.in_type.val() == self.k_type_reserved.val() {
-            self.fatal_err.next = self.fatal_err.val() | self.k_err_e_type.val();
+        self.j2_span_end.d.next = self.span_end.span_end.val();
+        self.j2_last_end.d.next = self.span_end.last_end.val();
+        // ---- table-hi: the remaining levels; range checks ----
+        self.col_hi[0].tab_in.next = self.j2_col_tab.q.val();
+        self.col_hi[0].step_in.next = self.j2_col_step.q.val();
+        self.row_hi[0].tab_in.next = self.j2_row_tab.q.val();
+        self.row_hi[0].step_in.next = self.j2_row_step.q.val();
+        for b in 1..self._n_hi {
+            self.col_hi[b].tab_in.next = self.col_hi[b - 1].tab_out.val();
+            self.col_hi[b].step_in.next = self.col_hi[b - 1].step_out.val();
+            self.row_hi[b].tab_in.next = self.row_hi[b - 1].tab_out.val();
+            self.row_hi[b].step_in.next = self.row_hi[b - 1].step_out.val();
         }
-        if self.in_exec_log2.val() > self.k_nmax_log.val() {
-            self.fatal_err.next = self.fatal_err.val() | self.k_err_e_exec.val();
+        self.range.span_end.next = self.j2_span_end.q.val();
+        self.range.last_end.next = self.j2_last_end.q.val();
+        self.range.is_dst.next = self.carry2.is_dst_out.val();
+        self.range.err_in.next = self.carry2.err_out.val();
+        self.range.warn_in.next = self.carry2.warn_out.val();
+        self.carry3.err_in.next = self.range.err_out.val();
+        self.carry3.warn_in.next = self.range.warn_out.val();
+        self.carry3.es_in.next = self.carry2.es_out.val();
+        self.carry3.exec_log2_in.next = self.carry2.exec_log2_out.val();
+        self.carry3.width_log2_in.next = self.carry2.width_log2_out.val();
+        self.carry3.height_log2_in.next = self.carry2.height_log2_out.val();
+        self.carry3.colmajor_in.next = self.carry2.colmajor_out.val();
+        self.carry3.is_dst_in.next = self.carry2.is_dst_out.val();
+        self.carry3.origin_in.next = self.carry2.origin_out.val();
+        self.carry3.tag_in.next = self.carry2.tag_out.val();
+        for b in (self._n_hi - 1)..self._n_hi {
+            self.j3_col_tab.d.next = self.col_hi[b].tab_out.val();
+            self.j3_row_tab.d.next = self.row_hi[b].tab_out.val();
         }
-        if self.in_width_log2.val() > self.in_exec_log2.val() {
-            self.fatal_err.next = self.fatal_err.val() | self.k_err_e_width.val();
-        }
-        if bit_cast::<RAW_W, RNW>(self.in_reg.val()) >= self.k_nr.val() {
-            self.fatal_err.next = self.fatal_err.val() | self.k_err_e_reg.val();
-        }
-        if self.in_colmajor.val() & !self.k_colen.val() {
-            self.fatal_err.next = self.fatal_err.val() | self.k_err_e_order.val();
-        }
-        self.fatal.next = self.fatal_err.val().any();
-        // ---- shared lane inputs ----
-        self.e16.next = self.k_one.val() << self.es.val();
-        self.sub16.next = bit_cast::<RAW_W, RBW>(self.in_sub.val());
-        self.origin.next = (bit_cast::<RAW_W, RNW>(self.in_reg.val()) << self.k_rbw.val()) | self.sub16.val();
-        self.hs16.next = bit_cast::<RAW_W, HS_W>(self.in_hs.val());
-        self.vs16.next = bit_cast::<RAW_W, VS_W>(self.in_vs.val());
-        self.wmask.next = (self.k_one.val() << self.in_width_log2.val()) - 1;
-        self.hlog.next = self.in_exec_log2.val() - self.in_width_log2.val();
-        self.hmask.next = (self.k_one.val() << self.hlog.val()) - 1;
-        self.nm1.next = (self.k_one.val() << self.in_exec_log2.val()) - 1;
-        // ---- per channel (§2.2): x/y, x*HS + y*VS by shift-add, scale by E, add the origin,
-        // reduce modulo RF, place in slot [A_W*i +: A_W] ----
-        self.addr.next = 0.into();
-        self.chv.next = 0.into();
-        self.strd.next = 0.into();
-        self.lastraw.next = 0.into();
-        for i in 0..NMAX {
-            if self.in_colmajor.val() {
-                self.y[i].next = self.k_idx[i].val() & self.hmask.val();
-                self.x[i].next = self.k_idx[i].val() >> self.hlog.val();
-            } else {
-                self.x[i].next = self.k_idx[i].val() & self.wmask.val();
-                self.y[i].next = self.k_idx[i].val() >> self.in_width_log2.val();
-            }
-            self.xo[i].next = 0.into();
-            self.yo[i].next = 0.into();
-            for b in 0..self._iw {
-                if self.x[i].val().get_bit(b) {
-                    self.xo[i].next = self.xo[i].val() + (self.hs16.val() << self.k_bit[b].val());
-                }
-                if self.y[i].val().get_bit(b) {
-                    self.yo[i].next = self.yo[i].val() + (self.vs16.val() << self.k_bit[b].val());
-                }
-            }
-            self.raw[i].next = self.origin.val() + ((self.xo[i].val() + self.yo[i].val()) << self.es.val());
-            self.red[i].next = self.raw[i].val();
-            for j in 0..self._nst {
-                if self.red[i].val() >= self.k_red[j].val() {
-                    self.red[i].next = self.red[i].val() - self.k_red[j].val();
-                }
-            }
-            self.red[i].next = self.red[i].val() & self.k_amask.val();
-            self.live[i].next = ((self.k_idx[i].val() >> self.in_exec_log2.val()) == 0) & !self.fatal.val();
-            self.chv.next = self.chv.val().replace_bit(i, self.live[i].val());
-            self.strd.next = self.strd.val().replace_bit(
-                i,
-                self.live[i].val()
-                    & ((self.red[i].val() & (self.k_rb.val() - 1)) + self.e16.val() > self.k_rb.val()),
-            );
-            if self.k_idx[i].val() == self.nm1.val() {
-                self.lastraw.next = self.raw[i].val();
-            }
-            // `tmp` holds the channel's address so the cast does not name the loop variable.
-            self.tmp.next = self.red[i].val();
-            if self.live[i].val() {
-                self.addr.next = self.addr.val() | (bit_cast::<ADDRW, RAW_W>(self.tmp.val()) << self.k_slot[i].val());
-            }
-        }
-        // ---- semantic checks and warnings (§6.4 err6..err9, warn0..warn2) ----
-        // lastend = raw(N-1) + E; "raw(N-1)+E-1 >= RF" is "lastend > RF".
-        self.lastend.next = self.lastraw.val() + self.e16.val();
-        self.over.next = self.lastend.val() > self.k_rf.val();
-        self.misalign.next = (self.sub16.val() & (self.e16.val() - 1)).any();
-        // (W-1)*HS by shift-add over the bits of W-1.
-        self.wm1hs.next = 0.into();
-        for b in 0..self._iw {
-            if self.wmask.val().get_bit(b) {
-                self.wm1hs.next = self.wm1hs.val() + (self.hs16.val() << self.k_bit[b].val());
-            }
-        }
-        // §5.5: (W>1 & HS=0) | (H>1 & VS < (W-1)*HS+1) | (last+1-origin > RF)
-        self.ovl.next = ((self.in_width_log2.val() != 0) & (self.in_hs.val() == 0))
-            | ((self.in_width_log2.val() != self.in_exec_log2.val()) & (self.vs16.val() <= self.wm1hs.val()))
-            | (self.lastend.val() > self.k_rf.val() + self.origin.val());
-        self.err.next = 0.into();
-        if self.over.val() & !self.k_wrap.val() {
-            self.err.next = self.err.val() | self.k_err_e_oob.val();
-        }
-        if self.misalign.val() & self.k_align.val() {
-            self.err.next = self.err.val() | self.k_err_e_align.val();
-        }
-        if self.in_is_dst.val() & self.ovl.val() {
-            self.err.next = self.err.val() | self.k_err_e_dst_overlap.val();
-        }
-        if self.in_is_dst.val()
-            & self.k_restricted.val()
-            & ((self.in_width_log2.val() != self.in_exec_log2.val()) | self.sub16.val().any())
-        {
-            self.err.next = self.err.val() | self.k_err_e_dst_profile.val();
-        }
-        self.warn.next = 0.into();
-        if self.over.val() & self.k_wrap.val() {
-            self.warn.next = self.warn.val() | self.k_warn_w_wrap.val();
-        }
-        if self.misalign.val() {
-            self.warn.next = self.warn.val() | self.k_warn_w_misalign.val();
-        }
-        if self.strd.val().any() {
-            self.warn.next = self.warn.val() | self.k_warn_w_straddle.val();
-        }
-        self.es_out.next = self.es.val();
-        if self.fatal.val() {
-            self.err.next = self.fatal_err.val();
-            self.warn.next = 0.into();
-            self.es_out.next = 0.into();
-        }
-        // ---- one registered stage, valid/ready (§6.3) ----
-        self.in_ready.next = !self.r_valid.q.val() | self.out_ready.val();
-        self.accept.next = self.in_valid.val() & self.in_ready.val();
-        if self.accept.val() {
-            self.r_valid.d.next = true;
-            self.r_addr.d.next = self.addr.val();
-            self.r_es.d.next = self.es_out.val();
-            self.r_chv.d.next = self.chv.val();
-            self.r_str.d.next = self.strd.val();
-            self.r_err.d.next = self.err.val();
-            self.r_warn.d.next = self.warn.val();
-            self.r_tag.d.next = self.in_tag.val();
-        } else if self.out_ready.val() {
-            self.r_valid.d.next = false;
-        }
-        self.out_valid.next = self.r_valid.q.val();
-        self.out_addr.next = self.r_addr.q.val();
-        self.out_esize_log2.next = self.r_es.q.val();
-        self.out_ch_valid.next = self.r_chv.q.val();
-        self.out_straddle.next = self.r_str.q.val();
-        self.out_err.next = self.r_err.q.val();
-        self.out_warn.next = self.r_warn.q.val();
-        self.out_tag.next = self.r_tag.q.val();
+        // ---- channels ----
+        self.channels.col_tab.next = self.j3_col_tab.q.val();
+        self.channels.row_tab.next = self.j3_row_tab.q.val();
+        self.channels.origin.next = self.carry3.origin_out.val();
+        self.channels.es.next = self.carry3.es_out.val();
+        self.channels.exec_log2.next = self.carry3.exec_log2_out.val();
+        self.channels.width_log2.next = self.carry3.width_log2_out.val();
+        self.channels.height_log2.next = self.carry3.height_log2_out.val();
+        self.channels.colmajor.next = self.carry3.colmajor_out.val();
+        self.channels.err_in.next = self.carry3.err_out.val();
+        self.channels.warn_in.next = self.carry3.warn_out.val();
+        // ---- output register ----
+        self.out_addr_r.d.next = self.channels.addr.val();
+        self.out_es_r.d.next = self.channels.es_out.val();
+        self.out_ch_valid_r.d.next = self.channels.ch_valid.val();
+        self.out_straddle_r.d.next = self.channels.straddle.val();
+        self.out_err_r.d.next = self.channels.err_out.val();
+        self.out_warn_r.d.next = self.channels.warn_out.val();
+        self.out_tag_r.d.next = self.carry3.tag_out.val();
+        self.out_addr.next = self.out_addr_r.q.val();
+        self.out_esize_log2.next = self.out_es_r.q.val();
+        self.out_ch_valid.next = self.out_ch_valid_r.q.val();
+        self.out_straddle.next = self.out_straddle_r.q.val();
+        self.out_err.next = self.out_err_r.q.val();
+        self.out_warn.next = self.out_warn_r.q.val();
+        self.out_tag.next = self.out_tag_r.q.val();
     }
 }
-

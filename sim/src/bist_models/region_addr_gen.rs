@@ -17,6 +17,7 @@ pub struct RagCycles {
     pub semantic: u64,
     pub clean: u64,
     pub cycles: u64,
+    pipe: u32,
 }
 
 impl RagCycles {
@@ -25,13 +26,14 @@ impl RagCycles {
         let w = Words::of(&Layout::of(&dut));
         let c = Cfg::from(cfg);
         let aw = (c.rn_w() + c.rb_w()) as usize;
-        RagCycles { cfg: c, t: RagTiming::default(), w, aw, accepted: 0, fatal: 0, semantic: 0, clean: 0, cycles: 0 }
+        let t = RagTiming::new(cfg.pipe);
+        RagCycles { cfg: c, t, w, aw, accepted: 0, fatal: 0, semantic: 0, clean: 0, cycles: 0, pipe: cfg.pipe }
     }
 }
 
 impl CycleModel for RagCycles {
     fn reset(&mut self) {
-        self.t = RagTiming::default();
+        self.t = RagTiming::new(self.pipe);
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
         let w = &self.w;

@@ -258,33 +258,52 @@ pub fn rag(cfg: &Cfg, d: &Desc) -> RagOut {
     o
 }
 
-/// One-stage registered RAG with the §6.3 valid/ready contract: outputs change only when a
-/// descriptor is accepted, `out_valid` drops when the result is taken, `rst` clears everything.
-#[derive(Clone, Copy, Debug, Default)]
+/// The RAG's cycle behaviour (§6.3, timing-closure §3.1): `rag()` behind 1 + `pipe` registered
+/// levels of a valid/ready stream (`crate::latency::Elastic`). Order is kept, nothing is lost or
+/// duplicated; the outputs hold while `out_valid ∧ ¬out_ready`, and also after the result is
+/// taken (the output register loads only a new result: `out`/`tag` are the last result shown);
+/// `rst` clears everything. With pipe = 0 this is §6.3 exactly: `in_ready = !out_valid ||
+/// out_ready`, `out_valid` the cycle after the accept.
+#[derive(Clone, Debug)]
 pub struct RagTiming {
     pub out_valid: bool,
     pub out: RagOut,
     pub tag: u32,
+    pipe: crate::latency::Elastic<(RagOut, u32)>,
+}
+
+impl Default for RagTiming {
+    fn default() -> Self {
+        Self::new(0)
+    }
 }
 
 impl RagTiming {
-    /// `in_ready` for the current state and `out_ready` (combinational, §6.2).
+    /// A RAG with `pipe` extra pipeline registers (latency 1 + pipe).
+    pub fn new(pipe: u32) -> Self {
+        RagTiming { out_valid: false, out: RagOut::default(), tag: 0, pipe: crate::latency::Elastic::new(1 + pipe as usize) }
+    }
+    /// Descriptors in flight (0 ..= 1 + pipe).
+    pub fn occupancy(&self) -> usize {
+        self.pipe.occupancy()
+    }
+    /// `in_ready` for the current state and `out_ready` (combinational).
     pub fn in_ready(&self, out_ready: bool) -> bool {
-        !self.out_valid || out_ready
+        self.pipe.in_ready(out_ready)
     }
     /// One rising edge with the given inputs. `res` is the precomputed `rag(cfg, d)` (the caller
     /// computes it so bulk runs can reuse it).
     pub fn step(&mut self, rst: bool, in_valid: bool, d: &Desc, res: &RagOut, out_ready: bool) {
         if rst {
-            *self = RagTiming::default();
+            let stages = self.pipe.stages();
+            *self = RagTiming::new(stages as u32 - 1);
             return;
         }
-        if in_valid && self.in_ready(out_ready) {
-            self.out_valid = true;
-            self.out = *res;
-            self.tag = d.tag;
-        } else if out_ready {
-            self.out_valid = false;
+        self.pipe.tick(in_valid.then_some((*res, d.tag)), out_ready);
+        self.out_valid = self.pipe.out().is_some();
+        if let Some((o, t)) = self.pipe.out() {
+            self.out = *o;
+            self.tag = *t;
         }
     }
 }

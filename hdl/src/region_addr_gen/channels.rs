@@ -1,0 +1,181 @@
+//! `Channels`: the last datapath section of the RAG: every channel's address from the two offset
+//! tables (§2.2, mod RF), its straddle flag, `ch_valid`, and the final error/warning rules of §6.4
+//! (a fatal error zeroes the addresses and keeps only the fatal bits).
+//!
+//! Channel i sits in column x and row y of the region (row-major: x = i mod W, y = i div W;
+//! column-major: y = i mod H, x = i div H), so `addr(i) = (origin + col[x] + row[y]) mod RF`.
+//! The three terms are below RF, so the sum is below 3·RF: two compares against RF and 2·RF pick
+//! the result (a mask for a power-of-two RF).
+
+use super::enc::{warn, FATAL_MASK};
+use super::{Config, ERR_W, RAW_W, WARN_W};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Channels<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> {
+    /// col[x] = x·E·HS mod RF, `[A_W·x +: A_W]`.
+    pub col_tab: Signal<In, Bits<ADDRW>>,
+    /// row[y] = y·E·VS mod RF.
+    pub row_tab: Signal<In, Bits<ADDRW>>,
+    /// reg·RB + sub.
+    pub origin: Signal<In, Bits<AW>>,
+    /// log2 E.
+    pub es: Signal<In, Bits<2>>,
+    /// log2 N.
+    pub exec_log2: Signal<In, Bits<3>>,
+    /// log2 W.
+    pub width_log2: Signal<In, Bits<3>>,
+    /// log2 H.
+    pub height_log2: Signal<In, Bits<3>>,
+    /// Column-major order.
+    pub colmajor: Signal<In, Bit>,
+    /// Error bits of the descriptor.
+    pub err_in: Signal<In, Bits<ERR_W>>,
+    /// Warning bits so far.
+    pub warn_in: Signal<In, Bits<WARN_W>>,
+    /// Channel addresses, `[A_W·i +: A_W]`, zero for i ≥ N or on a fatal error.
+    pub addr: Signal<Out, Bits<ADDRW>>,
+    /// log2 E, 0 on a fatal error.
+    pub es_out: Signal<Out, Bits<2>>,
+    /// Bit i: i < N and no fatal error.
+    pub ch_valid: Signal<Out, Bits<NMAX>>,
+    /// Bit i: element i crosses a register boundary.
+    pub straddle: Signal<Out, Bits<NMAX>>,
+    /// Final error bits (only the fatal ones if any).
+    pub err_out: Signal<Out, Bits<ERR_W>>,
+    /// Final warning bits (0 on a fatal error).
+    pub warn_out: Signal<Out, Bits<WARN_W>>,
+    k_idx: Vec<Constant<Bits<8>>>,
+    k_slot: Vec<Constant<Bits<16>>>,
+    k_one8: Constant<Bits<8>>,
+    k_one: Constant<Bits<RAW_W>>,
+    k_rf: Constant<Bits<RAW_W>>,
+    k_rf2: Constant<Bits<RAW_W>>,
+    k_pow2: Constant<Bit>,
+    k_amask: Constant<Bits<RAW_W>>,
+    k_rb: Constant<Bits<RAW_W>>,
+    k_fatal: Constant<Bits<ERR_W>>,
+    k_warn_w_straddle: Constant<Bits<WARN_W>>,
+    fatal: Signal<Local, Bit>,
+    wmask: Signal<Local, Bits<8>>,
+    hmask: Signal<Local, Bits<8>>,
+    x: Signal<Local, Bits<8>>,
+    y: Signal<Local, Bits<8>>,
+    col: Signal<Local, Bits<AW>>,
+    row: Signal<Local, Bits<AW>>,
+    sum: Signal<Local, Bits<RAW_W>>,
+    live: Signal<Local, Bit>,
+    cut: Signal<Local, Bits<AW>>,
+}
+
+impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, RBW, AW, ADDRW> {
+    pub fn new(cfg: &Config) -> Self {
+        let rf = cfg.rf_bytes() as u64;
+        let k = |v: u64| Constant::new(v.to_bits());
+        Self {
+            col_tab: Default::default(),
+            row_tab: Default::default(),
+            origin: Default::default(),
+            es: Default::default(),
+            exec_log2: Default::default(),
+            width_log2: Default::default(),
+            height_log2: Default::default(),
+            colmajor: Default::default(),
+            err_in: Default::default(),
+            warn_in: Default::default(),
+            addr: Default::default(),
+            es_out: Default::default(),
+            ch_valid: Default::default(),
+            straddle: Default::default(),
+            err_out: Default::default(),
+            warn_out: Default::default(),
+            k_idx: (0..NMAX).map(|i| Constant::new((i as u64).to_bits())).collect(),
+            k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
+            k_one8: Constant::new(1u64.to_bits()),
+            k_one: k(1),
+            k_rf: k(rf),
+            k_rf2: k(2 * rf),
+            k_pow2: Constant::new(rf.is_power_of_two()),
+            k_amask: k((1 << AW) - 1),
+            k_rb: k(cfg.reg_bytes as u64),
+            k_fatal: Constant::new(FATAL_MASK.to_bits()),
+            k_warn_w_straddle: Constant::new(warn::W_STRADDLE.to_bits()),
+            fatal: Default::default(),
+            wmask: Default::default(),
+            hmask: Default::default(),
+            x: Default::default(),
+            y: Default::default(),
+            col: Default::default(),
+            row: Default::default(),
+            sum: Default::default(),
+            live: Default::default(),
+            cut: Default::default(),
+        }
+    }
+}
+
+impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> Logic
+    for Channels<NMAX, RBW, AW, ADDRW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.fatal.next = (self.err_in.val() & self.k_fatal.val()).any();
+        self.wmask.next = (self.k_one8.val() << self.width_log2.val()) - 1;
+        self.hmask.next = (self.k_one8.val() << self.height_log2.val()) - 1;
+        self.addr.next = 0.into();
+        self.ch_valid.next = 0.into();
+        self.straddle.next = 0.into();
+        for i in 0..NMAX {
+            if self.colmajor.val() {
+                self.y.next = self.k_idx[i].val() & self.hmask.val();
+                self.x.next = self.k_idx[i].val() >> self.height_log2.val();
+            } else {
+                self.x.next = self.k_idx[i].val() & self.wmask.val();
+                self.y.next = self.k_idx[i].val() >> self.width_log2.val();
+            }
+            // table look-ups: x and y depend only on log2 W / log2 H, so each is a small mux
+            self.col.next = 0.into();
+            self.row.next = 0.into();
+            for t in 0..NMAX {
+                if self.x.val() == self.k_idx[t].val() {
+                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_slot[t].val().index());
+                }
+                if self.y.val() == self.k_idx[t].val() {
+                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_slot[t].val().index());
+                }
+            }
+            self.sum.next = bit_cast::<RAW_W, AW>(self.origin.val())
+                + bit_cast::<RAW_W, AW>(self.col.val())
+                + bit_cast::<RAW_W, AW>(self.row.val());
+            if !self.k_pow2.val() {
+                if self.sum.val() >= self.k_rf2.val() {
+                    self.sum.next = self.sum.val() - self.k_rf2.val();
+                } else if self.sum.val() >= self.k_rf.val() {
+                    self.sum.next = self.sum.val() - self.k_rf.val();
+                }
+            }
+            self.sum.next = self.sum.val() & self.k_amask.val();
+            self.live.next = ((self.k_idx[i].val() >> self.exec_log2.val()) == 0) & !self.fatal.val();
+            self.ch_valid.next = self.ch_valid.val().replace_bit(i, self.live.val());
+            self.straddle.next = self.straddle.val().replace_bit(
+                i,
+                self.live.val() & ((self.sum.val() & (self.k_rb.val() - 1)) + (self.k_one.val() << self.es.val()) > self.k_rb.val()),
+            );
+            self.cut.next = bit_cast::<AW, RAW_W>(self.sum.val());
+            if self.live.val() {
+                self.addr.next = self.addr.val() | (bit_cast::<ADDRW, AW>(self.cut.val()) << self.k_slot[i].val());
+            }
+        }
+        self.err_out.next = self.err_in.val();
+        self.warn_out.next = self.warn_in.val();
+        if self.straddle.val().any() {
+            self.warn_out.next = self.warn_out.val() | self.k_warn_w_straddle.val();
+        }
+        self.es_out.next = self.es.val();
+        if self.fatal.val() {
+            self.err_out.next = self.err_in.val() & self.k_fatal.val();
+            self.warn_out.next = 0.into();
+            self.es_out.next = 0.into();
+        }
+    }
+}

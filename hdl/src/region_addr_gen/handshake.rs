@@ -1,0 +1,104 @@
+//! `Handshake`: the valid/ready control of the RAG pipeline (timing-closure §3.1).
+//!
+//! Five levels: the four joins between the datapath sections (decode | stride | table-lo |
+//! table-hi | channels) and the output register. `pipe` decides which joins are registers
+//! (`LEVELS_OF_PIPE`); the output register always is. A registered level holds one descriptor
+//! (its valid bit lives here, its data in the sections' `StageReg`s); an unregistered level passes
+//! valid forward and ready backward unchanged.
+//!
+//! Each level moves forward whenever the level after it is empty or moving (`ready[k] =
+//! !valid[k] | ready[k+1]`, `ready[5] = out_ready`), so bubbles close up and `in_ready` falls only
+//! when every registered level is full and `out_ready` is low. With only the output register
+//! (pipe = 0) this is exactly §6.3: `in_ready = !out_valid | out_ready`.
+
+use crate::prims::RDff;
+use rust_hdl::prelude::*;
+
+/// Number of levels (four joins and the output register).
+pub const LEVELS: usize = 5;
+
+/// Which joins are registers for `pipe` = 0..=4 (index: join after decode, after stride, after
+/// the lower table levels, after the upper table levels). Chosen to balance the sections' logic
+/// depth (docs/region_addr_gen.md, "Pipeline").
+pub const LEVELS_OF_PIPE: [[bool; 4]; 5] = [
+    [false, false, false, false],
+    [false, false, true, false],
+    [false, true, false, true],
+    [true, false, true, true],
+    [true, true, true, true],
+];
+
+#[derive(LogicBlock)]
+pub struct Handshake {
+    /// Rising-edge clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: every level empty.
+    pub rst: Signal<In, Bit>,
+    /// A descriptor is offered.
+    pub in_valid: Signal<In, Bit>,
+    /// The first level takes it this cycle.
+    pub in_ready: Signal<Out, Bit>,
+    /// The consumer takes the output this cycle.
+    pub out_ready: Signal<In, Bit>,
+    /// The output register holds a result.
+    pub out_valid: Signal<Out, Bit>,
+    /// Bit k: level k loads a valid descriptor at this edge (the enable of its data registers).
+    pub load: Signal<Out, Bits<8>>,
+    valid: Vec<RDff<Bit>>,
+    ready: Vec<Signal<Local, Bit>>,
+    chain: Vec<Signal<Local, Bit>>,
+    k_registered: Vec<Constant<Bit>>,
+}
+
+impl Handshake {
+    pub fn new(pipe: usize) -> Self {
+        let joins = LEVELS_OF_PIPE[pipe];
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            in_valid: Default::default(),
+            in_ready: Default::default(),
+            out_ready: Default::default(),
+            out_valid: Default::default(),
+            load: Default::default(),
+            valid: (0..LEVELS).map(|_| Default::default()).collect(),
+            ready: (0..=LEVELS).map(|_| Default::default()).collect(),
+            chain: (0..=LEVELS).map(|_| Default::default()).collect(),
+            k_registered: (0..LEVELS).map(|k| Constant::new(k == LEVELS - 1 || joins[k])).collect(),
+        }
+    }
+}
+
+impl Logic for Handshake {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for k in 0..5 {
+            self.valid[k].clock.next = self.clock.val();
+            self.valid[k].rst.next = self.rst.val();
+        }
+        // ready, from the output back
+        self.ready[5].next = self.out_ready.val();
+        for j in 0..5 {
+            self.ready[4 - j].next = self.ready[5 - j].val();
+            if self.k_registered[4 - j].val() {
+                self.ready[4 - j].next = !self.valid[4 - j].q.val() | self.ready[5 - j].val();
+            }
+        }
+        // valid, from the input forward; chain[k] is what is offered to level k
+        self.chain[0].next = self.in_valid.val();
+        self.load.next = 0.into();
+        for k in 0..5 {
+            self.valid[k].d.next = self.valid[k].q.val();
+            if self.ready[k].val() {
+                self.valid[k].d.next = self.chain[k].val();
+            }
+            self.load.next = self.load.val().replace_bit(k, self.ready[k].val() & self.chain[k].val());
+            self.chain[k + 1].next = self.chain[k].val();
+            if self.k_registered[k].val() {
+                self.chain[k + 1].next = self.valid[k].q.val();
+            }
+        }
+        self.in_ready.next = self.ready[0].val();
+        self.out_valid.next = self.chain[5].val();
+    }
+}
