@@ -1,6 +1,7 @@
 //! Report for region_addr_gen (`cargo bench -p sim --bench region_addr_gen`).
 //!
-//! RAG at the default config (RB=32, NR=128, N_MAX=16), median of 5 runs each:
+//! RAG at the default config (RB=32, NR=128, N_MAX=16), median of 5 runs each, per wall second and
+//! per CPU second of the bench thread (`sim::bench`):
 //! 1. bare Verilator model cycles/s (`Dut::run_bare` over pre-generated packed inputs);
 //! 2. co-sim cycles/s with the golden model and a full compare every cycle
 //!    (drive + tick + golden + check, as the tests do);
@@ -9,13 +10,12 @@
 use hdl::region_addr_gen::Config;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::cosim::{Dut, In, Out};
+use sim::bench::{Rate, RUNS};
+use sim::cosim::Dut;
 use sim::golden::region_addr_gen::*;
 use std::hint::black_box;
-use std::time::Instant;
 
 const N: usize = 400_000;
-const RUNS: usize = 5;
 
 fn random_desc(rng: &mut StdRng, cfg: &Cfg) -> Desc {
     let nmax_log = cfg.n_max.trailing_zeros();
@@ -42,37 +42,8 @@ fn random_desc(rng: &mut StdRng, cfg: &Cfg) -> Desc {
     d
 }
 
-struct P {
-    ins: [In; 13],
-    in_ready: Out,
-    out_valid: Out,
-    out_addr: Out,
-    out_esize_log2: Out,
-    out_ch_valid: Out,
-    out_straddle: Out,
-    out_err: Out,
-    out_warn: Out,
-    out_tag: Out,
-}
-
-fn ports(dut: &Dut) -> P {
-    let names = [
-        "in_valid", "in_enc_err", "in_reg", "in_sub", "in_type", "in_exec_log2", "in_width_log2", "in_hs", "in_vs",
-        "in_is_dst", "in_colmajor", "in_tag", "out_ready",
-    ];
-    P {
-        ins: names.map(|n| dut.input(n)),
-        in_ready: dut.output("in_ready"),
-        out_valid: dut.output("out_valid"),
-        out_addr: dut.output("out_addr"),
-        out_esize_log2: dut.output("out_esize_log2"),
-        out_ch_valid: dut.output("out_ch_valid"),
-        out_straddle: dut.output("out_straddle"),
-        out_err: dut.output("out_err"),
-        out_warn: dut.output("out_warn"),
-        out_tag: dut.output("out_tag"),
-    }
-}
+/// The RAG's ports by their spec names (bindings generated from the model's port list).
+type P = sim::ports::EuRegionAddrGen;
 
 fn drive(dut: &mut Dut, p: &P, valid: bool, d: &Desc, ready: bool) {
     let v = [
@@ -90,14 +61,13 @@ fn drive(dut: &mut Dut, p: &P, valid: bool, d: &Desc, ready: bool) {
         d.tag as u64,
         ready as u64,
     ];
-    for (port, val) in p.ins.iter().zip(v) {
-        dut.set(*port, val);
+    let ins = [
+        p.in_valid, p.in_enc_err, p.in_reg, p.in_sub, p.in_type, p.in_exec_log2, p.in_width_log2, p.in_hs, p.in_vs,
+        p.in_is_dst, p.in_colmajor, p.in_tag, p.out_ready,
+    ];
+    for (port, val) in ins.into_iter().zip(v) {
+        dut.set(port, val);
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
 }
 
 fn main() {
@@ -111,7 +81,7 @@ fn main() {
 
     // Pre-packed input vectors for the bare run.
     let mut dut = Dut::new(id);
-    let p = ports(&dut);
+    let p = P::of(&dut);
     let (iw, ow) = (dut.desc().in_words, dut.desc().out_words);
     let mut packed = Vec::with_capacity(N * iw);
     for i in 0..N {
@@ -120,38 +90,32 @@ fn main() {
     }
     let mut outputs = vec![0u32; N * ow];
 
-    let mut bare = vec![];
-    for _ in 0..RUNS {
+    let bare = Rate::median_of_runs(|_| {
         let mut dut = Dut::new(id);
         dut.reset(1);
-        let t = Instant::now();
         dut.run_bare(&packed, &mut outputs);
-        bare.push(N as f64 / t.elapsed().as_secs_f64());
-    }
+        N
+    });
 
     // Attribution: the harness' per-cycle path without the golden model or the compare.
-    let mut ticks = vec![];
-    for _ in 0..RUNS {
+    let ticks = Rate::median_of_runs(|_| {
         let mut dut = Dut::new(id);
-        let p = ports(&dut);
+        let p = P::of(&dut);
         dut.reset(1);
-        let t = Instant::now();
         for i in 0..N {
             drive(&mut dut, &p, valid[i], &descs[i], ready[i]);
             dut.tick();
         }
-        ticks.push(N as f64 / t.elapsed().as_secs_f64());
-    }
+        N
+    });
 
-    let mut cosim = vec![];
-    for _ in 0..RUNS {
+    let cosim = Rate::median_of_runs(|_| {
         let mut dut = Dut::new(id);
-        let p = ports(&dut);
+        let p = P::of(&dut);
         dut.reset(1);
         let mut model = RagTiming::default();
         let mut e = dut.expected();
         let aw = cfg.a_w() as usize;
-        let t = Instant::now();
         for i in 0..N {
             let d = &descs[i];
             drive(&mut dut, &p, valid[i], d, ready[i]);
@@ -180,27 +144,25 @@ fn main() {
             e.set(p.out_tag, model.tag as u64);
             dut.check(&e);
         }
-        cosim.push(N as f64 / t.elapsed().as_secs_f64());
-    }
+        N
+    });
 
-    let mut golden = vec![];
-    for _ in 0..RUNS {
-        let t = Instant::now();
+    let golden = Rate::median_of_runs(|_| {
         let mut x = 0u32;
         for d in &descs {
             let r = rag(&cfg, black_box(d));
             x ^= r.addr[3] ^ r.err as u32;
         }
         black_box(x);
-        golden.push(N as f64 / t.elapsed().as_secs_f64());
-    }
+        N
+    });
 
-    let (b, c, g, k) = (median(bare), median(cosim), median(golden), median(ticks));
+    let pct = |r: &Rate| 100.0 * r.per_cpu_s / bare.per_cpu_s;
     println!("region_addr_gen RAG, default config (RB=32, NR=128, N_MAX=16), {N} cycles/descriptors, median of {RUNS}");
-    println!("| measurement | rate |");
-    println!("|---|---|");
-    println!("| bare Verilator model (run_bare) | {:.2} M cycles/s |", b / 1e6);
-    println!("| co-sim: drive + tick + golden + full compare | {:.2} M cycles/s ({:.0} % of bare) |", c / 1e6, 100.0 * c / b);
-    println!("| drive + tick only (no golden, no compare) | {:.2} M cycles/s ({:.0} % of bare) |", k / 1e6, 100.0 * k / b);
-    println!("| golden model only | {:.2} M descriptors/s |", g / 1e6);
+    println!("| measurement | per wall s / per CPU s of the bench thread | share of bare (CPU) |");
+    println!("|---|---|---|");
+    println!("| bare Verilator model (run_bare) | {} cycles | 100 % |", bare.show());
+    println!("| co-sim: drive + tick + golden + full compare | {} cycles | {:.0} % |", cosim.show(), pct(&cosim));
+    println!("| drive + tick only (no golden, no compare) | {} cycles | {:.0} % |", ticks.show(), pct(&ticks));
+    println!("| golden model only | {} descriptors | - |", golden.show());
 }

@@ -20,30 +20,7 @@ fn variant(v: &str) -> Config {
         .1
 }
 
-struct RagPorts {
-    in_valid: In,
-    in_enc_err: In,
-    in_reg: In,
-    in_sub: In,
-    in_type: In,
-    in_exec_log2: In,
-    in_width_log2: In,
-    in_hs: In,
-    in_vs: In,
-    in_is_dst: In,
-    in_colmajor: In,
-    in_tag: In,
-    out_ready: In,
-    in_ready: Out,
-    out_valid: Out,
-    out_addr: Out,
-    out_esize_log2: Out,
-    out_ch_valid: Out,
-    out_straddle: Out,
-    out_err: Out,
-    out_warn: Out,
-    out_tag: Out,
-}
+type RagPorts = sim::ports::EuRegionAddrGen;
 
 /// The RAG under test plus its cycle-accurate golden wrapper; `step` compares every port.
 struct RagBench {
@@ -61,30 +38,7 @@ impl RagBench {
         let c = variant(v);
         let cfg = Cfg::from(&c);
         let mut dut = Dut::new(&format!("region_addr_gen_{v}/eu_region_addr_gen"));
-        let p = RagPorts {
-            in_valid: dut.input("in_valid"),
-            in_enc_err: dut.input("in_enc_err"),
-            in_reg: dut.input("in_reg"),
-            in_sub: dut.input("in_sub"),
-            in_type: dut.input("in_type"),
-            in_exec_log2: dut.input("in_exec_log2"),
-            in_width_log2: dut.input("in_width_log2"),
-            in_hs: dut.input("in_hs"),
-            in_vs: dut.input("in_vs"),
-            in_is_dst: dut.input("in_is_dst"),
-            in_colmajor: dut.input("in_colmajor"),
-            in_tag: dut.input("in_tag"),
-            out_ready: dut.input("out_ready"),
-            in_ready: dut.output("in_ready"),
-            out_valid: dut.output("out_valid"),
-            out_addr: dut.output("out_addr"),
-            out_esize_log2: dut.output("out_esize_log2"),
-            out_ch_valid: dut.output("out_ch_valid"),
-            out_straddle: dut.output("out_straddle"),
-            out_err: dut.output("out_err"),
-            out_warn: dut.output("out_warn"),
-            out_tag: dut.output("out_tag"),
-        };
+        let p = RagPorts::of(&dut);
         assert_eq!(dut.width_in(p.in_reg), cfg.rn_w() as usize);
         assert_eq!(dut.width_in(p.in_sub), cfg.rb_w() as usize);
         assert_eq!(dut.width_out(p.out_addr), (cfg.n_max * cfg.a_w()) as usize);
@@ -784,29 +738,7 @@ fn fig14_data_level_add_golden_2_7() {
 // inputs of the cycle are applied: `rag_ready`, `rd_en`, `rd_reg` are combinational).
 // ==========================================================================================
 
-struct RfgPorts {
-    rst: In,
-    rag_valid: In,
-    rag_addr: In,
-    rag_esize_log2: In,
-    rag_ch_valid: In,
-    rag_straddle: In,
-    rag_err: In,
-    rag_warn: In,
-    rag_tag: In,
-    rd_data: In,
-    opnd_ready: In,
-    rag_ready: Out,
-    rd_en: Out,
-    rd_reg: Out,
-    opnd_valid: Out,
-    opnd_data: Out,
-    opnd_ch_valid: Out,
-    opnd_err: Out,
-    opnd_warn: Out,
-    opnd_passes: Out,
-    opnd_tag: Out,
-}
+type RfgPorts = sim::ports::EuRegionGather;
 
 /// One issued read: (cycle, register per port; None = port idle).
 type ReadCycle = (u64, [Option<u32>; 4]);
@@ -834,29 +766,7 @@ impl RfgBench {
     fn new(v: &str, seed: u64) -> Self {
         let cfg = Cfg::from(&variant(v));
         let dut = Dut::new(&format!("region_addr_gen_{v}/eu_region_gather"));
-        let p = RfgPorts {
-            rst: dut.input("rst"),
-            rag_valid: dut.input("rag_valid"),
-            rag_addr: dut.input("rag_addr"),
-            rag_esize_log2: dut.input("rag_esize_log2"),
-            rag_ch_valid: dut.input("rag_ch_valid"),
-            rag_straddle: dut.input("rag_straddle"),
-            rag_err: dut.input("rag_err"),
-            rag_warn: dut.input("rag_warn"),
-            rag_tag: dut.input("rag_tag"),
-            rd_data: dut.input("rd_data"),
-            opnd_ready: dut.input("opnd_ready"),
-            rag_ready: dut.output("rag_ready"),
-            rd_en: dut.output("rd_en"),
-            rd_reg: dut.output("rd_reg"),
-            opnd_valid: dut.output("opnd_valid"),
-            opnd_data: dut.output("opnd_data"),
-            opnd_ch_valid: dut.output("opnd_ch_valid"),
-            opnd_err: dut.output("opnd_err"),
-            opnd_warn: dut.output("opnd_warn"),
-            opnd_passes: dut.output("opnd_passes"),
-            opnd_tag: dut.output("opnd_tag"),
-        };
+        let p = RfgPorts::of(&dut);
         assert_eq!(dut.width_out(p.rd_en), cfg.rd_ports as usize);
         assert_eq!(dut.width_out(p.rd_reg), (cfg.rd_ports * cfg.rn_w()) as usize);
         assert_eq!(dut.width_in(p.rd_data), (cfg.rd_ports * cfg.rb * 8) as usize);
@@ -1154,8 +1064,7 @@ fn rfg_random_default() {
 
 struct RfsBench {
     dut: Dut,
-    ins: [In; 12],
-    outs: [Out; 9],
+    p: sim::ports::EuRegionScatter,
     cfg: Cfg,
     model: RfsTiming,
     exp: Expected,
@@ -1170,18 +1079,12 @@ impl RfsBench {
     fn new(v: &str) -> Self {
         let cfg = Cfg::from(&variant(v));
         let mut dut = Dut::new(&format!("region_addr_gen_{v}/eu_region_scatter"));
-        let ins = [
-            "rst", "rag_valid", "rag_addr", "rag_esize_log2", "rag_ch_valid", "rag_straddle", "rag_err", "rag_warn",
-            "rag_tag", "res_data", "res_mask", "rst",
-        ]
-        .map(|n| dut.input(n));
-        let outs = ["rag_ready", "wr_en", "wr_reg", "wr_be", "wr_data", "wr_done", "wr_err", "wr_warn", "wr_tag"]
-            .map(|n| dut.output(n));
-        assert_eq!(dut.width_out(outs[3]), (cfg.wr_ports * cfg.rb) as usize);
+        let p = sim::ports::EuRegionScatter::of(&dut);
+        assert_eq!(dut.width_out(p.wr_be), (cfg.wr_ports * cfg.rb) as usize);
         dut.reset(2);
         let exp = dut.expected();
         let n = cfg.rf_bytes() as usize;
-        RfsBench { dut, ins, outs, cfg, model: RfsTiming::default(), exp, rf_dut: vec![0; n], rf_gold: vec![0; n], accepted: 0, errors: 0, multi: 0 }
+        RfsBench { dut, p, cfg, model: RfsTiming::default(), exp, rf_dut: vec![0; n], rf_gold: vec![0; n], accepted: 0, errors: 0, multi: 0 }
     }
 
     fn job(&self, r: &RagOut, res: &[u32; N_MAX_LIMIT], mask: u32, tag: u32) -> RfsJob {
@@ -1193,48 +1096,48 @@ impl RfsBench {
         let cfg = self.cfg;
         let (aw, rb, wp) = (cfg.a_w() as usize, cfg.rb as usize, cfg.wr_ports as usize);
         let d = &mut self.dut;
-        let i = &self.ins;
+        let i = self.p;
         let r = &job.r;
-        d.set(i[1], rag_valid as u64);
+        d.set(i.rag_valid, rag_valid as u64);
         for c in 0..cfg.n_max as usize {
-            d.set_field(i[2], aw * c, aw, r.addr[c] as u64);
-            d.set_field(i[9], 32 * c, 32, job.res[c] as u64);
+            d.set_field(i.rag_addr, aw * c, aw, r.addr[c] as u64);
+            d.set_field(i.res_data, 32 * c, 32, job.res[c] as u64);
         }
-        d.set(i[3], r.esize_log2 as u64);
-        d.set(i[4], r.ch_valid as u64);
-        d.set(i[5], r.straddle as u64);
-        d.set(i[6], r.err as u64);
-        d.set(i[7], r.warn as u64);
-        d.set(i[8], job.tag as u64);
-        d.set(i[10], job.mask as u64);
+        d.set(i.rag_esize_log2, r.esize_log2 as u64);
+        d.set(i.rag_ch_valid, r.ch_valid as u64);
+        d.set(i.rag_straddle, r.straddle as u64);
+        d.set(i.rag_err, r.err as u64);
+        d.set(i.rag_warn, r.warn as u64);
+        d.set(i.rag_tag, job.tag as u64);
+        d.set(i.res_mask, job.mask as u64);
         d.settle();
         let o = self.model.outputs(&cfg, rag_valid, job);
-        let (e, p) = (&mut self.exp, &self.outs);
-        e.set(p[0], o.rag_ready as u64);
-        e.set(p[1], o.wr_en as u64);
+        let (e, p) = (&mut self.exp, self.p);
+        e.set(p.rag_ready, o.rag_ready as u64);
+        e.set(p.wr_en, o.wr_en as u64);
         let mut regs = 0u64;
         for q in 0..wp {
             regs |= (o.wr_reg[q] as u64) << (cfg.rn_w() as usize * q);
-            e.set_field(p[3], rb * q, rb, o.wr_be[q]);
+            e.set_field(p.wr_be, rb * q, rb, o.wr_be[q]);
             for c in 0..rb {
-                e.set_field(p[4], 8 * (rb * q + c), 8, o.wr_data[q][c] as u64);
+                e.set_field(p.wr_data, 8 * (rb * q + c), 8, o.wr_data[q][c] as u64);
             }
         }
-        e.set(p[2], regs);
-        e.set(p[5], o.done as u64);
-        e.set(p[6], o.err as u64);
-        e.set(p[7], o.warn as u64);
-        e.set(p[8], o.tag as u64);
+        e.set(p.wr_reg, regs);
+        e.set(p.wr_done, o.done as u64);
+        e.set(p.wr_err, o.err as u64);
+        e.set(p.wr_warn, o.warn as u64);
+        e.set(p.wr_tag, o.tag as u64);
         d.check(&self.exp);
         // Apply the DUT's writes to its RF image.
-        let (en, wreg) = (d.get(p[1]), d.get(p[2]));
+        let (en, wreg) = (d.get(p.wr_en), d.get(p.wr_reg));
         for q in 0..wp {
             if en >> q & 1 == 1 {
                 let reg = (wreg >> (cfg.rn_w() as usize * q)) as usize & ((1 << cfg.rn_w()) - 1);
-                let be = d.get_field(p[3], rb * q, rb);
+                let be = d.get_field(p.wr_be, rb * q, rb);
                 for c in 0..rb {
                     if be >> c & 1 == 1 {
-                        self.rf_dut[reg * rb + c] = d.get_field(p[4], 8 * (rb * q + c), 8) as u8;
+                        self.rf_dut[reg * rb + c] = d.get_field(p.wr_data, 8 * (rb * q + c), 8) as u8;
                     }
                 }
             }

@@ -3,7 +3,7 @@
 //! the f64 reference.
 
 use rand::{Rng, SeedableRng};
-use sim::cosim::{Dut, In, Out};
+use sim::cosim::Dut;
 use sim::golden::tanh_sigmoid::*;
 
 struct Bench {
@@ -11,17 +11,8 @@ struct Bench {
     gold: Pipeline,
     lanes: usize,
     params: Params,
-    p_valid: In,
-    p_op: In,
-    p_fmt: In,
-    p_ftz: In,
-    p_mask: In,
-    p_data: In,
-    p_tag: In,
-    o_valid: Out,
-    o_mask: Out,
-    o_data: Out,
-    o_tag: Out,
+    /// The ports by their spec names (bindings generated from the model's port list).
+    p: sim::ports::EuTanhSigmoid,
 }
 
 impl Bench {
@@ -38,17 +29,7 @@ impl Bench {
             None => assert_eq!(lat, spec_lat),
         }
         let mut b = Bench {
-            p_valid: dut.input("in_valid"),
-            p_op: dut.input("in_op"),
-            p_fmt: dut.input("in_fmt"),
-            p_ftz: dut.input("in_ftz"),
-            p_mask: dut.input("in_mask"),
-            p_data: dut.input("in_data"),
-            p_tag: dut.input("in_tag"),
-            o_valid: dut.output("out_valid"),
-            o_mask: dut.output("out_mask"),
-            o_data: dut.output("out_data"),
-            o_tag: dut.output("out_tag"),
+            p: sim::ports::EuTanhSigmoid::of(&dut),
             gold: Pipeline::with_lat(lanes, params, lat),
             lanes,
             params,
@@ -60,21 +41,21 @@ impl Bench {
     /// One cycle: drive, tick both, compare every output.
     fn cycle(&mut self, i: &VecIn) {
         let d = &mut self.dut;
-        d.set(self.p_valid, i.valid as u64);
-        d.set(self.p_op, i.op as u64);
-        d.set(self.p_fmt, i.fmt as u64);
-        d.set(self.p_ftz, i.ftz as u64);
-        d.set(self.p_mask, i.mask as u64);
-        d.set(self.p_tag, i.tag as u64);
+        d.set(self.p.in_valid, i.valid as u64);
+        d.set(self.p.in_op, i.op as u64);
+        d.set(self.p.in_fmt, i.fmt as u64);
+        d.set(self.p.in_ftz, i.ftz as u64);
+        d.set(self.p.in_mask, i.mask as u64);
+        d.set(self.p.in_tag, i.tag as u64);
         for l in 0..self.lanes {
-            d.set_field(self.p_data, 32 * l, 32, i.data[l] as u64);
+            d.set_field(self.p.in_data, 32 * l, 32, i.data[l] as u64);
         }
         d.tick();
         let g = self.gold.tick(i);
         let mut e = d.expected();
-        e.set(self.o_valid, g.valid as u64).set(self.o_mask, g.mask as u64).set(self.o_tag, g.tag as u64);
+        e.set(self.p.out_valid, g.valid as u64).set(self.p.out_mask, g.mask as u64).set(self.p.out_tag, g.tag as u64);
         for l in 0..self.lanes {
-            e.set_field(self.o_data, 32 * l, 32, g.data[l] as u64);
+            e.set_field(self.p.out_data, 32 * l, 32, g.data[l] as u64);
         }
         d.check(&e);
     }
@@ -312,8 +293,7 @@ fn unfused_canon_fp32_random_1e6_per_op_directed_and_reserved_ops() {
 #[test]
 fn unfused_result_leaves_exactly_4_cycles_after_its_input() {
     let mut b = Bench::new(UNFUSED_CANON);
-    let o_valid = b.dut.output("out_valid");
-    let o_tag = b.dut.output("out_tag");
+    let (o_valid, o_tag) = (b.p.out_valid, b.p.out_tag);
     let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 0x5A, data: vec![0], ..Default::default() };
     let idle = VecIn { data: vec![0], ..Default::default() };
     // spec §6.2: LAT = 4 with FUSED = 0; the input's own clock edge is cycle 1
@@ -466,7 +446,7 @@ fn raised_latency_variant_matches_the_golden_model_through_the_latency_wrapper()
 #[test]
 fn raised_latency_result_leaves_exactly_lat_cycles_after_its_input() {
     let mut b = Bench::new(LAT9);
-    let (o_valid, o_tag, o_data) = (b.dut.output("out_valid"), b.dut.output("out_tag"), b.dut.output("out_data"));
+    let (o_valid, o_tag, o_data) = (b.p.out_valid, b.p.out_tag, b.p.out_data);
     let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 0x5A, data: vec![0], ..Default::default() };
     let idle = VecIn { data: vec![0], ..Default::default() };
     // sigmoid(0) = 0.5 exactly; the input's own clock edge is cycle 1

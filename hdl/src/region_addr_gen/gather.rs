@@ -13,6 +13,7 @@
 //! no `rd_en`, `opnd_valid` in c0 + 1. Every `opnd_*` output is 0 while `opnd_valid = 0`.
 
 use super::{Config, ERR_W, RAW_W, TAG_W, WARN_W};
+use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
 /// Packed width of the per-stage register numbers (16 bits per port, up to 4 ports).
@@ -73,21 +74,21 @@ pub struct Rfg<
     k_ff8: Constant<Bits<8>>,
     k_span: Constant<Bit>,
     // state
-    r_busy: DFF<Bit>,
-    r_iss: DFF<Bit>,
-    r_ovalid: DFF<Bit>,
-    r_addr: DFF<Bits<ADDRW>>,
-    r_es: DFF<Bits<2>>,
-    r_chv: DFF<Bits<NMAX>>,
-    r_err: DFF<Bits<ERR_W>>,
-    r_warn: DFF<Bits<WARN_W>>,
-    r_tag: DFF<Bits<TAG_W>>,
-    r_passes: DFF<Bits<PW>>,
-    r_served: DFF<Bits<64>>,
-    r_data: DFF<Bits<OPW>>,
-    st_en: Vec<DFF<Bits<RDP>>>,
-    st_reg: Vec<DFF<Bits<PREG_W>>>,
-    st_last: Vec<DFF<Bit>>,
+    r_busy: RDff<Bit>,
+    r_iss: RDff<Bit>,
+    r_ovalid: RDff<Bit>,
+    r_addr: RDff<Bits<ADDRW>>,
+    r_es: RDff<Bits<2>>,
+    r_chv: RDff<Bits<NMAX>>,
+    r_err: RDff<Bits<ERR_W>>,
+    r_warn: RDff<Bits<WARN_W>>,
+    r_tag: RDff<Bits<TAG_W>>,
+    r_passes: RDff<Bits<PW>>,
+    r_served: RDff<Bits<64>>,
+    r_data: RDff<Bits<OPW>>,
+    st_en: Vec<RDff<Bits<RDP>>>,
+    st_reg: Vec<RDff<Bits<PREG_W>>>,
+    st_last: Vec<RDff<Bit>>,
     // combinational temporaries
     accept: Signal<Local, Bit>,
     c_addr: Signal<Local, Bits<ADDRW>>,
@@ -264,10 +265,26 @@ impl<
             self, clk, r_busy, r_iss, r_ovalid, r_addr, r_es, r_chv, r_err, r_warn, r_tag, r_passes,
             r_served, r_data
         );
+        // Reset inside each RDff (synchronous): the next-state logic below never reads `rst`.
+        self.r_busy.rst.next = self.rst.val();
+        self.r_iss.rst.next = self.rst.val();
+        self.r_ovalid.rst.next = self.rst.val();
+        self.r_addr.rst.next = self.rst.val();
+        self.r_es.rst.next = self.rst.val();
+        self.r_chv.rst.next = self.rst.val();
+        self.r_err.rst.next = self.rst.val();
+        self.r_warn.rst.next = self.rst.val();
+        self.r_tag.rst.next = self.rst.val();
+        self.r_passes.rst.next = self.rst.val();
+        self.r_served.rst.next = self.rst.val();
+        self.r_data.rst.next = self.rst.val();
         for s in 0..self._lrf {
             self.st_en[s].clock.next = self.clk.val();
+            self.st_en[s].rst.next = self.rst.val();
             self.st_reg[s].clock.next = self.clk.val();
+            self.st_reg[s].rst.next = self.rst.val();
             self.st_last[s].clock.next = self.clk.val();
+            self.st_last[s].rst.next = self.rst.val();
         }
         // ---- handshake; the descriptor in use this cycle (inputs at accept, else held) ----
         self.rag_ready.next = !self.r_busy.q.val() & (!self.r_ovalid.q.val() | self.opnd_ready.val());
@@ -435,25 +452,6 @@ impl<
             if self.a_last.val() {
                 self.r_busy.d.next = false;
                 self.r_ovalid.d.next = true;
-            }
-        }
-        if self.rst.val() {
-            self.r_busy.d.next = false;
-            self.r_iss.d.next = false;
-            self.r_ovalid.d.next = false;
-            self.r_addr.d.next = 0.into();
-            self.r_es.d.next = 0.into();
-            self.r_chv.d.next = 0.into();
-            self.r_err.d.next = 0.into();
-            self.r_warn.d.next = 0.into();
-            self.r_tag.d.next = 0.into();
-            self.r_passes.d.next = 0.into();
-            self.r_served.d.next = 0.into();
-            self.r_data.d.next = 0.into();
-            for s in 0..self._lrf {
-                self.st_en[s].d.next = 0.into();
-                self.st_reg[s].d.next = 0.into();
-                self.st_last[s].d.next = false;
             }
         }
         // ---- outputs: all zero while opnd_valid = 0 ----

@@ -10,6 +10,7 @@
 //! writes, `wr_done` in c0 with `wr_err`. `rag_ready = !busy`.
 
 use super::{Config, ERR_W, RAW_W, TAG_W, WARN_W};
+use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -62,14 +63,14 @@ pub struct Rfs<
     k_one: Constant<Bits<RAW_W>>,
     k_ffff: Constant<Bits<RAW_W>>,
     k_span: Constant<Bit>,
-    r_busy: DFF<Bit>,
-    r_addr: DFF<Bits<ADDRW>>,
-    r_es: DFF<Bits<2>>,
-    r_live: DFF<Bits<NMAX>>,
-    r_res: DFF<Bits<OPW>>,
-    r_warn: DFF<Bits<WARN_W>>,
-    r_tag: DFF<Bits<TAG_W>>,
-    r_served: DFF<Bits<64>>,
+    r_busy: RDff<Bit>,
+    r_addr: RDff<Bits<ADDRW>>,
+    r_es: RDff<Bits<2>>,
+    r_live: RDff<Bits<NMAX>>,
+    r_res: RDff<Bits<OPW>>,
+    r_warn: RDff<Bits<WARN_W>>,
+    r_tag: RDff<Bits<TAG_W>>,
+    r_served: RDff<Bits<64>>,
     accept: Signal<Local, Bit>,
     c_addr: Signal<Local, Bits<ADDRW>>,
     c_es: Signal<Local, Bits<2>>,
@@ -230,6 +231,15 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clk, r_busy, r_addr, r_es, r_live, r_res, r_warn, r_tag, r_served);
+        // Reset inside each RDff (synchronous): the next-state logic below never reads `rst`.
+        self.r_busy.rst.next = self.rst.val();
+        self.r_addr.rst.next = self.rst.val();
+        self.r_es.rst.next = self.rst.val();
+        self.r_live.rst.next = self.rst.val();
+        self.r_res.rst.next = self.rst.val();
+        self.r_warn.rst.next = self.rst.val();
+        self.r_tag.rst.next = self.rst.val();
+        self.r_served.rst.next = self.rst.val();
         self.rag_ready.next = !self.r_busy.q.val();
         self.accept.next = self.rag_valid.val() & !self.r_busy.q.val();
         self.c_addr.next = self.r_addr.q.val();
@@ -368,16 +378,6 @@ impl<
             self.r_busy.d.next = self.more.val();
         } else {
             self.r_busy.d.next = false;
-        }
-        if self.rst.val() {
-            self.r_busy.d.next = false;
-            self.r_addr.d.next = 0.into();
-            self.r_es.d.next = 0.into();
-            self.r_live.d.next = 0.into();
-            self.r_res.d.next = 0.into();
-            self.r_warn.d.next = 0.into();
-            self.r_tag.d.next = 0.into();
-            self.r_served.d.next = 0.into();
         }
     }
 }
