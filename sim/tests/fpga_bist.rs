@@ -376,7 +376,7 @@ fn small_configs_are_the_cosimulated_variants() {
 
 #[test]
 fn rag_cycle_model_matches_the_plain_verilated_rag() {
-    check_model_against_dut("region_addr_gen_cfg_a/eu_region_addr_gen", &mut RagCycles::new(&rag_small()), 20_000, 11);
+    check_model_against_dut("region_addr_gen_cfg_a_p/eu_region_addr_gen", &mut RagCycles::new(&rag_small()), 20_000, 11);
 }
 
 #[test]

@@ -31,6 +31,8 @@ struct RagBench {
     model: RagTiming,
     exp: Expected,
     cycles: u64,
+    /// The variant's pipeline depth (latency 1 + pipe).
+    pipe: u32,
 }
 
 impl RagBench {
@@ -48,7 +50,7 @@ impl RagBench {
         dut.set(p.out_ready, 1);
         dut.reset(1);
         let exp = dut.expected();
-        let mut b = RagBench { dut, p, aw: cfg.a_w() as usize, cfg, model: RagTiming::default(), exp, cycles: 0 };
+        let mut b = RagBench { dut, p, aw: cfg.a_w() as usize, cfg, model: RagTiming::new(c.pipe), exp, cycles: 0, pipe: c.pipe };
         b.check();
         b
     }
@@ -121,12 +123,17 @@ impl RagBench {
         self.check_with(out_ready);
     }
 
-    /// Issues `d` alone (one valid cycle, then one idle cycle) and returns the golden result
-    /// the RTL was checked against.
+    /// Issues `d` alone (one valid cycle, then idle cycles until the result is shown — 1 + pipe
+    /// cycles after the accept — and one more) and returns the golden result the RTL was checked
+    /// against.
     fn issue(&mut self, label: &str, d: &Desc) -> RagOut {
         self.dut.set_label(label.to_string());
         let g = rag(&self.cfg, d);
         self.step(true, d, true);
+        for _ in 0..self.pipe {
+            assert!(!self.model.out_valid);
+            self.step(false, &Desc::default(), true);
+        }
         assert!(self.model.out_valid && self.model.out == g);
         self.step(false, &Desc::default(), true);
         g
@@ -294,13 +301,14 @@ fn check_golden(t: &Tv) -> RagOut {
     g
 }
 
-fn run_vectors(vs: &[Tv]) -> usize {
+/// Runs the vectors on their variants, or with `piped` on each variant's pipe = 4 twin.
+fn run_vectors(vs: &[Tv], piped: bool) -> usize {
     let mut variants: Vec<&str> = vs.iter().map(|t| t.variant).collect();
     variants.sort();
     variants.dedup();
     let mut n = 0;
     for v in variants {
-        let mut b = RagBench::new(v);
+        let mut b = RagBench::new(&if piped { format!("{v}_p") } else { v.to_string() });
         for t in vs.iter().filter(|t| t.variant == v) {
             let want = check_golden(t);
             let got = b.issue(t.id, &t.d);
@@ -321,8 +329,14 @@ fn run_vectors(vs: &[Tv]) -> usize {
 
 #[test]
 fn figure_vectors_2_6() {
-    let n = run_vectors(&figure_vectors());
+    let n = run_vectors(&figure_vectors(), false);
     assert_eq!(n, 20);
+}
+
+/// The same vectors through the pipelined RAG (pipe = 4, latency 5).
+#[test]
+fn figure_vectors_2_6_pipelined() {
+    assert_eq!(run_vectors(&figure_vectors(), true), 20);
 }
 
 #[test]
@@ -340,7 +354,8 @@ fn boundary_error_and_option_vectors_2_8() {
     }
     assert_eq!(errs, 0x3FF, "err bits covered");
     assert_eq!(warns, W_WRAP | W_MISALIGN | W_STRADDLE, "warn bits covered");
-    run_vectors(&vs);
+    run_vectors(&vs, false);
+    run_vectors(&vs, true);
 }
 
 /// §2.7 anchors at address level (Fig 6 channel 6, Fig 14 anchors) and D/P counts of §2.6.
@@ -422,7 +437,7 @@ fn timing_contract() {
     // Reset mid-stream clears every output.
     b.step(true, &d1, true);
     b.dut.reset(1);
-    b.model = RagTiming::default();
+    b.model = RagTiming::new(0);
     b.check_with(true);
     assert_eq!(b.dut.get(b.p.out_err), 0);
     assert_eq!(b.dut.get_field(b.p.out_addr, 0, 12), 0);
@@ -494,6 +509,12 @@ fn random_run(v: &str, n: usize, seed: u64) {
             straddles += (res.straddle != 0) as usize;
         }
         b.step_with(in_valid, &d, &res, out_ready);
+        // a reset now and then, with descriptors in flight (timing-closure §3.1 tests)
+        if rng.gen_range(0..20_000) == 0 {
+            b.dut.reset(1);
+            b.model = RagTiming::new(b.pipe);
+            b.check_with(out_ready);
+        }
     }
     println!("  {} cycles; fatal {fatal}, semantic {semantic}, wrap {wraps}, straddle {straddles}", b.cycles);
     assert!(fatal > n / 20 && semantic > n / 50 && wraps > n / 50 && straddles > n / 20, "coverage");
@@ -530,6 +551,91 @@ fn random_option_variants() {
     random_run("cfg_a_opt", RANDOM_N / 4, 0xA0);
     random_run("cfg_b_strict", RANDOM_N / 4, 0xB5);
     random_run("nowrap", RANDOM_N / 4, 0xDD);
+}
+
+/// Every config again at pipe = 4, and Cfg A at every depth between, with random idle cycles on
+/// `in_valid`, random back-pressure on `out_ready` and resets mid-stream; the golden model runs
+/// behind the same number of levels (`RagTiming::new(pipe)`), every port compared every cycle.
+#[test]
+fn random_pipelined_cfg_a_every_depth() {
+    for (v, seed) in [("cfg_a_p1", 0xA1), ("cfg_a_p2", 0xA2), ("cfg_a_p3", 0xA3), ("cfg_a_p", 0xA4)] {
+        random_run(v, RANDOM_N / 4, seed);
+    }
+}
+#[test]
+fn random_pipelined_rf_configs() {
+    random_run("cfg_b_p", RANDOM_N / 4, 0xB4);
+    random_run("cfg_c_p", RANDOM_N / 4, 0xC4);
+    random_run("default_p", RANDOM_N / 4, 0xD4);
+}
+#[test]
+fn random_pipelined_n_max_and_options() {
+    random_run("n4_p", RANDOM_N / 8, 0x44);
+    random_run("n8_p", RANDOM_N / 8, 0x84);
+    random_run("n32_p", RANDOM_N / 8, 0x324);
+    random_run("cfg_a_opt_p", RANDOM_N / 8, 0xA04);
+    random_run("cfg_b_strict_p", RANDOM_N / 8, 0xB54);
+    random_run("nowrap_p", RANDOM_N / 8, 0xDD4);
+}
+
+/// timing-closure §3.1 on every depth: latency 1 + pipe with `out_ready` high; with `out_ready`
+/// low the pipeline takes exactly 1 + pipe descriptors and then drops `in_ready`; the outputs
+/// hold; once `out_ready` rises it drains one per cycle in order, `in_ready` high in that same
+/// cycle; a reset empties it.
+#[test]
+fn pipeline_contract_every_depth() {
+    for v in ["default", "cfg_a_p1", "cfg_a_p2", "cfg_a_p3", "cfg_a_p", "default_p"] {
+        let mut b = RagBench::new(v);
+        let lat = 1 + b.pipe as usize;
+        let d = |tag: u32| Desc { tag, ..r(1, 2, 2, 4, 1, T_W, 8) };
+        // latency
+        b.step(true, &d(1), true);
+        let mut waited = 1;
+        while b.dut.get(b.p.out_valid) == 0 {
+            b.step(false, &d(0), true);
+            waited += 1;
+            assert!(waited <= lat, "{v}: no result after {lat} cycles");
+        }
+        assert_eq!(waited, lat, "{v}: latency");
+        assert_eq!(b.dut.get(b.p.out_tag), 1);
+        b.step(false, &d(0), true);
+        assert_eq!(b.dut.get(b.p.out_valid), 0, "{v}: drained");
+        // fill under back-pressure: exactly `lat` accepted
+        let mut accepted = 0u32;
+        for _ in 0..lat + 3 {
+            let tag = 2 + accepted;
+            b.drive(true, &d(tag), false);
+            b.dut.settle();
+            let ready = b.dut.get(b.p.in_ready) == 1;
+            assert_eq!(ready, (accepted as usize) < lat, "{v}: in_ready falls only when full");
+            b.step(true, &d(tag), false);
+            accepted += ready as u32;
+        }
+        assert_eq!(accepted as usize, lat);
+        let held = b.dut.get(b.p.out_tag);
+        assert_eq!(held, 2, "{v}: the first one is shown and held");
+        // drain in order, one per cycle, in_ready high while out_ready is high
+        for k in 0..lat as u64 {
+            b.drive(false, &d(0), true);
+            b.dut.settle();
+            assert_eq!(b.dut.get(b.p.in_ready), 1, "{v}: in_ready with out_ready");
+            assert_eq!((b.dut.get(b.p.out_valid), b.dut.get(b.p.out_tag)), (1, 2 + k), "{v}: order");
+            b.step(false, &d(0), true);
+        }
+        assert_eq!(b.dut.get(b.p.out_valid), 0);
+        // reset with descriptors in flight
+        for t in 0..lat as u32 {
+            b.step(true, &d(8 + t), false);
+        }
+        b.dut.reset(1);
+        b.model = RagTiming::new(b.pipe);
+        b.check_with(true);
+        assert_eq!(b.dut.get(b.p.out_valid), 0, "{v}: reset empties the pipeline");
+        for _ in 0..lat + 1 {
+            b.step(false, &d(0), true);
+            assert_eq!(b.dut.get(b.p.out_valid), 0, "{v}: nothing left in flight after reset");
+        }
+    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -585,6 +691,11 @@ fn intel_space(v: &str) -> usize {
 fn intel_style_space_exhaustive_default() {
     // N = 1..16 on the default config (N_MAX = 16): 5*7*5*4*(2*32+2*16+3*8)*3*2 = 504000.
     assert_eq!(intel_space("default"), 504_000);
+}
+
+#[test]
+fn intel_style_space_exhaustive_default_pipelined() {
+    assert_eq!(intel_space("default_p"), 504_000);
 }
 
 #[test]

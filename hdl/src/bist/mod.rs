@@ -54,13 +54,13 @@ use rust_hdl::prelude::*;
 /// own fields, and the block side of `update` (stimulus to DUT inputs, DUT outputs to
 /// `core.resp`); `selftest.rs` is the worked example. The field order (board ports,
 /// `fault_always`, the block's fields, `core`, `dut`) and the statement order fix the Verilog.
-/// Usage: `bist_top! { pub struct T { core: C = .., dut: D = .., fault_always = .., own fields
+/// Usage: `bist_top! { pub struct T[<const N: usize, ..>] { core: C = .., dut: D = .., fault_always = .., own fields
 /// `name: Type = init,` } pub fn new(args) -> Self; #[hdl_gen] fn update(&mut self) { .. } }`.
 /// (`#[hdl_gen]` cannot call a helper, so sharing the board wiring takes a macro.)
 macro_rules! bist_top {
     (
         $(#[$attr:meta])*
-        pub struct $name:ident {
+        pub struct $name:ident $(< $(const $g:ident : $gty:ty),* >)? {
             core: $core:ty = $core_init:expr,
             dut: $dut:ty = $dut_init:expr,
             fault_always = $fault_init:expr,
@@ -72,7 +72,7 @@ macro_rules! bist_top {
     ) => {
         $(#[$attr])*
         #[derive(LogicBlock)]
-        pub struct $name {
+        pub struct $name $(< $(const $g: $gty),* >)? {
             pub clk: Signal<In, Clock>,
             pub rst: Signal<In, Bit>,
             pub btn_n: Signal<In, Bit>,
@@ -88,7 +88,7 @@ macro_rules! bist_top {
             dut: $dut,
         }
 
-        impl $name {
+        impl $(< $(const $g: $gty),* >)? $name $(< $($g),* >)? {
             pub fn new($($arg: $argty),*) -> Self {
                 Self {
                     clk: Default::default(),
@@ -108,7 +108,7 @@ macro_rules! bist_top {
             }
         }
 
-        impl Logic for $name {
+        impl $(< $(const $g: $gty),* >)? Logic for $name $(< $($g),* >)? {
             // `#[hdl_gen]` is the caller's tokens (`$hash $gen`, not `#[$gen]`): the functions
             // it writes declare `self` with the attribute's hygiene, and the body's `self` is the
             // caller's.

@@ -1,14 +1,14 @@
 //! BIST top for the region address generator `eu_region_addr_gen` (RAG only; the RFG/RFS are not
-//! wrapped). Built for the small config (`configs/region_addr_gen-small.toml`: RB 8 x NR 5,
-//! N_MAX 16 — the spec's Cfg A, monomorphised instance (16, 3, 3)).
+//! wrapped). Built for N_MAX 16 with RB 8 × NR 5..8 (the FPGA configs `small`, the spec's Cfg A,
+//! and `rf64`: instance (16, 3, 3)) and RB 32 × NR 65..128 (the default config: (16, 7, 5)).
 //!
-//! Stimulus bits (DUT inputs except clk/rst, port order): `in_valid` [0], `in_enc_err` [1],
-//! `in_reg` [2..5), `in_sub` [5..8), `in_type` [8..11), `in_exec_log2` [11..14),
-//! `in_width_log2` [14..17), `in_hs` [17..24), `in_vs` [24..32), `in_is_dst` [32],
-//! `in_colmajor` [33], `in_tag` [34..38), `out_ready` [38] → SW = 39 (padded to 64).
-//! Response bits (outputs, port order): `in_ready` [0], `out_valid` [1], `out_addr` [2..98),
-//! `out_esize_log2` [98..100), `out_ch_valid` [100..116), `out_straddle` [116..132),
-//! `out_err` [132..143), `out_warn` [143..147), `out_tag` [147..151) → RW = 151.
+//! Stimulus bits (DUT inputs except clk/rst, port order, RN_W/RB_W wide `in_reg`/`in_sub`):
+//! `in_valid`, `in_enc_err`, `in_reg`, `in_sub`, `in_type` (3), `in_exec_log2` (3),
+//! `in_width_log2` (3), `in_hs` (7), `in_vs` (8), `in_is_dst`, `in_colmajor`, `in_tag` (4),
+//! `out_ready` → SW = 33 + RN_W + RB_W (padded to 64). Response bits (outputs, port order):
+//! `in_ready`, `out_valid`, `out_addr` (16·A_W), `out_esize_log2` (2), `out_ch_valid` (16),
+//! `out_straddle` (16), `out_err` (11), `out_warn` (4), `out_tag` (4) → RW = 16·A_W + 55
+//! (151 for the small config, 247 for the default).
 //!
 //! # Stimulus mapping (modelled identically by `sim::bist_models::region_addr_gen`)
 //! Raw bits would make almost every descriptor fatal (enc_err 1/2, colmajor 1/2, reserved
@@ -28,39 +28,67 @@ use crate::region_addr_gen::enc::type_code;
 use crate::region_addr_gen::{Config, Rag};
 use rust_hdl::prelude::*;
 
-/// The instance this top is built for: (N_MAX, RN_W, RB_W) = (16, 3, 3).
+/// N_MAX of every instance this top is built for.
 pub const NMAX: usize = 16;
-pub const RNW: usize = 3;
-pub const RBW: usize = 3;
 pub const SW: usize = 64;
-pub const RW: usize = 151;
 pub const TOP: &str = "eu_bist_region_addr_gen";
+/// The (RN_W, RB_W) instances: RB 8 × NR 5..8, and RB 32 × NR 65..128.
+pub const INSTANCES: [(usize, usize); 2] = [(3, 3), (7, 5)];
+
+/// Response width for an address width A_W.
+pub const fn rw(aw: usize) -> usize {
+    16 * aw + 55
+}
 
 bist_top! {
-    pub struct BistRag {
+    pub struct BistRag<const RNW: usize, const RBW: usize, const AW: usize, const ADDRW: usize, const RW: usize> {
         core: BistCore<SW, RW> = BistCore::new(p),
-        dut: Rag<16, 3, 3, 6, 96> = Rag::new(cfg),
+        dut: Rag<16, RNW, RBW, AW, ADDRW> = Rag::new(cfg),
         fault_always = Constant::new(p.fault_always),
-        /// NR as 4 bits (NR = 8 = 2^RN_W is allowed: then no register number is out of range).
-        k_nr: Constant<Bits<4>> = Constant::new((cfg.num_regs as u64).into()),
+        /// NR as 9 bits (NR = 2^RN_W is allowed: then no register number is out of range).
+        k_nr: Constant<Bits<9>> = Constant::new((cfg.num_regs as u64).into()),
         k_nlog: Constant<Bits<3>> = Constant::new((cfg.n_max.trailing_zeros() as u64).into()),
         k_type_reserved: Constant<Bits<3>> = Constant::new(type_code::RESERVED.into()),
         k_type_f: Constant<Bits<3>> = Constant::new(type_code::F.into()),
+        // stimulus bit positions (port order)
+        k_s_reg: Constant<Bits<8>> = Constant::new(2u64.into()),
+        k_s_sub: Constant<Bits<8>> = Constant::new(((2 + RNW) as u64).into()),
+        k_s_type: Constant<Bits<8>> = Constant::new(((2 + RNW + RBW) as u64).into()),
+        k_s_exec: Constant<Bits<8>> = Constant::new(((5 + RNW + RBW) as u64).into()),
+        k_s_width: Constant<Bits<8>> = Constant::new(((8 + RNW + RBW) as u64).into()),
+        k_s_hs: Constant<Bits<8>> = Constant::new(((11 + RNW + RBW) as u64).into()),
+        k_s_vs: Constant<Bits<8>> = Constant::new(((18 + RNW + RBW) as u64).into()),
+        k_s_is_dst: Constant<Bits<8>> = Constant::new(((26 + RNW + RBW) as u64).into()),
+        k_s_colmajor: Constant<Bits<8>> = Constant::new(((27 + RNW + RBW) as u64).into()),
+        k_s_tag: Constant<Bits<8>> = Constant::new(((28 + RNW + RBW) as u64).into()),
+        k_s_tag1: Constant<Bits<8>> = Constant::new(((29 + RNW + RBW) as u64).into()),
+        k_s_tag2: Constant<Bits<8>> = Constant::new(((30 + RNW + RBW) as u64).into()),
+        k_s_tag3: Constant<Bits<8>> = Constant::new(((31 + RNW + RBW) as u64).into()),
+        k_s_out_ready: Constant<Bits<8>> = Constant::new(((32 + RNW + RBW) as u64).into()),
+        // response bit positions
+        k_r_esize: Constant<Bits<16>> = Constant::new(((2 + ADDRW) as u64).into()),
+        k_r_ch_valid: Constant<Bits<16>> = Constant::new(((4 + ADDRW) as u64).into()),
+        k_r_straddle: Constant<Bits<16>> = Constant::new(((20 + ADDRW) as u64).into()),
+        k_r_err: Constant<Bits<16>> = Constant::new(((36 + ADDRW) as u64).into()),
+        k_r_warn: Constant<Bits<16>> = Constant::new(((47 + ADDRW) as u64).into()),
+        k_r_tag: Constant<Bits<16>> = Constant::new(((51 + ADDRW) as u64).into()),
+        k_r_addr: Constant<Bits<16>> = Constant::new(2u64.into()),
+        k_r_valid: Constant<Bits<16>> = Constant::new(1u64.into()),
         wild: Signal<Local, Bit> = Default::default(),
         ty: Signal<Local, Bits<3>> = Default::default(),
         ex: Signal<Local, Bits<3>> = Default::default(),
         wd: Signal<Local, Bits<3>> = Default::default(),
-        rg: Signal<Local, Bits<3>> = Default::default(),
+        rg: Signal<Local, Bits<RNW>> = Default::default(),
     }
     pub fn new(cfg: &Config, p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
         // Block side: shaped stimulus (see the module docs).
-        self.wild.next = self.core.stim.val().get_bit(1) & self.core.stim.val().get_bit(33);
-        self.ty.next = self.core.stim.val().get_bits::<3>(8);
-        self.ex.next = self.core.stim.val().get_bits::<3>(11);
-        self.wd.next = self.core.stim.val().get_bits::<3>(14);
-        self.rg.next = self.core.stim.val().get_bits::<3>(2);
+        self.wild.next = self.core.stim.val().get_bit(1) & self.core.stim.val().get_bit(self.k_s_colmajor.val().index());
+        self.ty.next = self.core.stim.val().get_bits::<3>(self.k_s_type.val().index());
+        self.ex.next = self.core.stim.val().get_bits::<3>(self.k_s_exec.val().index());
+        self.wd.next = self.core.stim.val().get_bits::<3>(self.k_s_width.val().index());
+        self.rg.next = self.core.stim.val().get_bits::<RNW>(self.k_s_reg.val().index());
         if !self.wild.val() {
             if self.ty.val() == self.k_type_reserved.val() {
                 self.ty.next = self.k_type_f.val();
@@ -71,48 +99,57 @@ bist_top! {
             if self.wd.val() > self.ex.val() {
                 self.wd.next = self.ex.val();
             }
-            if bit_cast::<4, 3>(self.rg.val()) >= self.k_nr.val() {
-                self.rg.next = self.rg.val() - self.k_nr.val().get_bits::<3>(0);
+            if bit_cast::<9, RNW>(self.rg.val()) >= self.k_nr.val() {
+                self.rg.next = self.rg.val() - self.k_nr.val().get_bits::<RNW>(0);
             }
         }
-        self.dut.in_valid.next = self.core.stim.val().get_bit(0) | self.core.stim.val().get_bit(37);
-        self.dut.in_enc_err.next = self.wild.val() & self.core.stim.val().get_bit(34);
+        self.dut.in_valid.next = self.core.stim.val().get_bit(0) | self.core.stim.val().get_bit(self.k_s_tag3.val().index());
+        self.dut.in_enc_err.next = self.wild.val() & self.core.stim.val().get_bit(self.k_s_tag.val().index());
         self.dut.in_reg.next = self.rg.val();
-        self.dut.in_sub.next = self.core.stim.val().get_bits::<3>(5);
+        self.dut.in_sub.next = self.core.stim.val().get_bits::<RBW>(self.k_s_sub.val().index());
         self.dut.in_type.next = self.ty.val();
         self.dut.in_exec_log2.next = self.ex.val();
         self.dut.in_width_log2.next = self.wd.val();
-        self.dut.in_hs.next = self.core.stim.val().get_bits::<7>(17);
-        self.dut.in_vs.next = self.core.stim.val().get_bits::<8>(24);
-        self.dut.in_is_dst.next = self.core.stim.val().get_bit(32);
-        self.dut.in_colmajor.next = self.wild.val() & self.core.stim.val().get_bit(35);
-        self.dut.in_tag.next = self.core.stim.val().get_bits::<4>(34);
-        self.dut.out_ready.next = self.core.stim.val().get_bit(38) | self.core.stim.val().get_bit(36);
+        self.dut.in_hs.next = self.core.stim.val().get_bits::<7>(self.k_s_hs.val().index());
+        self.dut.in_vs.next = self.core.stim.val().get_bits::<8>(self.k_s_vs.val().index());
+        self.dut.in_is_dst.next = self.core.stim.val().get_bit(self.k_s_is_dst.val().index());
+        self.dut.in_colmajor.next = self.wild.val() & self.core.stim.val().get_bit(self.k_s_tag1.val().index());
+        self.dut.in_tag.next = self.core.stim.val().get_bits::<4>(self.k_s_tag.val().index());
+        self.dut.out_ready.next = self.core.stim.val().get_bit(self.k_s_out_ready.val().index())
+            | self.core.stim.val().get_bit(self.k_s_tag2.val().index());
         self.core.resp.next = bit_cast::<RW, 1>(self.dut.in_ready.val().into())
-            | (bit_cast::<RW, 1>(self.dut.out_valid.val().into()) << 1)
-            | (bit_cast::<RW, 96>(self.dut.out_addr.val()) << 2)
-            | (bit_cast::<RW, 2>(self.dut.out_esize_log2.val()) << 98)
-            | (bit_cast::<RW, 16>(self.dut.out_ch_valid.val()) << 100)
-            | (bit_cast::<RW, 16>(self.dut.out_straddle.val()) << 116)
-            | (bit_cast::<RW, 11>(self.dut.out_err.val()) << 132)
-            | (bit_cast::<RW, 4>(self.dut.out_warn.val()) << 143)
-            | (bit_cast::<RW, 4>(self.dut.out_tag.val()) << 147);
+            | (bit_cast::<RW, 1>(self.dut.out_valid.val().into()) << self.k_r_valid.val())
+            | (bit_cast::<RW, ADDRW>(self.dut.out_addr.val()) << self.k_r_addr.val())
+            | (bit_cast::<RW, 2>(self.dut.out_esize_log2.val()) << self.k_r_esize.val())
+            | (bit_cast::<RW, 16>(self.dut.out_ch_valid.val()) << self.k_r_ch_valid.val())
+            | (bit_cast::<RW, 16>(self.dut.out_straddle.val()) << self.k_r_straddle.val())
+            | (bit_cast::<RW, 11>(self.dut.out_err.val()) << self.k_r_err.val())
+            | (bit_cast::<RW, 4>(self.dut.out_warn.val()) << self.k_r_warn.val())
+            | (bit_cast::<RW, 4>(self.dut.out_tag.val()) << self.k_r_tag.val());
     }
 }
 
-/// Checks that the config is the instance this top is built for.
+/// Checks that the config is an instance this top is built for.
 pub fn supports(cfg: &Config) -> bool {
-    cfg.n_max as usize == NMAX && cfg.rn_w() == RNW && cfg.rb_w() == RBW
+    cfg.n_max as usize == NMAX && INSTANCES.contains(&(cfg.rn_w(), cfg.rb_w()))
 }
 
 pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
-    assert!(supports(cfg), "BIST top of region_addr_gen is built for N_MAX 16, RN_W 3, RB_W 3 (e.g. RB 8 x NR 5); got {cfg:?}");
-    emit_module(BistRag::new(cfg, p), TOP, "region_addr_gen", super::bist_params(p, SW, RW))
+    assert!(
+        supports(cfg),
+        "BIST top of region_addr_gen is built for N_MAX 16 with (RN_W, RB_W) in {INSTANCES:?} (RB 8 x NR 5..8, RB 32 x NR 65..128); got {cfg:?}"
+    );
+    if (cfg.rn_w(), cfg.rb_w()) == (3, 3) {
+        emit_module(BistRag::<3, 3, 6, 96, { rw(6) }>::new(cfg, p), TOP, "region_addr_gen", super::bist_params(p, SW, rw(6)))
+    } else {
+        emit_module(BistRag::<7, 5, 12, 192, { rw(12) }>::new(cfg, p), TOP, "region_addr_gen", super::bist_params(p, SW, rw(12)))
+    }
 }
 
-/// The small config (RB 8 x NR 5 = the spec's Cfg A; wrap on, full dst profile, row-major).
+/// The small config (`configs/region_addr_gen-small.toml`: RB 8 x NR 5 = the spec's Cfg A; wrap
+/// on, full dst profile, row-major; pipe 4, the co-sim variant `cfg_a_p`).
 pub fn small_config() -> Config {
-    Config::cfg(8, 5)
+    Config { pipe: 4, ..Config::cfg(8, 5) }
 }
 
 /// The co-simulation variant: expected signature from the `expected` port, iCEBreaker clock.

@@ -1,6 +1,6 @@
 //! `Carry`: the descriptor-wide fields that travel with a descriptor through one join of the RAG
 //! pipeline (a register or a wire, as `pipe` decides): the error and warning bits found so far,
-//! log2 E, N, W and H, the order and destination flags, the origin and the tag.
+//! log2 E, N, W and H, the order flag, the origin and the tag.
 
 use super::{ERR_W, TAG_W, WARN_W};
 use crate::prims::StageReg;
@@ -28,8 +28,6 @@ pub struct Carry<const AW: usize> {
     pub height_log2_in: Signal<In, Bits<3>>,
     /// Column-major order.
     pub colmajor_in: Signal<In, Bit>,
-    /// Destination region.
-    pub is_dst_in: Signal<In, Bit>,
     /// reg·RB + sub.
     pub origin_in: Signal<In, Bits<AW>>,
     /// Operand tag.
@@ -48,8 +46,6 @@ pub struct Carry<const AW: usize> {
     pub height_log2_out: Signal<Out, Bits<3>>,
     /// `colmajor_in` after the join.
     pub colmajor_out: Signal<Out, Bit>,
-    /// `is_dst_in` after the join.
-    pub is_dst_out: Signal<Out, Bit>,
     /// `origin_in` after the join.
     pub origin_out: Signal<Out, Bits<AW>>,
     /// `tag_in` after the join.
@@ -61,7 +57,6 @@ pub struct Carry<const AW: usize> {
     width_log2: StageReg<Bits<3>>,
     height_log2: StageReg<Bits<3>>,
     colmajor: StageReg<Bit>,
-    is_dst: StageReg<Bit>,
     origin: StageReg<Bits<AW>>,
     tag: StageReg<Bits<TAG_W>>,
 }
@@ -79,7 +74,6 @@ impl<const AW: usize> Carry<AW> {
             width_log2_in: Default::default(),
             height_log2_in: Default::default(),
             colmajor_in: Default::default(),
-            is_dst_in: Default::default(),
             origin_in: Default::default(),
             tag_in: Default::default(),
             err_out: Default::default(),
@@ -89,7 +83,6 @@ impl<const AW: usize> Carry<AW> {
             width_log2_out: Default::default(),
             height_log2_out: Default::default(),
             colmajor_out: Default::default(),
-            is_dst_out: Default::default(),
             origin_out: Default::default(),
             tag_out: Default::default(),
             err: StageReg::new(registered),
@@ -99,7 +92,6 @@ impl<const AW: usize> Carry<AW> {
             width_log2: StageReg::new(registered),
             height_log2: StageReg::new(registered),
             colmajor: StageReg::new(registered),
-            is_dst: StageReg::new(registered),
             origin: StageReg::new(registered),
             tag: StageReg::new(registered),
         }
@@ -116,7 +108,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.clock.next = self.clock.val();
         self.height_log2.clock.next = self.clock.val();
         self.colmajor.clock.next = self.clock.val();
-        self.is_dst.clock.next = self.clock.val();
         self.origin.clock.next = self.clock.val();
         self.tag.clock.next = self.clock.val();
         self.err.rst.next = self.rst.val();
@@ -126,7 +117,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.rst.next = self.rst.val();
         self.height_log2.rst.next = self.rst.val();
         self.colmajor.rst.next = self.rst.val();
-        self.is_dst.rst.next = self.rst.val();
         self.origin.rst.next = self.rst.val();
         self.tag.rst.next = self.rst.val();
         self.err.en.next = self.en.val();
@@ -136,7 +126,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.en.next = self.en.val();
         self.height_log2.en.next = self.en.val();
         self.colmajor.en.next = self.en.val();
-        self.is_dst.en.next = self.en.val();
         self.origin.en.next = self.en.val();
         self.tag.en.next = self.en.val();
         self.err.d.next = self.err_in.val();
@@ -146,7 +135,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.d.next = self.width_log2_in.val();
         self.height_log2.d.next = self.height_log2_in.val();
         self.colmajor.d.next = self.colmajor_in.val();
-        self.is_dst.d.next = self.is_dst_in.val();
         self.origin.d.next = self.origin_in.val();
         self.tag.d.next = self.tag_in.val();
         self.err_out.next = self.err.q.val();
@@ -156,7 +144,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2_out.next = self.width_log2.q.val();
         self.height_log2_out.next = self.height_log2.q.val();
         self.colmajor_out.next = self.colmajor.q.val();
-        self.is_dst_out.next = self.is_dst.q.val();
         self.origin_out.next = self.origin.q.val();
         self.tag_out.next = self.tag.q.val();
     }

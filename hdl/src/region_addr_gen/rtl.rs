@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | decode | `Decode` | fields, fatal checks, E_ALIGN/E_DST_PROFILE, HS and VS mod RF, (W-1)·HS, (H-1)·VS |
 //! | stride | `Stride` | E·HS, E·VS mod RF (modular doubling), the last channel's offset, row overlap |
-//! | table-lo | `TableLevel` × ⌈L/2⌉ (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
+//! | table-lo | `TableLevel` × ⌈L/2⌉ and `StepDouble`s (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
 //! | table-hi | `TableLevel` × ⌊L/2⌋, `RangeCheck` | the upper levels; E_OOB / W_WRAP / region overlap |
 //! | channels | `Channels` | addr(i) = (origin + col[x] + row[y]) mod RF, straddle, ch_valid, final err/warn |
 //!
@@ -22,7 +22,7 @@ use super::decode::Decode;
 use super::handshake::{Handshake, LEVELS_OF_PIPE};
 use super::range::{RangeCheck, SpanEnd};
 use super::stride::Stride;
-use super::table::TableLevel;
+use super::table::{StepDouble, TableLevel};
 use super::{Config, ERR_W, HS_W, RAW_W, TAG_W, VS_W, WARN_W};
 use crate::prims::StageReg;
 use rust_hdl::prelude::*;
@@ -87,15 +87,19 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     j0_vs_raw: StageReg<Bits<VS_W>>,
     j0_w_span: StageReg<Bits<RAW_W>>,
     j0_h_span: StageReg<Bits<RAW_W>>,
+    j0_is_dst: StageReg<Bit>,
     stride: Stride<AW>,
     // join 1: stride | table-lo
     carry1: Carry<AW>,
     j1_col_step: StageReg<Bits<AW>>,
     j1_row_step: StageReg<Bits<AW>>,
     j1_span: StageReg<Bits<RAW_W>>,
+    j1_is_dst: StageReg<Bit>,
     col_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
     row_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
-    span_end: SpanEnd<AW>,
+    col_dbl_lo: Vec<StepDouble<AW>>,
+    row_dbl_lo: Vec<StepDouble<AW>>,
+    ends: SpanEnd<AW>,
     // join 2: table-lo | table-hi
     carry2: Carry<AW>,
     j2_col_tab: StageReg<Bits<ADDRW>>,
@@ -104,8 +108,11 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     j2_row_step: StageReg<Bits<AW>>,
     j2_span_end: StageReg<Bits<RAW_W>>,
     j2_last_end: StageReg<Bits<RAW_W>>,
+    j2_is_dst: StageReg<Bit>,
     col_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
     row_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
+    col_dbl_hi: Vec<StepDouble<AW>>,
+    row_dbl_hi: Vec<StepDouble<AW>>,
     range: RangeCheck,
     // join 3: table-hi | channels
     carry3: Carry<AW>,
@@ -122,6 +129,9 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     out_tag_r: StageReg<Bits<TAG_W>>,
     _n_lo: usize,
     _n_hi: usize,
+    /// Doublings in table-hi (n_hi - 1), and 1 if there is a first one to feed from join 2.
+    _n_dbl_hi: usize,
+    _first_dbl_hi: usize,
 }
 
 impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, const ADDRW: usize>
@@ -170,14 +180,18 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             j0_vs_raw: StageReg::new(joins[0]),
             j0_w_span: StageReg::new(joins[0]),
             j0_h_span: StageReg::new(joins[0]),
+            j0_is_dst: StageReg::new(joins[0]),
             stride: Stride::new(cfg),
             carry1: Carry::new(joins[1]),
             j1_col_step: StageReg::new(joins[1]),
             j1_row_step: StageReg::new(joins[1]),
             j1_span: StageReg::new(joins[1]),
+            j1_is_dst: StageReg::new(joins[1]),
             col_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
             row_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
-            span_end: SpanEnd::new(),
+            col_dbl_lo: (0..n_lo).map(|_| StepDouble::new(cfg)).collect(),
+            row_dbl_lo: (0..n_lo).map(|_| StepDouble::new(cfg)).collect(),
+            ends: SpanEnd::new(),
             carry2: Carry::new(joins[2]),
             j2_col_tab: StageReg::new(joins[2]),
             j2_row_tab: StageReg::new(joins[2]),
@@ -185,8 +199,11 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             j2_row_step: StageReg::new(joins[2]),
             j2_span_end: StageReg::new(joins[2]),
             j2_last_end: StageReg::new(joins[2]),
+            j2_is_dst: StageReg::new(joins[2]),
             col_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
             row_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
+            col_dbl_hi: (n_lo + 1..levels).map(|_| StepDouble::new(cfg)).collect(),
+            row_dbl_hi: (n_lo + 1..levels).map(|_| StepDouble::new(cfg)).collect(),
             range: RangeCheck::new(cfg),
             carry3: Carry::new(joins[3]),
             j3_col_tab: StageReg::new(joins[3]),
@@ -201,6 +218,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             out_tag_r: StageReg::new(true),
             _n_lo: n_lo,
             _n_hi: levels - n_lo,
+            _n_dbl_hi: levels - n_lo - 1,
+            _first_dbl_hi: (levels - n_lo > 1) as usize,
         }
     }
 }
@@ -211,7 +230,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clock, reset, and the load enables of the joins (Handshake's level k) ----
-        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_vs_raw, j0_w_span, j0_h_span, carry1, j1_col_step, j1_row_step, j1_span, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, carry3, j3_col_tab, j3_row_tab, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_vs_raw, j0_w_span, j0_h_span, j0_is_dst, carry1, j1_col_step, j1_row_step, j1_span, j1_is_dst, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
@@ -219,10 +238,12 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_vs_raw.rst.next = self.rst.val();
         self.j0_w_span.rst.next = self.rst.val();
         self.j0_h_span.rst.next = self.rst.val();
+        self.j0_is_dst.rst.next = self.rst.val();
         self.carry1.rst.next = self.rst.val();
         self.j1_col_step.rst.next = self.rst.val();
         self.j1_row_step.rst.next = self.rst.val();
         self.j1_span.rst.next = self.rst.val();
+        self.j1_is_dst.rst.next = self.rst.val();
         self.carry2.rst.next = self.rst.val();
         self.j2_col_tab.rst.next = self.rst.val();
         self.j2_row_tab.rst.next = self.rst.val();
@@ -230,6 +251,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j2_row_step.rst.next = self.rst.val();
         self.j2_span_end.rst.next = self.rst.val();
         self.j2_last_end.rst.next = self.rst.val();
+        self.j2_is_dst.rst.next = self.rst.val();
         self.carry3.rst.next = self.rst.val();
         self.j3_col_tab.rst.next = self.rst.val();
         self.j3_row_tab.rst.next = self.rst.val();
@@ -246,10 +268,12 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_vs_raw.en.next = self.hs.load.val().get_bit(0);
         self.j0_w_span.en.next = self.hs.load.val().get_bit(0);
         self.j0_h_span.en.next = self.hs.load.val().get_bit(0);
+        self.j0_is_dst.en.next = self.hs.load.val().get_bit(0);
         self.carry1.en.next = self.hs.load.val().get_bit(1);
         self.j1_col_step.en.next = self.hs.load.val().get_bit(1);
         self.j1_row_step.en.next = self.hs.load.val().get_bit(1);
         self.j1_span.en.next = self.hs.load.val().get_bit(1);
+        self.j1_is_dst.en.next = self.hs.load.val().get_bit(1);
         self.carry2.en.next = self.hs.load.val().get_bit(2);
         self.j2_col_tab.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_tab.en.next = self.hs.load.val().get_bit(2);
@@ -257,6 +281,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j2_row_step.en.next = self.hs.load.val().get_bit(2);
         self.j2_span_end.en.next = self.hs.load.val().get_bit(2);
         self.j2_last_end.en.next = self.hs.load.val().get_bit(2);
+        self.j2_is_dst.en.next = self.hs.load.val().get_bit(2);
         self.carry3.en.next = self.hs.load.val().get_bit(3);
         self.j3_col_tab.en.next = self.hs.load.val().get_bit(3);
         self.j3_row_tab.en.next = self.hs.load.val().get_bit(3);
@@ -289,7 +314,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry0.width_log2_in.next = self.in_width_log2.val();
         self.carry0.height_log2_in.next = self.decode.height_log2.val();
         self.carry0.colmajor_in.next = self.in_colmajor.val();
-        self.carry0.is_dst_in.next = self.in_is_dst.val();
         self.carry0.origin_in.next = self.decode.origin.val();
         self.carry0.tag_in.next = self.in_tag.val();
         self.j0_hs_mod.d.next = self.decode.hs_mod.val();
@@ -297,11 +321,12 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_vs_raw.d.next = self.decode.vs_raw.val();
         self.j0_w_span.d.next = self.decode.w_span.val();
         self.j0_h_span.d.next = self.decode.h_span.val();
+        self.j0_is_dst.d.next = self.in_is_dst.val();
         // ---- stride ----
         self.stride.es.next = self.carry0.es_out.val();
         self.stride.exec_log2.next = self.carry0.exec_log2_out.val();
         self.stride.width_log2.next = self.carry0.width_log2_out.val();
-        self.stride.is_dst.next = self.carry0.is_dst_out.val();
+        self.stride.is_dst.next = self.j0_is_dst.q.val();
         self.stride.hs_mod.next = self.j0_hs_mod.q.val();
         self.stride.vs_mod.next = self.j0_vs_mod.q.val();
         self.stride.vs_raw.next = self.j0_vs_raw.q.val();
@@ -315,26 +340,30 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry1.width_log2_in.next = self.carry0.width_log2_out.val();
         self.carry1.height_log2_in.next = self.carry0.height_log2_out.val();
         self.carry1.colmajor_in.next = self.carry0.colmajor_out.val();
-        self.carry1.is_dst_in.next = self.carry0.is_dst_out.val();
         self.carry1.origin_in.next = self.carry0.origin_out.val();
         self.carry1.tag_in.next = self.carry0.tag_out.val();
         self.j1_col_step.d.next = self.stride.col_step.val();
         self.j1_row_step.d.next = self.stride.row_step.val();
         self.j1_span.d.next = self.stride.span.val();
+        self.j1_is_dst.d.next = self.j0_is_dst.q.val();
         // ---- table-lo: levels 0..n_lo of both tables (entry 0 is 0), span and end ----
         self.col_lo[0].tab_in.next = 0.into();
         self.col_lo[0].step_in.next = self.j1_col_step.q.val();
+        self.col_dbl_lo[0].step_in.next = self.j1_col_step.q.val();
         self.row_lo[0].tab_in.next = 0.into();
         self.row_lo[0].step_in.next = self.j1_row_step.q.val();
+        self.row_dbl_lo[0].step_in.next = self.j1_row_step.q.val();
         for b in 1..self._n_lo {
             self.col_lo[b].tab_in.next = self.col_lo[b - 1].tab_out.val();
-            self.col_lo[b].step_in.next = self.col_lo[b - 1].step_out.val();
+            self.col_lo[b].step_in.next = self.col_dbl_lo[b - 1].step_out.val();
+            self.col_dbl_lo[b].step_in.next = self.col_dbl_lo[b - 1].step_out.val();
             self.row_lo[b].tab_in.next = self.row_lo[b - 1].tab_out.val();
-            self.row_lo[b].step_in.next = self.row_lo[b - 1].step_out.val();
+            self.row_lo[b].step_in.next = self.row_dbl_lo[b - 1].step_out.val();
+            self.row_dbl_lo[b].step_in.next = self.row_dbl_lo[b - 1].step_out.val();
         }
-        self.span_end.span.next = self.j1_span.q.val();
-        self.span_end.es.next = self.carry1.es_out.val();
-        self.span_end.origin.next = self.carry1.origin_out.val();
+        self.ends.span.next = self.j1_span.q.val();
+        self.ends.es.next = self.carry1.es_out.val();
+        self.ends.origin.next = self.carry1.origin_out.val();
         self.carry2.err_in.next = self.carry1.err_out.val();
         self.carry2.warn_in.next = self.carry1.warn_out.val();
         self.carry2.es_in.next = self.carry1.es_out.val();
@@ -342,31 +371,39 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry2.width_log2_in.next = self.carry1.width_log2_out.val();
         self.carry2.height_log2_in.next = self.carry1.height_log2_out.val();
         self.carry2.colmajor_in.next = self.carry1.colmajor_out.val();
-        self.carry2.is_dst_in.next = self.carry1.is_dst_out.val();
         self.carry2.origin_in.next = self.carry1.origin_out.val();
         self.carry2.tag_in.next = self.carry1.tag_out.val();
         for b in (self._n_lo - 1)..self._n_lo {
             self.j2_col_tab.d.next = self.col_lo[b].tab_out.val();
-            self.j2_col_step.d.next = self.col_lo[b].step_out.val();
+            self.j2_col_step.d.next = self.col_dbl_lo[b].step_out.val();
             self.j2_row_tab.d.next = self.row_lo[b].tab_out.val();
-            self.j2_row_step.d.next = self.row_lo[b].step_out.val();
+            self.j2_row_step.d.next = self.row_dbl_lo[b].step_out.val();
         }
-        self.j2_span_end.d.next = self.span_end.span_end.val();
-        self.j2_last_end.d.next = self.span_end.last_end.val();
+        self.j2_span_end.d.next = self.ends.span_end.val();
+        self.j2_last_end.d.next = self.ends.last_end.val();
+        self.j2_is_dst.d.next = self.j1_is_dst.q.val();
         // ---- table-hi: the remaining levels; range checks ----
         self.col_hi[0].tab_in.next = self.j2_col_tab.q.val();
         self.col_hi[0].step_in.next = self.j2_col_step.q.val();
         self.row_hi[0].tab_in.next = self.j2_row_tab.q.val();
         self.row_hi[0].step_in.next = self.j2_row_step.q.val();
+        for b in 0..self._first_dbl_hi {
+            self.col_dbl_hi[b].step_in.next = self.j2_col_step.q.val();
+            self.row_dbl_hi[b].step_in.next = self.j2_row_step.q.val();
+        }
+        for b in 1..self._n_dbl_hi {
+            self.col_dbl_hi[b].step_in.next = self.col_dbl_hi[b - 1].step_out.val();
+            self.row_dbl_hi[b].step_in.next = self.row_dbl_hi[b - 1].step_out.val();
+        }
         for b in 1..self._n_hi {
             self.col_hi[b].tab_in.next = self.col_hi[b - 1].tab_out.val();
-            self.col_hi[b].step_in.next = self.col_hi[b - 1].step_out.val();
+            self.col_hi[b].step_in.next = self.col_dbl_hi[b - 1].step_out.val();
             self.row_hi[b].tab_in.next = self.row_hi[b - 1].tab_out.val();
-            self.row_hi[b].step_in.next = self.row_hi[b - 1].step_out.val();
+            self.row_hi[b].step_in.next = self.row_dbl_hi[b - 1].step_out.val();
         }
         self.range.span_end.next = self.j2_span_end.q.val();
         self.range.last_end.next = self.j2_last_end.q.val();
-        self.range.is_dst.next = self.carry2.is_dst_out.val();
+        self.range.is_dst.next = self.j2_is_dst.q.val();
         self.range.err_in.next = self.carry2.err_out.val();
         self.range.warn_in.next = self.carry2.warn_out.val();
         self.carry3.err_in.next = self.range.err_out.val();
@@ -376,7 +413,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry3.width_log2_in.next = self.carry2.width_log2_out.val();
         self.carry3.height_log2_in.next = self.carry2.height_log2_out.val();
         self.carry3.colmajor_in.next = self.carry2.colmajor_out.val();
-        self.carry3.is_dst_in.next = self.carry2.is_dst_out.val();
         self.carry3.origin_in.next = self.carry2.origin_out.val();
         self.carry3.tag_in.next = self.carry2.tag_out.val();
         for b in (self._n_hi - 1)..self._n_hi {

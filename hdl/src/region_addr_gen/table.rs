@@ -3,7 +3,7 @@
 //! The column table holds `col[x] = x·(E·HS) mod RF` and the row table `row[y] = y·(E·VS) mod RF`
 //! for x, y in 0..N_MAX, packed `[A_W·x +: A_W]`. They are built in log2 N_MAX levels: level b
 //! fills the entries x in [2^b, 2^(b+1)) as `entry[x - 2^b] + step` (mod RF), with `step` =
-//! 2^b·(E·HS) mod RF, and doubles the step for the next level. Every sum is of two values below RF,
+//! 2^b·(E·HS) mod RF; `StepDouble` doubles the step for the next level. Every sum is of two values below RF,
 //! so one conditional subtraction keeps it below RF (a mask for a power-of-two RF): no wide
 //! modulo anywhere, and each level is one adder deep.
 
@@ -18,8 +18,6 @@ pub struct TableLevel<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub step_in: Signal<In, Bits<AW>>,
     /// Entries 0..2^(b+1) filled.
     pub tab_out: Signal<Out, Bits<ADDRW>>,
-    /// 2^(b+1)·stride mod RF.
-    pub step_out: Signal<Out, Bits<AW>>,
     /// Entry x is filled by this level.
     k_here: Vec<Constant<Bit>>,
     /// Bit offset of entry x - 2^b.
@@ -34,7 +32,6 @@ pub struct TableLevel<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     base: Signal<Local, Bits<AW>>,
     sum: Signal<Local, Bits<RAW_W>>,
     entry: Signal<Local, Bits<AW>>,
-    dbl: Signal<Local, Bits<RAW_W>>,
 }
 
 impl<const NMAX: usize, const AW: usize, const ADDRW: usize> TableLevel<NMAX, AW, ADDRW> {
@@ -48,7 +45,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> TableLevel<NMAX, AW
             tab_in: Default::default(),
             step_in: Default::default(),
             tab_out: Default::default(),
-            step_out: Default::default(),
             k_here: (0..NMAX).map(|x| Constant::new(x >= lo && x < 2 * lo)).collect(),
             k_base: (0..NMAX).map(|x| c16(AW * x.saturating_sub(lo))).collect(),
             k_slot: (0..NMAX).map(|x| c16(AW * x)).collect(),
@@ -65,7 +61,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> TableLevel<NMAX, AW
             base: Default::default(),
             sum: Default::default(),
             entry: Default::default(),
-            dbl: Default::default(),
         }
     }
 }
@@ -87,6 +82,39 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for TableLeve
                     | (bit_cast::<ADDRW, AW>(self.entry.val()) << self.k_slot[x].val());
             }
         }
+    }
+}
+
+/// `step_out = 2·step_in mod RF`: the step of the next table level.
+#[derive(LogicBlock)]
+pub struct StepDouble<const AW: usize> {
+    /// 2^b·stride mod RF.
+    pub step_in: Signal<In, Bits<AW>>,
+    /// 2^(b+1)·stride mod RF.
+    pub step_out: Signal<Out, Bits<AW>>,
+    k_rf: Constant<Bits<RAW_W>>,
+    k_pow2: Constant<Bit>,
+    k_amask: Constant<Bits<RAW_W>>,
+    dbl: Signal<Local, Bits<RAW_W>>,
+}
+
+impl<const AW: usize> StepDouble<AW> {
+    pub fn new(cfg: &Config) -> Self {
+        let rf = cfg.rf_bytes() as u64;
+        Self {
+            step_in: Default::default(),
+            step_out: Default::default(),
+            k_rf: Constant::new(rf.to_bits()),
+            k_pow2: Constant::new(rf.is_power_of_two()),
+            k_amask: Constant::new(((1u64 << AW) - 1).to_bits()),
+            dbl: Default::default(),
+        }
+    }
+}
+
+impl<const AW: usize> Logic for StepDouble<AW> {
+    #[hdl_gen]
+    fn update(&mut self) {
         self.dbl.next = bit_cast::<RAW_W, AW>(self.step_in.val()) + bit_cast::<RAW_W, AW>(self.step_in.val());
         if !self.k_pow2.val() & (self.dbl.val() >= self.k_rf.val()) {
             self.dbl.next = self.dbl.val() - self.k_rf.val();
