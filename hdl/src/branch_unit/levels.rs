@@ -1,0 +1,247 @@
+//! Levels (§2.2): the label match of the op's level, the skipped-convergence check, the counter
+//! codes `code(t, d)` of the open levels, and rejoin A's controls (which lanes a convergence
+//! re-enables). Functions of the stacks' tops and CICs and of the decoded op.
+
+use super::enc::ty;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Levels<const N: usize, const DW: usize, const CW: usize, const IPW: usize> {
+    /// From decode: the op's level type and label source, and the convergence ops.
+    pub stk_loop: Signal<In, Bit>,
+    pub stk_br: Signal<In, Bit>,
+    pub stk_halt: Signal<In, Bit>,
+    pub lbl_ip: Signal<In, Bit>,
+    pub lbl_jip: Signal<In, Bit>,
+    pub is_else: Signal<In, Bit>,
+    pub is_endif: Signal<In, Bit>,
+    pub is_join_br: Signal<In, Bit>,
+    pub is_join_halt: Signal<In, Bit>,
+    pub is_while: Signal<In, Bit>,
+    pub is_ret: Signal<In, Bit>,
+    /// The request: IP, pred, IP+jip and IP+uip as labels, jip == 0.
+    pub ip: Signal<In, Bits<IPW>>,
+    pub pred: Signal<In, Bits<N>>,
+    pub lab_j: Signal<In, Bits<IPW>>,
+    pub lab_u: Signal<In, Bits<IPW>>,
+    pub jzero: Signal<In, Bit>,
+    /// The stacks.
+    pub cic_if: Signal<In, Bits<DW>>,
+    pub cic_loop: Signal<In, Bits<DW>>,
+    pub cic_call: Signal<In, Bits<DW>>,
+    pub cic_br: Signal<In, Bits<DW>>,
+    pub cic_halt: Signal<In, Bits<DW>>,
+    pub tos_ip_if: Signal<In, Bits<IPW>>,
+    pub tos_ip_loop: Signal<In, Bits<IPW>>,
+    pub tos_ip_br: Signal<In, Bits<IPW>>,
+    pub tos_ip_halt: Signal<In, Bits<IPW>>,
+    pub tos_aux_if: Signal<In, Bits<DW>>,
+    pub tos_aux_loop: Signal<In, Bits<DW>>,
+    pub tos_aux_br: Signal<In, Bits<DW>>,
+    /// From the lanes: `E == 0`, FC.
+    pub e_none: Signal<In, Bit>,
+    pub fc: Signal<In, Bit>,
+    /// `match(t, L)` for the op's type and label, and that label.
+    pub m: Signal<Out, Bit>,
+    pub label: Signal<Out, Bits<IPW>>,
+    /// An open IF, LOOP or BR level of the current call depth has its label below IP.
+    pub sk_if: Signal<Out, Bit>,
+    pub sk_loop: Signal<Out, Bit>,
+    pub sk_br: Signal<Out, Bit>,
+    /// Codes: the IF top and a new IF level; the LOOP top; the LOOP and CONT codes of the level
+    /// a BREAK/CONT/WHILE parks into (the top if it matches, else a new one); the CALL top and a
+    /// new CALL level; the BR level a BRANCH parks into; HALT at depth 1.
+    pub cur_if: Signal<Out, Bits<CW>>,
+    pub new_if: Signal<Out, Bits<CW>>,
+    pub cur_loop: Signal<Out, Bits<CW>>,
+    pub park_loop: Signal<Out, Bits<CW>>,
+    pub park_cont: Signal<Out, Bits<CW>>,
+    pub cur_call: Signal<Out, Bits<CW>>,
+    pub new_call: Signal<Out, Bits<CW>>,
+    pub park_br: Signal<Out, Bits<CW>>,
+    pub halt1: Signal<Out, Bits<CW>>,
+    /// Rejoin A: lanes on `rja_code` with their `rja_q` bit set rejoin when `rja_en`.
+    pub rja_en: Signal<Out, Bit>,
+    pub rja_code: Signal<Out, Bits<CW>>,
+    pub rja_q: Signal<Out, Bits<N>>,
+    m_cic: Signal<Local, Bits<DW>>,
+    m_tip: Signal<Local, Bits<IPW>>,
+    m_taux: Signal<Local, Bits<DW>>,
+    m_chk: Signal<Local, Bit>,
+    cur_cont: Signal<Local, Bits<CW>>,
+    cur_br: Signal<Local, Bits<CW>>,
+    open_loop_d: Signal<Local, Bits<CW>>,
+    /// Branch types in the counter's type field (`ty::X << DW`), and HALT at depth 1.
+    k_ty_if: Constant<Bits<CW>>,
+    k_ty_loop: Constant<Bits<CW>>,
+    k_ty_cont: Constant<Bits<CW>>,
+    k_ty_call: Constant<Bits<CW>>,
+    k_ty_br: Constant<Bits<CW>>,
+    k_cnt_halt1: Constant<Bits<CW>>,
+    k_ones: Constant<Bits<N>>,
+}
+
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Default for Levels<N, DW, CW, IPW> {
+    fn default() -> Self {
+        assert_eq!(CW, DW + 3);
+        let code = |t: u64, d: u64| Constant::new(Bits::<CW>::from((t << DW) | d));
+        Self {
+            stk_loop: Default::default(),
+            stk_br: Default::default(),
+            stk_halt: Default::default(),
+            lbl_ip: Default::default(),
+            lbl_jip: Default::default(),
+            is_else: Default::default(),
+            is_endif: Default::default(),
+            is_join_br: Default::default(),
+            is_join_halt: Default::default(),
+            is_while: Default::default(),
+            is_ret: Default::default(),
+            ip: Default::default(),
+            pred: Default::default(),
+            lab_j: Default::default(),
+            lab_u: Default::default(),
+            jzero: Default::default(),
+            cic_if: Default::default(),
+            cic_loop: Default::default(),
+            cic_call: Default::default(),
+            cic_br: Default::default(),
+            cic_halt: Default::default(),
+            tos_ip_if: Default::default(),
+            tos_ip_loop: Default::default(),
+            tos_ip_br: Default::default(),
+            tos_ip_halt: Default::default(),
+            tos_aux_if: Default::default(),
+            tos_aux_loop: Default::default(),
+            tos_aux_br: Default::default(),
+            e_none: Default::default(),
+            fc: Default::default(),
+            m: Default::default(),
+            label: Default::default(),
+            sk_if: Default::default(),
+            sk_loop: Default::default(),
+            sk_br: Default::default(),
+            cur_if: Default::default(),
+            new_if: Default::default(),
+            cur_loop: Default::default(),
+            park_loop: Default::default(),
+            park_cont: Default::default(),
+            cur_call: Default::default(),
+            new_call: Default::default(),
+            park_br: Default::default(),
+            halt1: Default::default(),
+            rja_en: Default::default(),
+            rja_code: Default::default(),
+            rja_q: Default::default(),
+            m_cic: Default::default(),
+            m_tip: Default::default(),
+            m_taux: Default::default(),
+            m_chk: Default::default(),
+            cur_cont: Default::default(),
+            cur_br: Default::default(),
+            open_loop_d: Default::default(),
+            k_ty_if: code(ty::IF, 0),
+            k_ty_loop: code(ty::LOOP, 0),
+            k_ty_cont: code(ty::CONT, 0),
+            k_ty_call: code(ty::CALL, 0),
+            k_ty_br: code(ty::BR, 0),
+            k_cnt_halt1: code(ty::HALT, 1),
+            k_ones: Constant::new(Bits::<N>::from((1u64 << N) - 1)),
+        }
+    }
+}
+
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic for Levels<N, DW, CW, IPW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // match(t, L): one TOS compare, the type and label chosen by the op
+        self.label.next = self.lab_u.val();
+        if self.lbl_jip.val() {
+            self.label.next = self.lab_j.val();
+        }
+        if self.lbl_ip.val() {
+            self.label.next = self.ip.val();
+        }
+        self.m_cic.next = self.cic_if.val();
+        self.m_tip.next = self.tos_ip_if.val();
+        self.m_taux.next = self.tos_aux_if.val();
+        self.m_chk.next = true;
+        if self.stk_loop.val() {
+            self.m_cic.next = self.cic_loop.val();
+            self.m_tip.next = self.tos_ip_loop.val();
+            self.m_taux.next = self.tos_aux_loop.val();
+        }
+        if self.stk_br.val() {
+            self.m_cic.next = self.cic_br.val();
+            self.m_tip.next = self.tos_ip_br.val();
+            self.m_taux.next = self.tos_aux_br.val();
+        }
+        if self.stk_halt.val() {
+            // the HALT level ignores aux
+            self.m_cic.next = self.cic_halt.val();
+            self.m_tip.next = self.tos_ip_halt.val();
+            self.m_chk.next = false;
+        }
+        self.m.next = (self.m_cic.val() != 0)
+            && (self.m_tip.val() == self.label.val())
+            && (!self.m_chk.val() || (self.m_taux.val() == self.cic_call.val()));
+
+        // skipped convergence (§6.4)
+        self.sk_if.next = (self.cic_if.val() != 0) && (self.tos_aux_if.val() == self.cic_call.val()) && (self.ip.val() > self.tos_ip_if.val());
+        self.sk_loop.next =
+            (self.cic_loop.val() != 0) && (self.tos_aux_loop.val() == self.cic_call.val()) && (self.ip.val() > self.tos_ip_loop.val());
+        self.sk_br.next = (self.cic_br.val() != 0) && (self.tos_aux_br.val() == self.cic_call.val()) && (self.ip.val() > self.tos_ip_br.val());
+
+        // code(t, d)
+        self.cur_if.next = self.k_ty_if.val() | bit_cast::<CW, DW>(self.cic_if.val());
+        self.new_if.next = self.k_ty_if.val() | bit_cast::<CW, DW>(self.cic_if.val() + 1);
+        self.cur_loop.next = self.k_ty_loop.val() | bit_cast::<CW, DW>(self.cic_loop.val());
+        self.cur_cont.next = self.k_ty_cont.val() | bit_cast::<CW, DW>(self.cic_loop.val());
+        self.open_loop_d.next = bit_cast::<CW, DW>(self.cic_loop.val() + 1);
+        if self.m.val() {
+            self.open_loop_d.next = bit_cast::<CW, DW>(self.cic_loop.val());
+        }
+        self.park_loop.next = self.k_ty_loop.val() | self.open_loop_d.val();
+        self.park_cont.next = self.k_ty_cont.val() | self.open_loop_d.val();
+        self.cur_call.next = self.k_ty_call.val() | bit_cast::<CW, DW>(self.cic_call.val());
+        self.new_call.next = self.k_ty_call.val() | bit_cast::<CW, DW>(self.cic_call.val() + 1);
+        self.cur_br.next = self.k_ty_br.val() | bit_cast::<CW, DW>(self.cic_br.val());
+        self.park_br.next = self.k_ty_br.val() | bit_cast::<CW, DW>(self.cic_br.val() + 1);
+        if self.m.val() {
+            self.park_br.next = self.cur_br.val();
+        }
+        self.halt1.next = self.k_cnt_halt1.val();
+
+        // rejoin A
+        self.rja_en.next = false;
+        self.rja_code.next = self.cur_if.val();
+        self.rja_q.next = self.k_ones.val();
+        if self.is_else.val() && self.m.val() {
+            self.rja_en.next = true;
+        }
+        if self.is_endif.val() && self.m.val() {
+            self.rja_en.next = true;
+            self.rja_q.next = self.pred.val();
+        }
+        if self.is_join_br.val() && self.m.val() {
+            self.rja_en.next = true;
+            self.rja_code.next = self.cur_br.val();
+            self.rja_q.next = self.pred.val();
+        }
+        if self.is_join_halt.val() && self.m.val() {
+            self.rja_en.next = true;
+            self.rja_code.next = self.k_cnt_halt1.val();
+            self.rja_q.next = self.pred.val();
+        }
+        if self.is_while.val() {
+            // CONT-parked lanes rejoin before the WHILE samples its predicate
+            self.rja_en.next = self.m.val();
+            self.rja_code.next = self.cur_cont.val();
+        }
+        if self.is_ret.val() {
+            // a final RET that does not take the shortcut releases the caller's level
+            self.rja_code.next = self.cur_call.val();
+            self.rja_en.next = self.jzero.val() && !(!self.e_none.val() && self.fc.val()) && (self.cic_call.val() != 0);
+        }
+    }
+}
