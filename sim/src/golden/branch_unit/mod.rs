@@ -314,7 +314,7 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
     let fc = e == live;
     let t = pred & e;
     let ign = if pred != cfg.nmask() { warn::PRED_IGNORED } else { 0 };
-    let dw_code = |ty: u32, d: u32| cfg.code(ty, d);
+    let dw_code = |t: u64, d: u32| cfg.code(t, d);
     let go_on = |s2: &State, j: i64| if s2.e() != 0 { ip + 1 } else { ip + j };
     match i.op {
         op::NOP => Ok((ip + 1, 0, 0, ev::NOP)),
