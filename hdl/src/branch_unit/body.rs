@@ -233,7 +233,7 @@ pub struct BodyResponse<const N: usize, const IPW: usize, const XW: usize> {
     /// `rsp_pred_mask`, `rsp_warn`, `rsp_event` of a step without error.
     pub pred_mask: Signal<Out, Bits<N>>,
     pub warn: Signal<Out, Bits<2>>,
-    pub event: Signal<Out, Bits<6>>,
+    pub evt: Signal<Out, Bits<6>>,
     /// PRED_IGNORED if the predicate is not all ones.
     ign: Signal<Local, Bits<2>>,
     k_warn_none: Constant<Bits<2>>,
@@ -328,7 +328,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Default for BodyResponse
             go_tgt: Default::default(),
             pred_mask: Default::default(),
             warn: Default::default(),
-            event: Default::default(),
+            evt: Default::default(),
             ign: Default::default(),
             k_warn_none: Constant::new(0.into()),
             k_warn_partial_rejoin: Constant::new(warn::PARTIAL_REJOIN.into()),
@@ -387,41 +387,41 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
         self.go_tgt.next = self.tgt_j.val();
         self.pred_mask.next = 0.into();
         self.warn.next = self.k_warn_none.val();
-        self.event.next = self.k_ev_nop.val();
+        self.evt.next = self.k_ev_nop.val();
         self.ign.next = self.k_warn_none.val();
         if !self.pred_all.val() {
             self.ign.next = self.k_warn_pred_ignored.val();
         }
         if self.is_jmp.val() {
             self.next_x.next = self.tgt_j.val();
-            self.event.next = self.k_ev_jmp.val();
+            self.evt.next = self.k_ev_jmp.val();
             self.warn.next = self.ign.val();
         }
         if self.is_do.val() {
-            self.event.next = self.k_ev_do.val();
+            self.evt.next = self.k_ev_do.val();
             self.warn.next = self.ign.val();
         }
         if self.is_eot.val() {
             self.next_x.next = self.ip_x.val();
-            self.event.next = self.k_ev_eot.val();
+            self.evt.next = self.k_ev_eot.val();
             self.warn.next = self.ign.val();
         }
         if self.is_init.val() {
             self.next_x.next = self.ip_x.val();
-            self.event.next = self.k_ev_init.val();
+            self.evt.next = self.k_ev_init.val();
         }
         if self.is_if.val() {
             self.pred_mask.next = self.e.val();
             if self.e_none.val() {
                 self.next_x.next = self.tgt_u.val();
-                self.event.next = self.k_ev_if_empty.val();
+                self.evt.next = self.k_ev_if_empty.val();
             } else if self.t_all.val() {
-                self.event.next = self.k_ev_if_uniform_true.val();
+                self.evt.next = self.k_ev_if_uniform_true.val();
             } else if self.t_none.val() {
                 self.next_x.next = self.tgt_j.val();
-                self.event.next = self.k_ev_if_uniform_false.val();
+                self.evt.next = self.k_ev_if_uniform_false.val();
             } else {
-                self.event.next = self.k_ev_if_diverge.val();
+                self.evt.next = self.k_ev_if_diverge.val();
             }
         }
         if self.is_else.val() {
@@ -429,52 +429,52 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
             if self.m.val() {
                 self.go_on.next = true;
                 self.go_tgt.next = self.tgt_u.val();
-                self.event.next = self.k_ev_else_swap.val();
+                self.evt.next = self.k_ev_else_swap.val();
             } else {
                 self.next_x.next = self.tgt_u.val();
-                self.event.next = self.k_ev_else_skip.val();
+                self.evt.next = self.k_ev_else_skip.val();
             }
         }
         if self.is_endif.val() || self.is_join_br.val() || self.is_join_halt.val() {
             self.go_on.next = true;
             self.go_tgt.next = self.tgt_j.val();
-            self.event.next = self.k_ev_conv_nomatch.val();
+            self.evt.next = self.k_ev_conv_nomatch.val();
             if self.m.val() {
                 if self.still_any.val() {
                     self.warn.next = self.k_warn_partial_rejoin.val();
-                    self.event.next = self.k_ev_conv_partial.val();
+                    self.evt.next = self.k_ev_conv_partial.val();
                 } else {
-                    self.event.next = self.k_ev_conv_pop.val();
+                    self.evt.next = self.k_ev_conv_pop.val();
                 }
             }
         }
         if self.is_break.val() {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
-                self.event.next = self.k_ev_break_none.val();
+                self.evt.next = self.k_ev_break_none.val();
             } else if self.fc.val() && self.t_all.val() {
-                self.event.next = self.k_ev_break_shortcut.val();
+                self.evt.next = self.k_ev_break_shortcut.val();
                 self.next_x.next = self.tgt_u1.val();
             } else {
                 self.go_on.next = true;
-                self.event.next = self.k_ev_break_park_open.val();
+                self.evt.next = self.k_ev_break_park_open.val();
                 if self.m.val() {
-                    self.event.next = self.k_ev_break_park_reuse.val();
+                    self.evt.next = self.k_ev_break_park_reuse.val();
                 }
             }
         }
         if self.is_cont.val() {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
-                self.event.next = self.k_ev_cont_none.val();
+                self.evt.next = self.k_ev_cont_none.val();
             } else if self.fc.val() && self.t_all.val() {
-                self.event.next = self.k_ev_cont_shortcut.val();
+                self.evt.next = self.k_ev_cont_shortcut.val();
                 self.next_x.next = self.tgt_u.val();
             } else {
                 self.go_on.next = true;
-                self.event.next = self.k_ev_cont_park_open.val();
+                self.evt.next = self.k_ev_cont_park_open.val();
                 if self.m.val() {
-                    self.event.next = self.k_ev_cont_park_reuse.val();
+                    self.evt.next = self.k_ev_cont_park_reuse.val();
                 }
             }
         }
@@ -483,33 +483,33 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
             if self.wc_any.val() {
                 self.next_x.next = self.tgt_j.val();
                 if self.wx_any.val() {
-                    self.event.next = self.k_ev_while_diverge_open.val();
+                    self.evt.next = self.k_ev_while_diverge_open.val();
                     if self.m.val() {
-                        self.event.next = self.k_ev_while_diverge.val();
+                        self.evt.next = self.k_ev_while_diverge.val();
                     }
                 } else if self.m.val() && self.eqb_none.val() {
-                    self.event.next = self.k_ev_while_uniform_loop_close.val();
+                    self.evt.next = self.k_ev_while_uniform_loop_close.val();
                 } else {
-                    self.event.next = self.k_ev_while_uniform_loop.val();
+                    self.evt.next = self.k_ev_while_uniform_loop.val();
                 }
             } else {
                 self.go_on.next = true;
                 self.go_tgt.next = self.tgt_u.val();
-                self.event.next = self.k_ev_while_exit.val();
+                self.evt.next = self.k_ev_while_exit.val();
                 if self.m.val() {
-                    self.event.next = self.k_ev_while_exit_pop.val();
+                    self.evt.next = self.k_ev_while_exit_pop.val();
                 }
             }
         }
         if self.is_call.val() {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
-                self.event.next = self.k_ev_call_none.val();
+                self.evt.next = self.k_ev_call_none.val();
             } else {
                 self.next_x.next = self.tgt_j.val();
-                self.event.next = self.k_ev_call_diverge.val();
+                self.evt.next = self.k_ev_call_diverge.val();
                 if self.t_all.val() {
-                    self.event.next = self.k_ev_call_uniform.val();
+                    self.evt.next = self.k_ev_call_uniform.val();
                 }
             }
         }
@@ -518,19 +518,19 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 // final RET: the predicate is forced to all ones, so it is not reported
                 self.warn.next = self.ign.val();
                 self.next_x.next = bit_cast::<XW, IPW>(self.tos_ip_call.val());
-                self.event.next = self.k_ev_ret_complete.val();
+                self.evt.next = self.k_ev_ret_complete.val();
                 if !self.e_none.val() && self.fc.val() {
-                    self.event.next = self.k_ev_ret_shortcut.val();
+                    self.evt.next = self.k_ev_ret_shortcut.val();
                 }
             } else {
                 self.pred_mask.next = self.e.val();
                 if !self.e_none.val() && self.fc.val() && self.t_all.val() {
-                    self.event.next = self.k_ev_ret_shortcut.val();
+                    self.evt.next = self.k_ev_ret_shortcut.val();
                     self.next_x.next = bit_cast::<XW, IPW>(self.tos_ip_call.val());
                 } else if (self.e.val() & !self.t.val()) != 0 {
-                    self.event.next = self.k_ev_ret_park.val();
+                    self.evt.next = self.k_ev_ret_park.val();
                 } else {
-                    self.event.next = self.k_ev_ret_park_rejoin.val();
+                    self.evt.next = self.k_ev_ret_park_rejoin.val();
                     self.next_x.next = self.tgt_j.val();
                 }
             }
@@ -538,27 +538,27 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
         if self.is_branch.val() {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
-                self.event.next = self.k_ev_br_none.val();
+                self.evt.next = self.k_ev_br_none.val();
             } else if self.t_all.val() {
-                self.event.next = self.k_ev_br_all.val();
+                self.evt.next = self.k_ev_br_all.val();
                 self.next_x.next = self.tgt_j.val();
             } else {
-                self.event.next = self.k_ev_br_diverge.val();
+                self.evt.next = self.k_ev_br_diverge.val();
                 if self.m.val() {
-                    self.event.next = self.k_ev_br_diverge_reuse.val();
+                    self.evt.next = self.k_ev_br_diverge_reuse.val();
                 }
             }
         }
         if self.is_halt.val() {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
-                self.event.next = self.k_ev_halt_none.val();
+                self.evt.next = self.k_ev_halt_none.val();
             } else if self.fc.val() && self.t_all.val() {
-                self.event.next = self.k_ev_halt_shortcut.val();
+                self.evt.next = self.k_ev_halt_shortcut.val();
                 self.next_x.next = self.tgt_u.val();
             } else {
                 self.go_on.next = true;
-                self.event.next = self.k_ev_halt_park.val();
+                self.evt.next = self.k_ev_halt_park.val();
             }
         }
     }

@@ -67,7 +67,7 @@ pub struct Response<const N: usize, const IPW: usize, const XW: usize> {
     pub lane: Signal<In, Bits<N>>,
     pub pred_mask: Signal<In, Bits<N>>,
     pub warn: Signal<In, Bits<2>>,
-    pub event: Signal<In, Bits<6>>,
+    pub evt: Signal<In, Bits<6>>,
     /// The `rsp_*` ports.
     pub rsp_valid: Signal<Out, Bit>,
     pub rsp_next_ip: Signal<Out, Bits<IPW>>,
@@ -113,7 +113,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Default for Response<N, 
             lane: Default::default(),
             pred_mask: Default::default(),
             warn: Default::default(),
-            event: Default::default(),
+            evt: Default::default(),
             rsp_valid: Default::default(),
             rsp_next_ip: Default::default(),
             rsp_exec_mask: Default::default(),
@@ -186,7 +186,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for Response<N, IP
                 self.r_lane.d.next = self.lane.val();
                 self.r_pred.d.next = self.pred_mask.val();
                 self.r_warn.d.next = self.warn.val();
-                self.r_event.d.next = self.event.val();
+                self.r_event.d.next = self.evt.val();
             }
         }
         self.rsp_valid.next = self.r_valid.q.val();

@@ -348,7 +348,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.response.go_tgt.next = self.report.go_tgt.val();
         self.response.pred_mask.next = self.report.pred_mask.val();
         self.response.warn.next = self.report.warn.val();
-        self.response.event.next = self.report.event.val();
+        self.response.evt.next = self.report.evt.val();
         self.response.tgt_n.next = self.targets.tgt_n.val();
         self.response.exec.next = self.lanes.e.val();
         self.response.lane.next = self.lanes.en_next.val();
