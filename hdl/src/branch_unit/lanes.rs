@@ -5,20 +5,21 @@
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
-/// `N` lanes of `CW`-bit counters; `NCW = N * CW` (the packed `dbg_cnt`).
+/// The counter registers of `N` lanes and their next values. Its outputs come only from the
+/// registers (`cnt`) or only from its inputs (`en_next`), never from both, so that the block
+/// graph stays feed-forward (Verilator orders whole always-blocks: a block that both reads a
+/// late signal and drives an early one makes the state loop a combinational cycle).
 #[derive(LogicBlock)]
 pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
     /// `req_pred` (the live mask for INIT).
     pub pred: Signal<In, Bits<N>>,
-    /// Rejoin A: lanes parked on `rja_code` whose bit of `rja_q` is set rejoin if `rja_en`.
-    pub rja_code: Signal<In, Bits<CW>>,
-    pub rja_q: Signal<In, Bits<N>>,
-    pub rja_en: Signal<In, Bit>,
-    /// Rejoin B: every lane parked on `rjb_code` rejoins if `rjb_en` (a WHILE's exit).
-    pub rjb_code: Signal<In, Bits<CW>>,
+    /// `E` (from the masks), the lanes rejoined by rejoin A, rejoin B's enable and its compare.
+    pub e: Signal<In, Bits<N>>,
+    pub rja_hit: Signal<In, Bits<N>>,
     pub rjb_en: Signal<In, Bit>,
+    pub eqb: Signal<In, Bits<N>>,
     /// Lanes of `park_m` get `park_code`.
     pub park_m: Signal<In, Bits<N>>,
     pub park_code: Signal<In, Bits<CW>>,
@@ -26,36 +27,12 @@ pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     pub init: Signal<In, Bit>,
     /// The step commits (a valid request without error): counters take their next value.
     pub commit: Signal<In, Bit>,
-    /// `E` (enabled lanes), `T = pred & E`, `E1 = E` plus the lanes rejoined by rejoin A.
-    pub e: Signal<Out, Bits<N>>,
-    pub t: Signal<Out, Bits<N>>,
-    pub e1: Signal<Out, Bits<N>>,
-    /// `E1 & ~pred`: the lanes a WHILE parks.
-    pub wx: Signal<Out, Bits<N>>,
-    /// Reductions: FC (`E == LIVE`), `E == 0`, `T == 0`, `T == E`, pred all ones,
-    /// `E1 & pred != 0`, `wx != 0`.
-    pub fc: Signal<Out, Bit>,
-    pub e_none: Signal<Out, Bit>,
-    pub t_none: Signal<Out, Bit>,
-    pub t_all: Signal<Out, Bit>,
-    pub pred_all: Signal<Out, Bit>,
-    pub wc_any: Signal<Out, Bit>,
-    pub wx_any: Signal<Out, Bit>,
-    /// A lane on `rja_code` stays parked (its qualifier bit is 0).
-    pub still_any: Signal<Out, Bit>,
-    /// No lane is parked on `rjb_code`.
-    pub eqb_none: Signal<Out, Bit>,
     /// `E'`: the enabled lanes after this step.
     pub en_next: Signal<Out, Bits<N>>,
     /// All counters, lane n at bits `[n*CW, (n+1)*CW)`.
     pub cnt: Signal<Out, Bits<NCW>>,
     /// The counters, stored inverted (`!cnt`): the register's reset value 0 is OFF.
     cnt_n: Vec<RDff<Bits<CW>>>,
-    live: Signal<Local, Bits<N>>,
-    eqa: Signal<Local, Bits<N>>,
-    eqb: Signal<Local, Bits<N>>,
-    rja_hit: Signal<Local, Bits<N>>,
-    wc: Signal<Local, Bits<N>>,
     // 32-bit copies for bit selects (a 1-lane mask is a scalar in Verilog: no `[0]` on it)
     p32: Signal<Local, Bits<32>>,
     pk32: Signal<Local, Bits<32>>,
@@ -71,7 +48,6 @@ pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     /// The counter of an enabled lane, and of a lane that is not live (type OFF, depth all ones).
     k_cnt_enabled: Constant<Bits<CW>>,
     k_cnt_off: Constant<Bits<CW>>,
-    k_ones: Constant<Bits<N>>,
     k_cw: Constant<Bits<16>>,
 }
 
@@ -82,36 +58,17 @@ impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneBank<N, 
             clock: Default::default(),
             rst: Default::default(),
             pred: Default::default(),
-            rja_code: Default::default(),
-            rja_q: Default::default(),
-            rja_en: Default::default(),
-            rjb_code: Default::default(),
+            e: Default::default(),
+            rja_hit: Default::default(),
             rjb_en: Default::default(),
+            eqb: Default::default(),
             park_m: Default::default(),
             park_code: Default::default(),
             init: Default::default(),
             commit: Default::default(),
-            e: Default::default(),
-            t: Default::default(),
-            e1: Default::default(),
-            wx: Default::default(),
-            fc: Default::default(),
-            e_none: Default::default(),
-            t_none: Default::default(),
-            t_all: Default::default(),
-            pred_all: Default::default(),
-            wc_any: Default::default(),
-            wx_any: Default::default(),
-            still_any: Default::default(),
-            eqb_none: Default::default(),
             en_next: Default::default(),
             cnt: Default::default(),
             cnt_n: (0..N).map(|_| RDff::default()).collect(),
-            live: Default::default(),
-            eqa: Default::default(),
-            eqb: Default::default(),
-            rja_hit: Default::default(),
-            wc: Default::default(),
             p32: Default::default(),
             pk32: Default::default(),
             rh32: Default::default(),
@@ -125,7 +82,6 @@ impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneBank<N, 
             off_n: Default::default(),
             k_cnt_enabled: Constant::new(Bits::<CW>::from(0u64)),
             k_cnt_off: Constant::new(Bits::<CW>::from((1u64 << CW) - 1)),
-            k_ones: Constant::new(Bits::<N>::from((1u64 << N) - 1)),
             k_cw: Constant::new(Bits::<16>::from(CW as u64)),
         }
     }
@@ -141,43 +97,17 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneBank<N, CW
             self.cnt_n[i].rst.next = self.rst.val();
             self.cnt_n[i].d.next = self.cnt_n[i].q.val();
         }
-        // Masks and compares (state, and the rejoin codes); dbg_cnt.
-        self.e.next = 0.into();
-        self.live.next = 0.into();
-        self.eqa.next = 0.into();
-        self.eqb.next = 0.into();
+        // The counters, from the registers only.
         self.acc.next = 0.into();
         self.sh.next = 0.into();
         for i in 0..N {
             self.c.next = !self.cnt_n[i].q.val();
-            self.e.next = self.e.val().replace_bit(i, self.c.val() == self.k_cnt_enabled.val());
-            self.live.next = self.live.val().replace_bit(i, self.c.val() != self.k_cnt_off.val());
-            self.eqa.next = self.eqa.val().replace_bit(i, self.c.val() == self.rja_code.val());
-            self.eqb.next = self.eqb.val().replace_bit(i, self.c.val() == self.rjb_code.val());
             self.acc.next = self.acc.val() | (bit_cast::<NCW, CW>(self.c.val()) << self.sh.val());
             self.sh.next = self.sh.val() + self.k_cw.val();
         }
         self.cnt.next = self.acc.val();
-        self.t.next = self.pred.val() & self.e.val();
-        self.fc.next = self.e.val() == self.live.val();
-        self.e_none.next = self.e.val() == 0;
-        self.t_none.next = self.t.val() == 0;
-        self.t_all.next = self.t.val() == self.e.val();
-        self.pred_all.next = self.pred.val() == self.k_ones.val();
-        self.rja_hit.next = 0.into();
-        if self.rja_en.val() {
-            self.rja_hit.next = self.eqa.val() & self.rja_q.val();
-        }
-        self.still_any.next = (self.eqa.val() & !self.rja_q.val()) != 0;
-        self.eqb_none.next = self.eqb.val() == 0;
-        self.e1.next = self.e.val() | self.rja_hit.val();
-        self.wc.next = self.pred.val() & self.e1.val();
-        self.wx.next = self.e1.val() & !self.wc.val();
-        self.wc_any.next = self.wc.val() != 0;
-        self.wx_any.next = self.wx.val() != 0;
-
-        // Next values: INIT loads the live mask; else parked lanes take the park code, rejoined
-        // lanes 0, the others hold.
+        // Next values, from the inputs only: INIT loads the live mask; else parked lanes take
+        // the park code, rejoined lanes 0, the others hold.
         self.en_next.next = 0.into();
         self.p32.next = bit_cast::<32, N>(self.pred.val());
         self.pk32.next = bit_cast::<32, N>(self.park_m.val());
@@ -210,5 +140,86 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneBank<N, CW
                 self.en_next.next = self.en_next.val().replace_bit(i, self.e32.val().get_bit(i));
             }
         }
+    }
+}
+
+/// The lane masks of §2.2 from the counters: `E`, `T = pred & E`, FC, the reductions, and the
+/// compares against the two rejoin codes.
+#[derive(LogicBlock)]
+pub struct LaneMasks<const N: usize, const CW: usize, const NCW: usize> {
+    /// The counters (`LaneBank::cnt`), `req_pred`, rejoin A's and B's codes.
+    pub cnt: Signal<In, Bits<NCW>>,
+    pub pred: Signal<In, Bits<N>>,
+    pub rja_code: Signal<In, Bits<CW>>,
+    pub rjb_code: Signal<In, Bits<CW>>,
+    /// `E`, `T`, lanes on `rja_code`, lanes on `rjb_code`.
+    pub e: Signal<Out, Bits<N>>,
+    pub t: Signal<Out, Bits<N>>,
+    pub eqa: Signal<Out, Bits<N>>,
+    pub eqb: Signal<Out, Bits<N>>,
+    /// FC (`E == LIVE`), `E == 0`, `T == 0`, `T == E`, pred all ones.
+    pub fc: Signal<Out, Bit>,
+    pub e_none: Signal<Out, Bit>,
+    pub t_none: Signal<Out, Bit>,
+    pub t_all: Signal<Out, Bit>,
+    pub pred_all: Signal<Out, Bit>,
+    live: Signal<Local, Bits<N>>,
+    sh: Signal<Local, Bits<16>>,
+    c: Signal<Local, Bits<CW>>,
+    k_cnt_enabled: Constant<Bits<CW>>,
+    k_cnt_off: Constant<Bits<CW>>,
+    k_ones: Constant<Bits<N>>,
+    k_cw: Constant<Bits<16>>,
+}
+
+impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneMasks<N, CW, NCW> {
+    fn default() -> Self {
+        Self {
+            cnt: Default::default(),
+            pred: Default::default(),
+            rja_code: Default::default(),
+            rjb_code: Default::default(),
+            e: Default::default(),
+            t: Default::default(),
+            eqa: Default::default(),
+            eqb: Default::default(),
+            fc: Default::default(),
+            e_none: Default::default(),
+            t_none: Default::default(),
+            t_all: Default::default(),
+            pred_all: Default::default(),
+            live: Default::default(),
+            sh: Default::default(),
+            c: Default::default(),
+            k_cnt_enabled: Constant::new(Bits::<CW>::from(0u64)),
+            k_cnt_off: Constant::new(Bits::<CW>::from((1u64 << CW) - 1)),
+            k_ones: Constant::new(Bits::<N>::from((1u64 << N) - 1)),
+            k_cw: Constant::new(Bits::<16>::from(CW as u64)),
+        }
+    }
+}
+
+impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneMasks<N, CW, NCW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.e.next = 0.into();
+        self.live.next = 0.into();
+        self.eqa.next = 0.into();
+        self.eqb.next = 0.into();
+        self.sh.next = 0.into();
+        for i in 0..N {
+            self.c.next = bit_cast::<CW, NCW>(self.cnt.val() >> self.sh.val());
+            self.e.next = self.e.val().replace_bit(i, self.c.val() == self.k_cnt_enabled.val());
+            self.live.next = self.live.val().replace_bit(i, self.c.val() != self.k_cnt_off.val());
+            self.eqa.next = self.eqa.val().replace_bit(i, self.c.val() == self.rja_code.val());
+            self.eqb.next = self.eqb.val().replace_bit(i, self.c.val() == self.rjb_code.val());
+            self.sh.next = self.sh.val() + self.k_cw.val();
+        }
+        self.t.next = self.pred.val() & self.e.val();
+        self.fc.next = self.e.val() == self.live.val();
+        self.e_none.next = self.e.val() == 0;
+        self.t_none.next = self.t.val() == 0;
+        self.t_all.next = self.t.val() == self.e.val();
+        self.pred_all.next = self.pred.val() == self.k_ones.val();
     }
 }

@@ -1,6 +1,6 @@
 //! Levels (§2.2): the label match of the op's level, the skipped-convergence check, the counter
-//! codes `code(t, d)` of the open levels, and rejoin A's controls (which lanes a convergence
-//! re-enables). Functions of the stacks' tops and CICs and of the decoded op.
+//! codes `code(t, d)` of the open levels (functions of the stacks and the decoded op only), and
+//! rejoin A (which lanes a convergence re-enables; after the lane masks).
 
 use super::enc::ty;
 use rust_hdl::prelude::*;
@@ -13,18 +13,14 @@ pub struct Levels<const N: usize, const DW: usize, const CW: usize, const IPW: u
     pub stk_halt: Signal<In, Bit>,
     pub lbl_ip: Signal<In, Bit>,
     pub lbl_jip: Signal<In, Bit>,
-    pub is_else: Signal<In, Bit>,
-    pub is_endif: Signal<In, Bit>,
     pub is_join_br: Signal<In, Bit>,
     pub is_join_halt: Signal<In, Bit>,
     pub is_while: Signal<In, Bit>,
     pub is_ret: Signal<In, Bit>,
-    /// The request: IP, pred, IP+jip and IP+uip as labels, jip == 0.
+    /// The request: IP, and IP+jip and IP+uip as labels.
     pub ip: Signal<In, Bits<IPW>>,
-    pub pred: Signal<In, Bits<N>>,
     pub lab_j: Signal<In, Bits<IPW>>,
     pub lab_u: Signal<In, Bits<IPW>>,
-    pub jzero: Signal<In, Bit>,
     /// The stacks.
     pub cic_if: Signal<In, Bits<DW>>,
     pub cic_loop: Signal<In, Bits<DW>>,
@@ -38,9 +34,6 @@ pub struct Levels<const N: usize, const DW: usize, const CW: usize, const IPW: u
     pub tos_aux_if: Signal<In, Bits<DW>>,
     pub tos_aux_loop: Signal<In, Bits<DW>>,
     pub tos_aux_br: Signal<In, Bits<DW>>,
-    /// From the lanes: `E == 0`, FC.
-    pub e_none: Signal<In, Bit>,
-    pub fc: Signal<In, Bit>,
     /// `match(t, L)` for the op's type and label, and that label.
     pub m: Signal<Out, Bit>,
     pub label: Signal<Out, Bits<IPW>>,
@@ -60,10 +53,8 @@ pub struct Levels<const N: usize, const DW: usize, const CW: usize, const IPW: u
     pub new_call: Signal<Out, Bits<CW>>,
     pub park_br: Signal<Out, Bits<CW>>,
     pub halt1: Signal<Out, Bits<CW>>,
-    /// Rejoin A: lanes on `rja_code` with their `rja_q` bit set rejoin when `rja_en`.
-    pub rja_en: Signal<Out, Bit>,
+    /// The code of the level a convergence op re-enables (rejoin A; see [`Rejoin`]).
     pub rja_code: Signal<Out, Bits<CW>>,
-    pub rja_q: Signal<Out, Bits<N>>,
     m_cic: Signal<Local, Bits<DW>>,
     m_tip: Signal<Local, Bits<IPW>>,
     m_taux: Signal<Local, Bits<DW>>,
@@ -78,7 +69,6 @@ pub struct Levels<const N: usize, const DW: usize, const CW: usize, const IPW: u
     k_ty_call: Constant<Bits<CW>>,
     k_ty_br: Constant<Bits<CW>>,
     k_cnt_halt1: Constant<Bits<CW>>,
-    k_ones: Constant<Bits<N>>,
 }
 
 impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Default for Levels<N, DW, CW, IPW> {
@@ -91,17 +81,13 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Default
             stk_halt: Default::default(),
             lbl_ip: Default::default(),
             lbl_jip: Default::default(),
-            is_else: Default::default(),
-            is_endif: Default::default(),
             is_join_br: Default::default(),
             is_join_halt: Default::default(),
             is_while: Default::default(),
             is_ret: Default::default(),
             ip: Default::default(),
-            pred: Default::default(),
             lab_j: Default::default(),
             lab_u: Default::default(),
-            jzero: Default::default(),
             cic_if: Default::default(),
             cic_loop: Default::default(),
             cic_call: Default::default(),
@@ -114,8 +100,6 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Default
             tos_aux_if: Default::default(),
             tos_aux_loop: Default::default(),
             tos_aux_br: Default::default(),
-            e_none: Default::default(),
-            fc: Default::default(),
             m: Default::default(),
             label: Default::default(),
             sk_if: Default::default(),
@@ -130,9 +114,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Default
             new_call: Default::default(),
             park_br: Default::default(),
             halt1: Default::default(),
-            rja_en: Default::default(),
             rja_code: Default::default(),
-            rja_q: Default::default(),
             m_cic: Default::default(),
             m_tip: Default::default(),
             m_taux: Default::default(),
@@ -146,7 +128,6 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Default
             k_ty_call: code(ty::CALL, 0),
             k_ty_br: code(ty::BR, 0),
             k_cnt_halt1: code(ty::HALT, 1),
-            k_ones: Constant::new(Bits::<N>::from((1u64 << N) - 1)),
         }
     }
 }
@@ -212,36 +193,123 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic f
         }
         self.halt1.next = self.k_cnt_halt1.val();
 
-        // rejoin A
-        self.rja_en.next = false;
+        // rejoin A's code (used only when the level matches)
         self.rja_code.next = self.cur_if.val();
+        if self.is_join_br.val() {
+            self.rja_code.next = self.cur_br.val();
+        }
+        if self.is_join_halt.val() {
+            self.rja_code.next = self.k_cnt_halt1.val();
+        }
+        if self.is_while.val() {
+            // CONT-parked lanes rejoin before the WHILE samples its predicate
+            self.rja_code.next = self.cur_cont.val();
+        }
+        if self.is_ret.val() {
+            self.rja_code.next = self.cur_call.val();
+        }
+    }
+}
+
+/// Rejoin A (`rejoin(c, Q)` of §2.2 for ELSE, ENDIF, the JOINs, WHILE's CONT lanes and a final
+/// RET) on the lane compares, and the masks that follow from it: E1, the lanes a WHILE parks.
+#[derive(LogicBlock)]
+pub struct Rejoin<const N: usize, const DW: usize> {
+    /// Decoded op, the level match, `req_pred`, jip == 0, CIC[CALL].
+    pub is_else: Signal<In, Bit>,
+    pub is_endif: Signal<In, Bit>,
+    pub is_join_br: Signal<In, Bit>,
+    pub is_join_halt: Signal<In, Bit>,
+    pub is_while: Signal<In, Bit>,
+    pub is_ret: Signal<In, Bit>,
+    pub m: Signal<In, Bit>,
+    pub pred: Signal<In, Bits<N>>,
+    pub jzero: Signal<In, Bit>,
+    pub cic_call: Signal<In, Bits<DW>>,
+    /// Lane masks: E, `E == 0`, FC, lanes on rejoin A's and B's codes.
+    pub e: Signal<In, Bits<N>>,
+    pub e_none: Signal<In, Bit>,
+    pub fc: Signal<In, Bit>,
+    pub eqa: Signal<In, Bits<N>>,
+    pub eqb: Signal<In, Bits<N>>,
+    /// The lanes rejoin A re-enables; `E1 = E | rja_hit`; `E1 & ~pred` (a WHILE parks them).
+    pub rja_hit: Signal<Out, Bits<N>>,
+    pub e1: Signal<Out, Bits<N>>,
+    pub wx: Signal<Out, Bits<N>>,
+    /// `E1 & pred != 0`, `wx != 0`, a lane on rejoin A's code stays (qualifier 0), no lane on
+    /// rejoin B's code.
+    pub wc_any: Signal<Out, Bit>,
+    pub wx_any: Signal<Out, Bit>,
+    pub still_any: Signal<Out, Bit>,
+    pub eqb_none: Signal<Out, Bit>,
+    rja_en: Signal<Local, Bit>,
+    rja_q: Signal<Local, Bits<N>>,
+    wc: Signal<Local, Bits<N>>,
+    k_ones: Constant<Bits<N>>,
+}
+
+impl<const N: usize, const DW: usize> Default for Rejoin<N, DW> {
+    fn default() -> Self {
+        Self {
+            is_else: Default::default(),
+            is_endif: Default::default(),
+            is_join_br: Default::default(),
+            is_join_halt: Default::default(),
+            is_while: Default::default(),
+            is_ret: Default::default(),
+            m: Default::default(),
+            pred: Default::default(),
+            jzero: Default::default(),
+            cic_call: Default::default(),
+            e: Default::default(),
+            e_none: Default::default(),
+            fc: Default::default(),
+            eqa: Default::default(),
+            eqb: Default::default(),
+            rja_hit: Default::default(),
+            e1: Default::default(),
+            wx: Default::default(),
+            wc_any: Default::default(),
+            wx_any: Default::default(),
+            still_any: Default::default(),
+            eqb_none: Default::default(),
+            rja_en: Default::default(),
+            rja_q: Default::default(),
+            wc: Default::default(),
+            k_ones: Constant::new(Bits::<N>::from((1u64 << N) - 1)),
+        }
+    }
+}
+
+impl<const N: usize, const DW: usize> Logic for Rejoin<N, DW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.rja_en.next = false;
         self.rja_q.next = self.k_ones.val();
         if self.is_else.val() && self.m.val() {
             self.rja_en.next = true;
         }
-        if self.is_endif.val() && self.m.val() {
+        if (self.is_endif.val() || self.is_join_br.val() || self.is_join_halt.val()) && self.m.val() {
             self.rja_en.next = true;
-            self.rja_q.next = self.pred.val();
-        }
-        if self.is_join_br.val() && self.m.val() {
-            self.rja_en.next = true;
-            self.rja_code.next = self.cur_br.val();
-            self.rja_q.next = self.pred.val();
-        }
-        if self.is_join_halt.val() && self.m.val() {
-            self.rja_en.next = true;
-            self.rja_code.next = self.k_cnt_halt1.val();
             self.rja_q.next = self.pred.val();
         }
         if self.is_while.val() {
-            // CONT-parked lanes rejoin before the WHILE samples its predicate
             self.rja_en.next = self.m.val();
-            self.rja_code.next = self.cur_cont.val();
         }
         if self.is_ret.val() {
             // a final RET that does not take the shortcut releases the caller's level
-            self.rja_code.next = self.cur_call.val();
             self.rja_en.next = self.jzero.val() && !(!self.e_none.val() && self.fc.val()) && (self.cic_call.val() != 0);
         }
+        self.rja_hit.next = 0.into();
+        if self.rja_en.val() {
+            self.rja_hit.next = self.eqa.val() & self.rja_q.val();
+        }
+        self.still_any.next = (self.eqa.val() & !self.rja_q.val()) != 0;
+        self.eqb_none.next = self.eqb.val() == 0;
+        self.e1.next = self.e.val() | self.rja_hit.val();
+        self.wc.next = self.pred.val() & self.e1.val();
+        self.wx.next = self.e1.val() & !self.wc.val();
+        self.wc_any.next = self.wc.val() != 0;
+        self.wx_any.next = self.wx.val() != 0;
     }
 }

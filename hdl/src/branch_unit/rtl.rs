@@ -1,18 +1,20 @@
 //! The branch unit's top: the spec's ports (§6.2) and the stages of §6.1 wired together.
 //!
 //! Request decode ([`Decode`], [`Targets`]) → the step over the state: the lane-counter bank
-//! ([`LaneBank`]), the per-type stacks ([`Stacks`]), the open levels ([`Levels`]: label match,
-//! counter codes, rejoin controls), the §2.4 bodies ([`BodyState`], [`BodyResponse`]) and the
+//! ([`LaneBank`], [`LaneMasks`]), the per-type stacks ([`Stacks`]), the open levels ([`Levels`]:
+//! label match, counter codes; [`Rejoin`]), the §2.4 bodies ([`BodyState`], [`BodyResponse`]) and the
 //! §7 errors ([`ErrorPriority`], beside the counter update: the state commits only without
 //! error) → the registered response ([`Response`]). State and response register on the same
 //! edge: latency 1. Every register is an `RDff` in the block that updates it, so no next-state
-//! logic reads `rst`.
+//! logic reads `rst`. The blocks form a feed-forward graph (no block reads a signal that depends
+//! on its own outputs): Verilator orders whole always-blocks, so a block on both ends of the
+//! state loop would make it a combinational cycle (UNOPTFLAT) that it iterates every eval.
 
 use super::body::{BodyResponse, BodyState};
 use super::decode::Decode;
 use super::errors::ErrorPriority;
-use super::lanes::LaneBank;
-use super::levels::Levels;
+use super::lanes::{LaneBank, LaneMasks};
+use super::levels::{Levels, Rejoin};
 use super::regs::{DebugView, NestFault, Response};
 use super::stack::Stacks;
 use super::targets::Targets;
@@ -75,8 +77,10 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     decode: Decode,
     targets: Targets<IPW, XW>,
     lanes: LaneBank<N, CW, NCW>,
+    masks: LaneMasks<N, CW, NCW>,
     stacks: Stacks<IPW, DW>,
     levels: Levels<N, DW, CW, IPW>,
+    rejoin: Rejoin<N, DW>,
     state: BodyState<N, DW, CW, IPW>,
     report: BodyResponse<N, IPW, XW>,
     errors: ErrorPriority<N, DW, IPW>,
@@ -119,8 +123,10 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             decode: Default::default(),
             targets: Default::default(),
             lanes: Default::default(),
+            masks: Default::default(),
             stacks: Stacks::new(maxd, maxd_call),
             levels: Default::default(),
+            rejoin: Default::default(),
             state: Default::default(),
             report: Default::default(),
             errors: ErrorPriority::new(maxd, maxd_call),
@@ -145,17 +151,20 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.targets.ip.next = self.req_ip.val();
         self.targets.jip.next = self.req_jip.val();
         self.targets.uip.next = self.req_uip.val();
-        // lane-counter bank
+        // lane-counter bank and lane masks
         self.lanes.pred.next = self.req_pred.val();
-        self.lanes.rja_code.next = self.levels.rja_code.val();
-        self.lanes.rja_q.next = self.levels.rja_q.val();
-        self.lanes.rja_en.next = self.levels.rja_en.val();
-        self.lanes.rjb_code.next = self.levels.cur_loop.val();
+        self.lanes.e.next = self.masks.e.val();
+        self.lanes.rja_hit.next = self.rejoin.rja_hit.val();
         self.lanes.rjb_en.next = self.state.rjb_en.val();
+        self.lanes.eqb.next = self.masks.eqb.val();
         self.lanes.park_m.next = self.state.park_m.val();
         self.lanes.park_code.next = self.state.park_code.val();
         self.lanes.init.next = self.decode.is_init.val();
         self.lanes.commit.next = self.errors.commit.val();
+        self.masks.cnt.next = self.lanes.cnt.val();
+        self.masks.pred.next = self.req_pred.val();
+        self.masks.rja_code.next = self.levels.rja_code.val();
+        self.masks.rjb_code.next = self.levels.cur_loop.val();
         // stacks
         self.stacks.commit.next = self.errors.commit.val();
         self.stacks.init.next = self.decode.is_init.val();
@@ -178,17 +187,13 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.levels.stk_halt.next = self.decode.stk_halt.val();
         self.levels.lbl_ip.next = self.decode.lbl_ip.val();
         self.levels.lbl_jip.next = self.decode.lbl_jip.val();
-        self.levels.is_else.next = self.decode.is_else.val();
-        self.levels.is_endif.next = self.decode.is_endif.val();
         self.levels.is_join_br.next = self.decode.is_join_br.val();
         self.levels.is_join_halt.next = self.decode.is_join_halt.val();
         self.levels.is_while.next = self.decode.is_while.val();
         self.levels.is_ret.next = self.decode.is_ret.val();
         self.levels.ip.next = self.req_ip.val();
-        self.levels.pred.next = self.req_pred.val();
         self.levels.lab_j.next = self.targets.lab_j.val();
         self.levels.lab_u.next = self.targets.lab_u.val();
-        self.levels.jzero.next = self.targets.jzero.val();
         self.levels.cic_if.next = self.stacks.cic_if.val();
         self.levels.cic_loop.next = self.stacks.cic_loop.val();
         self.levels.cic_call.next = self.stacks.cic_call.val();
@@ -201,8 +206,22 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.levels.tos_aux_if.next = self.stacks.tos_aux_if.val();
         self.levels.tos_aux_loop.next = self.stacks.tos_aux_loop.val();
         self.levels.tos_aux_br.next = self.stacks.tos_aux_br.val();
-        self.levels.e_none.next = self.lanes.e_none.val();
-        self.levels.fc.next = self.lanes.fc.val();
+        // rejoin A
+        self.rejoin.is_else.next = self.decode.is_else.val();
+        self.rejoin.is_endif.next = self.decode.is_endif.val();
+        self.rejoin.is_join_br.next = self.decode.is_join_br.val();
+        self.rejoin.is_join_halt.next = self.decode.is_join_halt.val();
+        self.rejoin.is_while.next = self.decode.is_while.val();
+        self.rejoin.is_ret.next = self.decode.is_ret.val();
+        self.rejoin.m.next = self.levels.m.val();
+        self.rejoin.pred.next = self.req_pred.val();
+        self.rejoin.jzero.next = self.targets.jzero.val();
+        self.rejoin.cic_call.next = self.stacks.cic_call.val();
+        self.rejoin.e.next = self.masks.e.val();
+        self.rejoin.e_none.next = self.masks.e_none.val();
+        self.rejoin.fc.next = self.masks.fc.val();
+        self.rejoin.eqa.next = self.masks.eqa.val();
+        self.rejoin.eqb.next = self.masks.eqb.val();
         // body: state changes
         self.state.is_do.next = self.decode.is_do.val();
         self.state.is_if.next = self.decode.is_if.val();
@@ -217,17 +236,17 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.state.is_ret.next = self.decode.is_ret.val();
         self.state.is_branch.next = self.decode.is_branch.val();
         self.state.is_halt.next = self.decode.is_halt.val();
-        self.state.e.next = self.lanes.e.val();
-        self.state.t.next = self.lanes.t.val();
-        self.state.wx.next = self.lanes.wx.val();
-        self.state.e_none.next = self.lanes.e_none.val();
-        self.state.t_none.next = self.lanes.t_none.val();
-        self.state.t_all.next = self.lanes.t_all.val();
-        self.state.fc.next = self.lanes.fc.val();
-        self.state.still_any.next = self.lanes.still_any.val();
-        self.state.wc_any.next = self.lanes.wc_any.val();
-        self.state.wx_any.next = self.lanes.wx_any.val();
-        self.state.eqb_none.next = self.lanes.eqb_none.val();
+        self.state.e.next = self.masks.e.val();
+        self.state.t.next = self.masks.t.val();
+        self.state.wx.next = self.rejoin.wx.val();
+        self.state.e_none.next = self.masks.e_none.val();
+        self.state.t_none.next = self.masks.t_none.val();
+        self.state.t_all.next = self.masks.t_all.val();
+        self.state.fc.next = self.masks.fc.val();
+        self.state.still_any.next = self.rejoin.still_any.val();
+        self.state.wc_any.next = self.rejoin.wc_any.val();
+        self.state.wx_any.next = self.rejoin.wx_any.val();
+        self.state.eqb_none.next = self.rejoin.eqb_none.val();
         self.state.m.next = self.levels.m.val();
         self.state.label.next = self.levels.label.val();
         self.state.cur_if.next = self.levels.cur_if.val();
@@ -261,18 +280,18 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.report.is_ret.next = self.decode.is_ret.val();
         self.report.is_branch.next = self.decode.is_branch.val();
         self.report.is_halt.next = self.decode.is_halt.val();
-        self.report.e.next = self.lanes.e.val();
-        self.report.t.next = self.lanes.t.val();
-        self.report.e1.next = self.lanes.e1.val();
-        self.report.e_none.next = self.lanes.e_none.val();
-        self.report.t_none.next = self.lanes.t_none.val();
-        self.report.t_all.next = self.lanes.t_all.val();
-        self.report.fc.next = self.lanes.fc.val();
-        self.report.pred_all.next = self.lanes.pred_all.val();
-        self.report.still_any.next = self.lanes.still_any.val();
-        self.report.wc_any.next = self.lanes.wc_any.val();
-        self.report.wx_any.next = self.lanes.wx_any.val();
-        self.report.eqb_none.next = self.lanes.eqb_none.val();
+        self.report.e.next = self.masks.e.val();
+        self.report.t.next = self.masks.t.val();
+        self.report.e1.next = self.rejoin.e1.val();
+        self.report.e_none.next = self.masks.e_none.val();
+        self.report.t_none.next = self.masks.t_none.val();
+        self.report.t_all.next = self.masks.t_all.val();
+        self.report.fc.next = self.masks.fc.val();
+        self.report.pred_all.next = self.masks.pred_all.val();
+        self.report.still_any.next = self.rejoin.still_any.val();
+        self.report.wc_any.next = self.rejoin.wc_any.val();
+        self.report.wx_any.next = self.rejoin.wx_any.val();
+        self.report.eqb_none.next = self.rejoin.eqb_none.val();
         self.report.m.next = self.levels.m.val();
         self.report.ip_x.next = self.targets.ip_x.val();
         self.report.tgt_n.next = self.targets.tgt_n.val();
@@ -318,12 +337,12 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.errors.oor_u1.next = self.targets.oor_u1.val();
         self.errors.lab_j.next = self.targets.lab_j.val();
         self.errors.lab_u.next = self.targets.lab_u.val();
-        self.errors.t_none.next = self.lanes.t_none.val();
-        self.errors.t_all.next = self.lanes.t_all.val();
-        self.errors.e_none.next = self.lanes.e_none.val();
-        self.errors.fc.next = self.lanes.fc.val();
-        self.errors.wc_any.next = self.lanes.wc_any.val();
-        self.errors.wx_any.next = self.lanes.wx_any.val();
+        self.errors.t_none.next = self.masks.t_none.val();
+        self.errors.t_all.next = self.masks.t_all.val();
+        self.errors.e_none.next = self.masks.e_none.val();
+        self.errors.fc.next = self.masks.fc.val();
+        self.errors.wc_any.next = self.rejoin.wc_any.val();
+        self.errors.wx_any.next = self.rejoin.wx_any.val();
         self.errors.cic_if.next = self.stacks.cic_if.val();
         self.errors.cic_loop.next = self.stacks.cic_loop.val();
         self.errors.cic_call.next = self.stacks.cic_call.val();
@@ -350,7 +369,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.response.warn.next = self.report.warn.val();
         self.response.evt.next = self.report.evt.val();
         self.response.tgt_n.next = self.targets.tgt_n.val();
-        self.response.exec.next = self.lanes.e.val();
+        self.response.exec.next = self.masks.e.val();
         self.response.lane.next = self.lanes.en_next.val();
         // debug view
         self.debug.cic_if.next = self.stacks.cic_if.val();
@@ -379,7 +398,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.rsp_err_type.next = self.response.rsp_err_type.val();
         self.rsp_warn.next = self.response.rsp_warn.val();
         self.rsp_event.next = self.response.rsp_event.val();
-        self.lane_mask.next = self.lanes.e.val();
+        self.lane_mask.next = self.masks.e.val();
         self.fault.next = self.nest.fault.val();
         self.dbg_cnt.next = self.lanes.cnt.val();
         self.dbg_cic.next = self.debug.dbg_cic.val();
