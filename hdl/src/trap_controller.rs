@@ -13,6 +13,10 @@
 //! substitutes loop variables in expressions. Small binary indices (warp id, cause number) are
 //! produced by a counter `Local` that is stepped once per unrolled iteration (constant-folded).
 
+/// The encodings tables (mode, warp state, cause, sticky bits, CSR/SR addresses, ...): the source
+/// for eu_trap_controller_defs.vh, the docs and the golden model's names (a test ties them).
+pub mod enc;
+
 use crate::check::{check_one_of, check_range, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::BlockGen;
@@ -1173,6 +1177,7 @@ fn strip_scalar_selects(v: &str) -> String {
 impl BlockGen for Block {
     const NAME: &'static str = SECTION;
     type Config = Config;
+    const ENCODINGS: &'static [&'static crate::enc::Table] = enc::TABLES;
     fn validate(cfg: &Config) -> Result<(), ConfigError> {
         check_one_of(SECTION, "warps", cfg.warps, &[1, 2, 4, 8, 16, 32])?;
         check_one_of(SECTION, "threads", cfg.threads, &[32])?;

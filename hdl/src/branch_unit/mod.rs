@@ -26,6 +26,7 @@ pub mod rtl;
 mod stack;
 mod targets;
 
+pub use enc::{err, op, ty};
 pub use rtl::BranchUnit;
 
 use crate::check::{check_one_of, check_range, ConfigError};
@@ -212,7 +213,7 @@ mod tests {
         assert_eq!(Config::with(32, 0, 8).dw(), 6);
     }
 
-    /// Emits every co-sim variant and, if the tools are installed, runs the project lint gate
+    /// Emits every co-sim variant and runs the project lint gate
     /// (verilator -Wall with the generator waivers) and the yosys latch check on it.
     #[test]
     fn emitted_verilog_passes_lint_and_yosys() {
@@ -222,29 +223,30 @@ mod tests {
             let m = Block::emit(&cfg).unwrap().remove(0);
             let f = dir.join(format!("{v}.v"));
             std::fs::write(&f, &m.verilog).unwrap();
-            if let Ok(o) = std::process::Command::new("verilator")
+            let o = std::process::Command::new("verilator")
                 .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM"])
                 .args(["--top-module", "eu_branch_unit"])
                 .arg(&f)
                 .output()
-            {
-                assert!(o.status.success(), "{v}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
-            }
+                .expect("verilator not found: run scripts/setup.sh (apt-get install -y verilator)");
+            assert!(o.status.success(), "{v}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
             if v == "n4" || v == "n4_d2" {
                 let script = format!(
                     "read_verilog {}; hierarchy -check -top eu_branch_unit; proc; check -assert; synth -top eu_branch_unit; select -assert-none t:$dlatch t:$_DLATCH_*",
                     f.display()
                 );
-                if let Ok(o) = std::process::Command::new("yosys").args(["-q", "-p", &script]).output() {
-                    assert!(o.status.success(), "{v}: yosys:\n{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-                }
+                let o = std::process::Command::new("yosys")
+                    .args(["-q", "-p", &script])
+                    .output()
+                    .expect("yosys not found: run scripts/setup.sh (apt-get install -y yosys)");
+                assert!(o.status.success(), "{v}: yosys:\n{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
             }
         }
     }
 
     /// Every (lanes, DW, IPW) combination (`validate` accepts them all) emits, has the spec's port widths and
     /// passes the Verilator lint gate (generate-time panics and width slips at DW = 1 or IPW = 32
-    /// would show here; only the co-sim variants are verilated for simulation). Skipped lint when verilator is missing.
+    /// would show here; only the co-sim variants are verilated for simulation).
     #[test]
     fn every_supported_combination_emits_and_lints() {
         type HCfg = Config;
@@ -275,10 +277,9 @@ mod tests {
                         .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM"])
                         .args(["--top-module", "eu_branch_unit"])
                         .arg(&f)
-                        .output();
-                    if let Ok(o) = o {
-                        assert!(o.status.success(), "{cfg:?}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
-                    }
+                        .output()
+                        .expect("verilator not found: run scripts/setup.sh (apt-get install -y verilator)");
+                    assert!(o.status.success(), "{cfg:?}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
                     n += 1;
                 }
             }
