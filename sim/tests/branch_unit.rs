@@ -506,7 +506,7 @@ fn check_invariants(cfg: &Cfg, s: &State) {
         if c == 0 || c == cfg.off() {
             continue;
         }
-        let (t, d) = (c >> dw, c & ((1 << dw) - 1));
+        let (t, d) = ((c >> dw) as u64, c & ((1 << dw) - 1));
         let base = match t {
             ty::IF => 0,
             ty::LOOP | ty::CONT => 1,

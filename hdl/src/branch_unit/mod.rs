@@ -99,18 +99,24 @@ impl Config {
     }
 }
 
+/// Builds and emits one monomorphised `BranchUnit`. Its own frame, never inlined: `hdl` is built
+/// at opt-level 0, where a function gets a stack slot for every local of every branch, so
+/// building the 120 types inline in `emit_any` made its frame larger than a test thread's 2 MiB
+/// stack (stack overflow in `fpga_bist`'s BIST model, which emits in the test thread).
+#[inline(never)]
+fn emit_one<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize>(
+    cfg: &Config,
+    params: Vec<(String, String)>,
+) -> Result<EmittedModule, EmitError> {
+    emit_module(BranchUnit::<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW>::new(cfg.maxd_r(), cfg.maxd_call), "eu_branch_unit", "branch_unit", params)
+}
+
 /// One monomorphised `BranchUnit` for (lanes, DW, IPW); returns from the enclosing fn on a match.
 macro_rules! emit_leaf {
     ($cfg:expr, $params:expr, $n:literal, $dw:literal, $ipw:literal) => {
         if ($cfg.lanes, $cfg.dw(), $cfg.ipw) == ($n, $dw, $ipw) {
-            return emit_module(
-                BranchUnit::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }>::new(
-                    $cfg.maxd_r(),
-                    $cfg.maxd_call,
-                ),
-                "eu_branch_unit",
-                "branch_unit",
-                $params,
+            return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }>(
+                $cfg, $params,
             );
         }
     };
