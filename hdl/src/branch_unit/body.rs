@@ -4,25 +4,15 @@
 //! structure op by op, so each reads against the spec.
 
 use super::enc::{ev, warn};
+use super::decode::Ops;
+use super::stack::StackOps;
 use rust_hdl::prelude::*;
 
 /// State changes of the step (applied by the lanes and stacks only if it commits).
 #[derive(LogicBlock, Default)]
 pub struct BodyState<const N: usize, const DW: usize, const CW: usize, const IPW: usize> {
     /// Decoded op (NOP, JMP, EOT and INIT change nothing here; INIT is applied by its owners).
-    pub is_do: Signal<In, Bit>,
-    pub is_if: Signal<In, Bit>,
-    pub is_else: Signal<In, Bit>,
-    pub is_endif: Signal<In, Bit>,
-    pub is_join_br: Signal<In, Bit>,
-    pub is_join_halt: Signal<In, Bit>,
-    pub is_break: Signal<In, Bit>,
-    pub is_cont: Signal<In, Bit>,
-    pub is_while: Signal<In, Bit>,
-    pub is_call: Signal<In, Bit>,
-    pub is_ret: Signal<In, Bit>,
-    pub is_branch: Signal<In, Bit>,
-    pub is_halt: Signal<In, Bit>,
+    pub ops: Signal<In, Ops>,
     /// Lanes: E, T, the lanes a WHILE parks, and the reductions.
     pub e: Signal<In, Bits<N>>,
     pub t: Signal<In, Bits<N>>,
@@ -59,17 +49,7 @@ pub struct BodyState<const N: usize, const DW: usize, const CW: usize, const IPW
     /// Rejoin B: a WHILE's exit re-enables every lane of its LOOP level.
     pub rjb_en: Signal<Out, Bit>,
     /// push / pop / close per type, the entry pushed, CIC[CALL] := 0 (HALT shortcut).
-    pub push_if: Signal<Out, Bit>,
-    pub push_loop: Signal<Out, Bit>,
-    pub push_call: Signal<Out, Bit>,
-    pub push_br: Signal<Out, Bit>,
-    pub push_halt: Signal<Out, Bit>,
-    pub pop_if: Signal<Out, Bit>,
-    pub pop_loop: Signal<Out, Bit>,
-    pub pop_call: Signal<Out, Bit>,
-    pub pop_br: Signal<Out, Bit>,
-    pub pop_halt: Signal<Out, Bit>,
-    pub clr_call: Signal<Out, Bit>,
+    pub stack_ops: Signal<Out, StackOps>,
     pub push_ip: Signal<Out, Bits<IPW>>,
     pub push_aux: Signal<Out, Bits<DW>>,
     /// The next `loop_nest`.
@@ -82,73 +62,73 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic f
         self.park_m.next = 0.into();
         self.park_code.next = self.cur_if.val();
         self.rjb_en.next = false;
-        self.push_if.next = false;
-        self.push_loop.next = false;
-        self.push_call.next = false;
-        self.push_br.next = false;
-        self.push_halt.next = false;
-        self.pop_if.next = false;
-        self.pop_loop.next = false;
-        self.pop_call.next = false;
-        self.pop_br.next = false;
-        self.pop_halt.next = false;
-        self.clr_call.next = false;
+        self.stack_ops.next.push_if = false;
+        self.stack_ops.next.push_loop = false;
+        self.stack_ops.next.push_call = false;
+        self.stack_ops.next.push_br = false;
+        self.stack_ops.next.push_halt = false;
+        self.stack_ops.next.pop_if = false;
+        self.stack_ops.next.pop_loop = false;
+        self.stack_ops.next.pop_call = false;
+        self.stack_ops.next.pop_br = false;
+        self.stack_ops.next.pop_halt = false;
+        self.stack_ops.next.clr_call = false;
         self.push_ip.next = self.label.val();
         self.push_aux.next = self.cic_call.val();
         self.ln_next.next = self.loop_nest.val();
-        if self.is_do.val() {
+        if self.ops.val().is_do {
             self.ln_next.next = self.loop_nest.val() + 1;
         }
-        if self.is_if.val() && !self.e_none.val() && !self.t_all.val() && !self.t_none.val() {
-            self.push_if.next = true;
+        if self.ops.val().is_if && !self.e_none.val() && !self.t_all.val() && !self.t_none.val() {
+            self.stack_ops.next.push_if = true;
             self.park_m.next = self.e.val() & !self.t.val();
             self.park_code.next = self.new_if.val();
         }
-        if self.is_else.val() && self.m.val() {
+        if self.ops.val().is_else && self.m.val() {
             // swap: the enabled lanes park on the IF's code, its parked lanes rejoin (rejoin A)
             self.park_m.next = self.e.val();
             self.park_code.next = self.cur_if.val();
         }
-        if (self.is_endif.val() || self.is_join_br.val() || self.is_join_halt.val()) && self.m.val() && !self.still_any.val() {
-            self.pop_if.next = self.is_endif.val();
-            self.pop_br.next = self.is_join_br.val();
-            self.pop_halt.next = self.is_join_halt.val();
+        if (self.ops.val().is_endif || self.ops.val().is_join_br || self.ops.val().is_join_halt) && self.m.val() && !self.still_any.val() {
+            self.stack_ops.next.pop_if = self.ops.val().is_endif;
+            self.stack_ops.next.pop_br = self.ops.val().is_join_br;
+            self.stack_ops.next.pop_halt = self.ops.val().is_join_halt;
         }
-        if self.is_break.val() || self.is_cont.val() {
+        if self.ops.val().is_break || self.ops.val().is_cont {
             if !self.t_none.val() {
                 if self.fc.val() && self.t_all.val() {
-                    if self.is_break.val() {
+                    if self.ops.val().is_break {
                         self.ln_next.next = self.loop_nest.val() - 1;
                     }
                 } else {
-                    self.push_loop.next = !self.m.val();
+                    self.stack_ops.next.push_loop = !self.m.val();
                     self.park_m.next = self.t.val();
                     self.park_code.next = self.park_loop.val();
-                    if self.is_cont.val() {
+                    if self.ops.val().is_cont {
                         self.park_code.next = self.park_cont.val();
                     }
                 }
             }
         }
-        if self.is_while.val() {
+        if self.ops.val().is_while {
             if self.wc_any.val() {
                 if self.wx_any.val() {
                     self.park_m.next = self.wx.val();
                     self.park_code.next = self.park_loop.val();
-                    self.push_loop.next = !self.m.val();
+                    self.stack_ops.next.push_loop = !self.m.val();
                 } else if self.m.val() && self.eqb_none.val() {
-                    self.pop_loop.next = true;
+                    self.stack_ops.next.pop_loop = true;
                 }
             } else {
                 if self.m.val() {
                     self.rjb_en.next = true;
-                    self.pop_loop.next = true;
+                    self.stack_ops.next.pop_loop = true;
                 }
                 self.ln_next.next = self.loop_nest.val() - 1;
             }
         }
-        if self.is_call.val() && !self.t_none.val() {
-            self.push_call.next = true;
+        if self.ops.val().is_call && !self.t_none.val() {
+            self.stack_ops.next.push_call = true;
             self.push_ip.next = self.lab_n.val();
             self.push_aux.next = self.loop_nest.val();
             self.ln_next.next = 0.into();
@@ -157,26 +137,26 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic f
                 self.park_code.next = self.new_call.val();
             }
         }
-        if self.is_ret.val() {
+        if self.ops.val().is_ret {
             if self.jzero.val() || (!self.e_none.val() && self.fc.val() && self.t_all.val()) {
-                self.pop_call.next = true;
+                self.stack_ops.next.pop_call = true;
                 self.ln_next.next = self.tos_aux_call.val();
             } else {
                 self.park_m.next = self.t.val();
                 self.park_code.next = self.cur_call.val();
             }
         }
-        if self.is_branch.val() && !self.t_none.val() && !self.t_all.val() {
-            self.push_br.next = !self.m.val();
+        if self.ops.val().is_branch && !self.t_none.val() && !self.t_all.val() {
+            self.stack_ops.next.push_br = !self.m.val();
             self.park_m.next = self.t.val();
             self.park_code.next = self.park_br.val();
         }
-        if self.is_halt.val() && !self.t_none.val() {
+        if self.ops.val().is_halt && !self.t_none.val() {
             if self.fc.val() && self.t_all.val() {
-                self.clr_call.next = true;
+                self.stack_ops.next.clr_call = true;
                 self.ln_next.next = 0.into();
             } else {
-                self.push_halt.next = self.cic_halt.val() == 0;
+                self.stack_ops.next.push_halt = self.cic_halt.val() == 0;
                 self.park_m.next = self.t.val();
                 self.park_code.next = self.halt1.val();
             }
@@ -188,22 +168,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic f
 #[derive(LogicBlock)]
 pub struct BodyResponse<const N: usize, const IPW: usize, const XW: usize> {
     /// Decoded op (NOP reports the defaults).
-    pub is_jmp: Signal<In, Bit>,
-    pub is_do: Signal<In, Bit>,
-    pub is_eot: Signal<In, Bit>,
-    pub is_init: Signal<In, Bit>,
-    pub is_if: Signal<In, Bit>,
-    pub is_else: Signal<In, Bit>,
-    pub is_endif: Signal<In, Bit>,
-    pub is_join_br: Signal<In, Bit>,
-    pub is_join_halt: Signal<In, Bit>,
-    pub is_break: Signal<In, Bit>,
-    pub is_cont: Signal<In, Bit>,
-    pub is_while: Signal<In, Bit>,
-    pub is_call: Signal<In, Bit>,
-    pub is_ret: Signal<In, Bit>,
-    pub is_branch: Signal<In, Bit>,
-    pub is_halt: Signal<In, Bit>,
+    pub ops: Signal<In, Ops>,
     /// Lanes: E, T, E1 and the reductions; the level match.
     pub e: Signal<In, Bits<N>>,
     pub t: Signal<In, Bits<N>>,
@@ -287,22 +252,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Default for BodyResponse
     fn default() -> Self {
         let k = |v: u64| Constant::new(v.into());
         Self {
-            is_jmp: Default::default(),
-            is_do: Default::default(),
-            is_eot: Default::default(),
-            is_init: Default::default(),
-            is_if: Default::default(),
-            is_else: Default::default(),
-            is_endif: Default::default(),
-            is_join_br: Default::default(),
-            is_join_halt: Default::default(),
-            is_break: Default::default(),
-            is_cont: Default::default(),
-            is_while: Default::default(),
-            is_call: Default::default(),
-            is_ret: Default::default(),
-            is_branch: Default::default(),
-            is_halt: Default::default(),
+            ops: Default::default(),
             e: Default::default(),
             t: Default::default(),
             e1: Default::default(),
@@ -392,25 +342,25 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
         if !self.pred_all.val() {
             self.ign.next = self.k_warn_pred_ignored.val();
         }
-        if self.is_jmp.val() {
+        if self.ops.val().is_jmp {
             self.next_x.next = self.tgt_j.val();
             self.evt.next = self.k_ev_jmp.val();
             self.warn.next = self.ign.val();
         }
-        if self.is_do.val() {
+        if self.ops.val().is_do {
             self.evt.next = self.k_ev_do.val();
             self.warn.next = self.ign.val();
         }
-        if self.is_eot.val() {
+        if self.ops.val().is_eot {
             self.next_x.next = self.ip_x.val();
             self.evt.next = self.k_ev_eot.val();
             self.warn.next = self.ign.val();
         }
-        if self.is_init.val() {
+        if self.ops.val().is_init {
             self.next_x.next = self.ip_x.val();
             self.evt.next = self.k_ev_init.val();
         }
-        if self.is_if.val() {
+        if self.ops.val().is_if {
             self.pred_mask.next = self.e.val();
             if self.e_none.val() {
                 self.next_x.next = self.tgt_u.val();
@@ -424,7 +374,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 self.evt.next = self.k_ev_if_diverge.val();
             }
         }
-        if self.is_else.val() {
+        if self.ops.val().is_else {
             self.warn.next = self.ign.val();
             if self.m.val() {
                 self.go_on.next = true;
@@ -435,7 +385,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 self.evt.next = self.k_ev_else_skip.val();
             }
         }
-        if self.is_endif.val() || self.is_join_br.val() || self.is_join_halt.val() {
+        if self.ops.val().is_endif || self.ops.val().is_join_br || self.ops.val().is_join_halt {
             self.go_on.next = true;
             self.go_tgt.next = self.tgt_j.val();
             self.evt.next = self.k_ev_conv_nomatch.val();
@@ -448,7 +398,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 }
             }
         }
-        if self.is_break.val() {
+        if self.ops.val().is_break {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
                 self.evt.next = self.k_ev_break_none.val();
@@ -463,7 +413,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 }
             }
         }
-        if self.is_cont.val() {
+        if self.ops.val().is_cont {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
                 self.evt.next = self.k_ev_cont_none.val();
@@ -478,7 +428,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 }
             }
         }
-        if self.is_while.val() {
+        if self.ops.val().is_while {
             self.pred_mask.next = self.e1.val();
             if self.wc_any.val() {
                 self.next_x.next = self.tgt_j.val();
@@ -501,7 +451,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 }
             }
         }
-        if self.is_call.val() {
+        if self.ops.val().is_call {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
                 self.evt.next = self.k_ev_call_none.val();
@@ -513,7 +463,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 }
             }
         }
-        if self.is_ret.val() {
+        if self.ops.val().is_ret {
             if self.jzero.val() {
                 // final RET: the predicate is forced to all ones, so it is not reported
                 self.warn.next = self.ign.val();
@@ -535,7 +485,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 }
             }
         }
-        if self.is_branch.val() {
+        if self.ops.val().is_branch {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
                 self.evt.next = self.k_ev_br_none.val();
@@ -549,7 +499,7 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for BodyResponse<N
                 }
             }
         }
-        if self.is_halt.val() {
+        if self.ops.val().is_halt {
             self.pred_mask.next = self.e.val();
             if self.t_none.val() {
                 self.evt.next = self.k_ev_halt_none.val();

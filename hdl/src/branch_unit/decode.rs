@@ -4,39 +4,48 @@
 use super::enc::op;
 use rust_hdl::prelude::*;
 
+/// The decoded request: one flag per op, BAD_OP, and the level type and label source of the
+/// op's convergence compare. A `LogicStruct` (one packed vector in the Verilog) so that the top
+/// hands it to every stage on one port instead of one wire per flag.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Ops {
+    /// One flag per op.
+    pub is_nop: Bit,
+    pub is_if: Bit,
+    pub is_else: Bit,
+    pub is_endif: Bit,
+    pub is_do: Bit,
+    pub is_while: Bit,
+    pub is_break: Bit,
+    pub is_cont: Bit,
+    pub is_call: Bit,
+    pub is_ret: Bit,
+    pub is_branch: Bit,
+    pub is_halt: Bit,
+    pub is_join_br: Bit,
+    pub is_join_halt: Bit,
+    pub is_jmp: Bit,
+    pub is_init: Bit,
+    pub is_eot: Bit,
+    /// A reserved op code.
+    pub bad_op: Bit,
+    /// The op's level is a LOOP (BREAK, CONT, WHILE), a BR (BRANCH, JOIN_BR) or the HALT level
+    /// (HALT, JOIN_HALT); otherwise an IF.
+    pub stk_loop: Bit,
+    pub stk_br: Bit,
+    pub stk_halt: Bit,
+    /// The op's label is its own IP (ENDIF, WHILE, JOIN_BR, JOIN_HALT) or IP+jip (BRANCH);
+    /// otherwise IP+uip.
+    pub lbl_ip: Bit,
+    pub lbl_jip: Bit,
+}
+
 #[derive(LogicBlock)]
 pub struct Decode {
     /// `req_op`.
     pub op: Signal<In, Bits<5>>,
-    /// One flag per op.
-    pub is_nop: Signal<Out, Bit>,
-    pub is_if: Signal<Out, Bit>,
-    pub is_else: Signal<Out, Bit>,
-    pub is_endif: Signal<Out, Bit>,
-    pub is_do: Signal<Out, Bit>,
-    pub is_while: Signal<Out, Bit>,
-    pub is_break: Signal<Out, Bit>,
-    pub is_cont: Signal<Out, Bit>,
-    pub is_call: Signal<Out, Bit>,
-    pub is_ret: Signal<Out, Bit>,
-    pub is_branch: Signal<Out, Bit>,
-    pub is_halt: Signal<Out, Bit>,
-    pub is_join_br: Signal<Out, Bit>,
-    pub is_join_halt: Signal<Out, Bit>,
-    pub is_jmp: Signal<Out, Bit>,
-    pub is_init: Signal<Out, Bit>,
-    pub is_eot: Signal<Out, Bit>,
-    /// A reserved op code.
-    pub bad_op: Signal<Out, Bit>,
-    /// The op's level is a LOOP (BREAK, CONT, WHILE), a BR (BRANCH, JOIN_BR) or the HALT level
-    /// (HALT, JOIN_HALT); otherwise an IF.
-    pub stk_loop: Signal<Out, Bit>,
-    pub stk_br: Signal<Out, Bit>,
-    pub stk_halt: Signal<Out, Bit>,
-    /// The op's label is its own IP (ENDIF, WHILE, JOIN_BR, JOIN_HALT) or IP+jip (BRANCH);
-    /// otherwise IP+uip.
-    pub lbl_ip: Signal<Out, Bit>,
-    pub lbl_jip: Signal<Out, Bit>,
+    /// The decoded op, one bundle so that each stage takes it on one port.
+    pub ops: Signal<Out, Ops>,
     k_op_nop: Constant<Bits<5>>,
     k_op_if: Constant<Bits<5>>,
     k_op_else: Constant<Bits<5>>,
@@ -61,29 +70,7 @@ impl Default for Decode {
         let k = |v: u64| Constant::new(v.into());
         Self {
             op: Default::default(),
-            is_nop: Default::default(),
-            is_if: Default::default(),
-            is_else: Default::default(),
-            is_endif: Default::default(),
-            is_do: Default::default(),
-            is_while: Default::default(),
-            is_break: Default::default(),
-            is_cont: Default::default(),
-            is_call: Default::default(),
-            is_ret: Default::default(),
-            is_branch: Default::default(),
-            is_halt: Default::default(),
-            is_join_br: Default::default(),
-            is_join_halt: Default::default(),
-            is_jmp: Default::default(),
-            is_init: Default::default(),
-            is_eot: Default::default(),
-            bad_op: Default::default(),
-            stk_loop: Default::default(),
-            stk_br: Default::default(),
-            stk_halt: Default::default(),
-            lbl_ip: Default::default(),
-            lbl_jip: Default::default(),
+            ops: Default::default(),
             k_op_nop: k(op::NOP),
             k_op_if: k(op::IF),
             k_op_else: k(op::ELSE),
@@ -108,44 +95,44 @@ impl Default for Decode {
 impl Logic for Decode {
     #[hdl_gen]
     fn update(&mut self) {
-        self.is_nop.next = self.op.val() == self.k_op_nop.val();
-        self.is_if.next = self.op.val() == self.k_op_if.val();
-        self.is_else.next = self.op.val() == self.k_op_else.val();
-        self.is_endif.next = self.op.val() == self.k_op_endif.val();
-        self.is_do.next = self.op.val() == self.k_op_do.val();
-        self.is_while.next = self.op.val() == self.k_op_while.val();
-        self.is_break.next = self.op.val() == self.k_op_break.val();
-        self.is_cont.next = self.op.val() == self.k_op_cont.val();
-        self.is_call.next = self.op.val() == self.k_op_call.val();
-        self.is_ret.next = self.op.val() == self.k_op_ret.val();
-        self.is_branch.next = self.op.val() == self.k_op_branch.val();
-        self.is_halt.next = self.op.val() == self.k_op_halt.val();
-        self.is_join_br.next = self.op.val() == self.k_op_join_br.val();
-        self.is_join_halt.next = self.op.val() == self.k_op_join_halt.val();
-        self.is_jmp.next = self.op.val() == self.k_op_jmp.val();
-        self.is_init.next = self.op.val() == self.k_op_init.val();
-        self.is_eot.next = self.op.val() == self.k_op_eot.val();
-        self.bad_op.next = !(self.is_nop.val()
-            || self.is_if.val()
-            || self.is_else.val()
-            || self.is_endif.val()
-            || self.is_do.val()
-            || self.is_while.val()
-            || self.is_break.val()
-            || self.is_cont.val()
-            || self.is_call.val()
-            || self.is_ret.val()
-            || self.is_branch.val()
-            || self.is_halt.val()
-            || self.is_join_br.val()
-            || self.is_join_halt.val()
-            || self.is_jmp.val()
-            || self.is_init.val()
-            || self.is_eot.val());
-        self.stk_loop.next = self.is_break.val() || self.is_cont.val() || self.is_while.val();
-        self.stk_br.next = self.is_branch.val() || self.is_join_br.val();
-        self.stk_halt.next = self.is_halt.val() || self.is_join_halt.val();
-        self.lbl_ip.next = self.is_endif.val() || self.is_while.val() || self.is_join_br.val() || self.is_join_halt.val();
-        self.lbl_jip.next = self.is_branch.val();
+        self.ops.next.is_nop = self.op.val() == self.k_op_nop.val();
+        self.ops.next.is_if = self.op.val() == self.k_op_if.val();
+        self.ops.next.is_else = self.op.val() == self.k_op_else.val();
+        self.ops.next.is_endif = self.op.val() == self.k_op_endif.val();
+        self.ops.next.is_do = self.op.val() == self.k_op_do.val();
+        self.ops.next.is_while = self.op.val() == self.k_op_while.val();
+        self.ops.next.is_break = self.op.val() == self.k_op_break.val();
+        self.ops.next.is_cont = self.op.val() == self.k_op_cont.val();
+        self.ops.next.is_call = self.op.val() == self.k_op_call.val();
+        self.ops.next.is_ret = self.op.val() == self.k_op_ret.val();
+        self.ops.next.is_branch = self.op.val() == self.k_op_branch.val();
+        self.ops.next.is_halt = self.op.val() == self.k_op_halt.val();
+        self.ops.next.is_join_br = self.op.val() == self.k_op_join_br.val();
+        self.ops.next.is_join_halt = self.op.val() == self.k_op_join_halt.val();
+        self.ops.next.is_jmp = self.op.val() == self.k_op_jmp.val();
+        self.ops.next.is_init = self.op.val() == self.k_op_init.val();
+        self.ops.next.is_eot = self.op.val() == self.k_op_eot.val();
+        self.ops.next.bad_op = !(self.ops.val().is_nop
+            || self.ops.val().is_if
+            || self.ops.val().is_else
+            || self.ops.val().is_endif
+            || self.ops.val().is_do
+            || self.ops.val().is_while
+            || self.ops.val().is_break
+            || self.ops.val().is_cont
+            || self.ops.val().is_call
+            || self.ops.val().is_ret
+            || self.ops.val().is_branch
+            || self.ops.val().is_halt
+            || self.ops.val().is_join_br
+            || self.ops.val().is_join_halt
+            || self.ops.val().is_jmp
+            || self.ops.val().is_init
+            || self.ops.val().is_eot);
+        self.ops.next.stk_loop = self.ops.val().is_break || self.ops.val().is_cont || self.ops.val().is_while;
+        self.ops.next.stk_br = self.ops.val().is_branch || self.ops.val().is_join_br;
+        self.ops.next.stk_halt = self.ops.val().is_halt || self.ops.val().is_join_halt;
+        self.ops.next.lbl_ip = self.ops.val().is_endif || self.ops.val().is_while || self.ops.val().is_join_br || self.ops.val().is_join_halt;
+        self.ops.next.lbl_jip = self.ops.val().is_branch;
     }
 }

@@ -3,6 +3,7 @@
 //! counter update: the lanes and stacks commit only when it reports none.
 
 use super::enc::{err, ty};
+use super::decode::Ops;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -12,24 +13,7 @@ pub struct ErrorPriority<const N: usize, const DW: usize, const IPW: usize> {
     pub pred: Signal<In, Bits<N>>,
     pub fault: Signal<In, Bit>,
     /// Decoded op.
-    pub bad_op: Signal<In, Bit>,
-    pub is_nop: Signal<In, Bit>,
-    pub is_jmp: Signal<In, Bit>,
-    pub is_do: Signal<In, Bit>,
-    pub is_eot: Signal<In, Bit>,
-    pub is_init: Signal<In, Bit>,
-    pub is_if: Signal<In, Bit>,
-    pub is_else: Signal<In, Bit>,
-    pub is_endif: Signal<In, Bit>,
-    pub is_join_br: Signal<In, Bit>,
-    pub is_join_halt: Signal<In, Bit>,
-    pub is_break: Signal<In, Bit>,
-    pub is_cont: Signal<In, Bit>,
-    pub is_while: Signal<In, Bit>,
-    pub is_call: Signal<In, Bit>,
-    pub is_ret: Signal<In, Bit>,
-    pub is_branch: Signal<In, Bit>,
-    pub is_halt: Signal<In, Bit>,
+    pub ops: Signal<In, Ops>,
     /// Skipped convergence per type (levels).
     pub sk_if: Signal<In, Bit>,
     pub sk_loop: Signal<In, Bit>,
@@ -106,24 +90,7 @@ impl<const N: usize, const DW: usize, const IPW: usize> ErrorPriority<N, DW, IPW
             valid: Default::default(),
             pred: Default::default(),
             fault: Default::default(),
-            bad_op: Default::default(),
-            is_nop: Default::default(),
-            is_jmp: Default::default(),
-            is_do: Default::default(),
-            is_eot: Default::default(),
-            is_init: Default::default(),
-            is_if: Default::default(),
-            is_else: Default::default(),
-            is_endif: Default::default(),
-            is_join_br: Default::default(),
-            is_join_halt: Default::default(),
-            is_break: Default::default(),
-            is_cont: Default::default(),
-            is_while: Default::default(),
-            is_call: Default::default(),
-            is_ret: Default::default(),
-            is_branch: Default::default(),
-            is_halt: Default::default(),
+            ops: Default::default(),
             sk_if: Default::default(),
             sk_loop: Default::default(),
             sk_br: Default::default(),
@@ -195,43 +162,43 @@ impl<const N: usize, const DW: usize, const IPW: usize> Logic for ErrorPriority<
         // sign rules of §2.4 and the candidate targets of §6.4, per op
         self.bad_off.next = false;
         self.oor.next = false;
-        if self.is_nop.val() || self.is_do.val() {
+        if self.ops.val().is_nop || self.ops.val().is_do {
             self.oor.next = self.oor_n.val();
         }
-        if self.is_jmp.val() {
+        if self.ops.val().is_jmp {
             self.oor.next = self.oor_j.val();
         }
-        if self.is_if.val() {
+        if self.ops.val().is_if {
             self.bad_off.next = !(self.jpos.val() && self.upos.val() && self.j_le_u.val());
             self.oor.next = self.oor_n.val() || self.oor_j.val() || self.oor_u.val();
         }
-        if self.is_else.val() {
+        if self.ops.val().is_else {
             self.bad_off.next = !self.upos.val();
             self.oor.next = self.oor_n.val() || self.oor_u.val();
         }
-        if self.is_endif.val() || self.is_join_br.val() || self.is_join_halt.val() {
+        if self.ops.val().is_endif || self.ops.val().is_join_br || self.ops.val().is_join_halt {
             self.bad_off.next = !self.jpos.val();
             self.oor.next = self.oor_n.val() || self.oor_j.val();
         }
-        if self.is_break.val() || self.is_cont.val() || self.is_halt.val() {
+        if self.ops.val().is_break || self.ops.val().is_cont || self.ops.val().is_halt {
             self.bad_off.next = !self.jpos.val() || !self.upos.val();
             self.oor.next = self.oor_n.val() || self.oor_j.val() || self.oor_u.val();
         }
-        if self.is_break.val() {
+        if self.ops.val().is_break {
             self.oor.next = self.oor_n.val() || self.oor_j.val() || self.oor_u.val() || self.oor_u1.val();
         }
-        if self.is_while.val() {
+        if self.ops.val().is_while {
             self.bad_off.next = self.jpos.val() || !self.upos.val();
             self.oor.next = self.oor_n.val() || self.oor_j.val() || self.oor_u.val();
         }
-        if self.is_call.val() || self.is_branch.val() {
+        if self.ops.val().is_call || self.ops.val().is_branch {
             self.oor.next = self.oor_n.val() || self.oor_j.val();
         }
-        if self.is_ret.val() {
+        if self.ops.val().is_ret {
             self.bad_off.next = self.jneg.val();
             self.oor.next = !self.jzero.val() && (self.oor_n.val() || self.oor_j.val());
         }
-        if self.is_branch.val() {
+        if self.ops.val().is_branch {
             self.bad_off.next = self.jzero.val();
         }
 
@@ -239,11 +206,11 @@ impl<const N: usize, const DW: usize, const IPW: usize> Logic for ErrorPriority<
         self.berr.next = false;
         self.bcode.next = self.k_err_none.val();
         self.btype.next = self.k_ty_none.val();
-        if self.is_do.val() && self.loop_nest.val().all() {
+        if self.ops.val().is_do && self.loop_nest.val().all() {
             self.berr.next = true;
             self.bcode.next = self.k_err_loop_nest_ovf.val();
         }
-        if self.is_eot.val()
+        if self.ops.val().is_eot
             && ((self.cic_if.val() != 0)
                 || (self.cic_loop.val() != 0)
                 || (self.cic_call.val() != 0)
@@ -255,14 +222,14 @@ impl<const N: usize, const DW: usize, const IPW: usize> Logic for ErrorPriority<
             self.berr.next = true;
             self.bcode.next = self.k_err_unclosed_at_eot.val();
         }
-        if self.is_if.val() && !self.e_none.val() && !self.t_all.val() && !self.t_none.val() && (self.cic_if.val() == self.k_maxd.val()) {
+        if self.ops.val().is_if && !self.e_none.val() && !self.t_all.val() && !self.t_none.val() && (self.cic_if.val() == self.k_maxd.val()) {
             self.berr.next = true;
             self.bcode.next = self.k_err_stack_ovf.val();
             self.btype.next = self.k_ty_if.val();
         }
         // a LOOP level opens (BREAK/CONT that parks, WHILE that parks) on a full stack
-        if (((self.is_break.val() || self.is_cont.val()) && !self.t_none.val() && !(self.fc.val() && self.t_all.val()))
-            || (self.is_while.val() && self.wc_any.val() && self.wx_any.val()))
+        if (((self.ops.val().is_break || self.ops.val().is_cont) && !self.t_none.val() && !(self.fc.val() && self.t_all.val()))
+            || (self.ops.val().is_while && self.wc_any.val() && self.wx_any.val()))
             && !self.m.val()
             && (self.cic_loop.val() == self.k_maxd.val())
             && (self.loop_nest.val() != 0)
@@ -271,21 +238,21 @@ impl<const N: usize, const DW: usize, const IPW: usize> Logic for ErrorPriority<
             self.bcode.next = self.k_err_stack_ovf.val();
             self.btype.next = self.k_ty_loop.val();
         }
-        if (self.is_break.val() || self.is_cont.val() || self.is_while.val()) && (self.loop_nest.val() == 0) {
+        if (self.ops.val().is_break || self.ops.val().is_cont || self.ops.val().is_while) && (self.loop_nest.val() == 0) {
             self.berr.next = true;
             self.bcode.next = self.k_err_no_loop.val();
             self.btype.next = self.k_ty_none.val();
         }
-        if self.is_call.val() && !self.t_none.val() && (self.cic_call.val() == self.k_maxd_call.val()) {
+        if self.ops.val().is_call && !self.t_none.val() && (self.cic_call.val() == self.k_maxd_call.val()) {
             self.berr.next = true;
             self.bcode.next = self.k_err_stack_ovf.val();
             self.btype.next = self.k_ty_call.val();
         }
-        if self.is_ret.val() && (self.cic_call.val() == 0) {
+        if self.ops.val().is_ret && (self.cic_call.val() == 0) {
             self.berr.next = true;
             self.bcode.next = self.k_err_ret_underflow.val();
         }
-        if self.is_branch.val() && !self.t_none.val() && !self.t_all.val() {
+        if self.ops.val().is_branch && !self.t_none.val() && !self.t_all.val() {
             if !self.jpos.val() {
                 self.berr.next = true;
                 self.bcode.next = self.k_err_div_backward.val();
@@ -298,7 +265,7 @@ impl<const N: usize, const DW: usize, const IPW: usize> Logic for ErrorPriority<
                 self.btype.next = self.k_ty_br.val();
             }
         }
-        if self.is_halt.val()
+        if self.ops.val().is_halt
             && !self.t_none.val()
             && !(self.fc.val() && self.t_all.val())
             && (self.cic_halt.val() != 0)
@@ -312,12 +279,12 @@ impl<const N: usize, const DW: usize, const IPW: usize> Logic for ErrorPriority<
         self.err.next = true;
         self.err_code.next = self.k_err_none.val();
         self.err_type.next = self.k_ty_none.val();
-        if self.is_init.val() {
+        if self.ops.val().is_init {
             self.err.next = self.pred.val() == 0;
             self.err_code.next = self.k_err_empty_live.val();
         } else if self.fault.val() {
             self.err_code.next = self.k_err_faulted.val();
-        } else if self.bad_op.val() {
+        } else if self.ops.val().bad_op {
             self.err_code.next = self.k_err_bad_op.val();
         } else if self.sk_if.val() {
             self.err_code.next = self.k_err_skipped_conv.val();

@@ -3,20 +3,13 @@
 //! rejoin A (which lanes a convergence re-enables; after the lane masks).
 
 use super::enc::ty;
+use super::decode::Ops;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct Levels<const N: usize, const DW: usize, const CW: usize, const IPW: usize> {
     /// From decode: the op's level type and label source, and the convergence ops.
-    pub stk_loop: Signal<In, Bit>,
-    pub stk_br: Signal<In, Bit>,
-    pub stk_halt: Signal<In, Bit>,
-    pub lbl_ip: Signal<In, Bit>,
-    pub lbl_jip: Signal<In, Bit>,
-    pub is_join_br: Signal<In, Bit>,
-    pub is_join_halt: Signal<In, Bit>,
-    pub is_while: Signal<In, Bit>,
-    pub is_ret: Signal<In, Bit>,
+    pub ops: Signal<In, Ops>,
     /// The request: IP, and IP+jip and IP+uip as labels.
     pub ip: Signal<In, Bits<IPW>>,
     pub lab_j: Signal<In, Bits<IPW>>,
@@ -76,15 +69,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Default
         assert_eq!(CW, DW + 3);
         let code = |t: u64, d: u64| Constant::new(Bits::<CW>::from((t << DW) | d));
         Self {
-            stk_loop: Default::default(),
-            stk_br: Default::default(),
-            stk_halt: Default::default(),
-            lbl_ip: Default::default(),
-            lbl_jip: Default::default(),
-            is_join_br: Default::default(),
-            is_join_halt: Default::default(),
-            is_while: Default::default(),
-            is_ret: Default::default(),
+            ops: Default::default(),
             ip: Default::default(),
             lab_j: Default::default(),
             lab_u: Default::default(),
@@ -137,27 +122,27 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic f
     fn update(&mut self) {
         // match(t, L): one TOS compare, the type and label chosen by the op
         self.label.next = self.lab_u.val();
-        if self.lbl_jip.val() {
+        if self.ops.val().lbl_jip {
             self.label.next = self.lab_j.val();
         }
-        if self.lbl_ip.val() {
+        if self.ops.val().lbl_ip {
             self.label.next = self.ip.val();
         }
         self.m_cic.next = self.cic_if.val();
         self.m_tip.next = self.tos_ip_if.val();
         self.m_taux.next = self.tos_aux_if.val();
         self.m_chk.next = true;
-        if self.stk_loop.val() {
+        if self.ops.val().stk_loop {
             self.m_cic.next = self.cic_loop.val();
             self.m_tip.next = self.tos_ip_loop.val();
             self.m_taux.next = self.tos_aux_loop.val();
         }
-        if self.stk_br.val() {
+        if self.ops.val().stk_br {
             self.m_cic.next = self.cic_br.val();
             self.m_tip.next = self.tos_ip_br.val();
             self.m_taux.next = self.tos_aux_br.val();
         }
-        if self.stk_halt.val() {
+        if self.ops.val().stk_halt {
             // the HALT level ignores aux
             self.m_cic.next = self.cic_halt.val();
             self.m_tip.next = self.tos_ip_halt.val();
@@ -195,17 +180,17 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic f
 
         // rejoin A's code (used only when the level matches)
         self.rja_code.next = self.cur_if.val();
-        if self.is_join_br.val() {
+        if self.ops.val().is_join_br {
             self.rja_code.next = self.cur_br.val();
         }
-        if self.is_join_halt.val() {
+        if self.ops.val().is_join_halt {
             self.rja_code.next = self.k_cnt_halt1.val();
         }
-        if self.is_while.val() {
+        if self.ops.val().is_while {
             // CONT-parked lanes rejoin before the WHILE samples its predicate
             self.rja_code.next = self.cur_cont.val();
         }
-        if self.is_ret.val() {
+        if self.ops.val().is_ret {
             self.rja_code.next = self.cur_call.val();
         }
     }
@@ -216,12 +201,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize> Logic f
 #[derive(LogicBlock)]
 pub struct Rejoin<const N: usize, const DW: usize> {
     /// Decoded op, the level match, `req_pred`, jip == 0, CIC[CALL].
-    pub is_else: Signal<In, Bit>,
-    pub is_endif: Signal<In, Bit>,
-    pub is_join_br: Signal<In, Bit>,
-    pub is_join_halt: Signal<In, Bit>,
-    pub is_while: Signal<In, Bit>,
-    pub is_ret: Signal<In, Bit>,
+    pub ops: Signal<In, Ops>,
     pub m: Signal<In, Bit>,
     pub pred: Signal<In, Bits<N>>,
     pub jzero: Signal<In, Bit>,
@@ -251,12 +231,7 @@ pub struct Rejoin<const N: usize, const DW: usize> {
 impl<const N: usize, const DW: usize> Default for Rejoin<N, DW> {
     fn default() -> Self {
         Self {
-            is_else: Default::default(),
-            is_endif: Default::default(),
-            is_join_br: Default::default(),
-            is_join_halt: Default::default(),
-            is_while: Default::default(),
-            is_ret: Default::default(),
+            ops: Default::default(),
             m: Default::default(),
             pred: Default::default(),
             jzero: Default::default(),
@@ -286,17 +261,17 @@ impl<const N: usize, const DW: usize> Logic for Rejoin<N, DW> {
     fn update(&mut self) {
         self.rja_en.next = false;
         self.rja_q.next = self.k_ones.val();
-        if self.is_else.val() && self.m.val() {
+        if self.ops.val().is_else && self.m.val() {
             self.rja_en.next = true;
         }
-        if (self.is_endif.val() || self.is_join_br.val() || self.is_join_halt.val()) && self.m.val() {
+        if (self.ops.val().is_endif || self.ops.val().is_join_br || self.ops.val().is_join_halt) && self.m.val() {
             self.rja_en.next = true;
             self.rja_q.next = self.pred.val();
         }
-        if self.is_while.val() {
+        if self.ops.val().is_while {
             self.rja_en.next = self.m.val();
         }
-        if self.is_ret.val() {
+        if self.ops.val().is_ret {
             // a final RET that does not take the shortcut releases the caller's level
             self.rja_en.next = self.jzero.val() && !(!self.e_none.val() && self.fc.val()) && (self.cic_call.val() != 0);
         }

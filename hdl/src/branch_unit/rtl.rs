@@ -159,7 +159,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.lanes.eqb.next = self.masks.eqb.val();
         self.lanes.park_m.next = self.state.park_m.val();
         self.lanes.park_code.next = self.state.park_code.val();
-        self.lanes.init.next = self.decode.is_init.val();
+        self.lanes.init.next = self.decode.ops.val().is_init;
         self.lanes.commit.next = self.errors.commit.val();
         self.masks.cnt.next = self.lanes.cnt.val();
         self.masks.pred.next = self.req_pred.val();
@@ -167,30 +167,12 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.masks.rjb_code.next = self.levels.cur_loop.val();
         // stacks
         self.stacks.commit.next = self.errors.commit.val();
-        self.stacks.init.next = self.decode.is_init.val();
-        self.stacks.clr_call.next = self.state.clr_call.val();
-        self.stacks.push_if.next = self.state.push_if.val();
-        self.stacks.push_loop.next = self.state.push_loop.val();
-        self.stacks.push_call.next = self.state.push_call.val();
-        self.stacks.push_br.next = self.state.push_br.val();
-        self.stacks.push_halt.next = self.state.push_halt.val();
-        self.stacks.pop_if.next = self.state.pop_if.val();
-        self.stacks.pop_loop.next = self.state.pop_loop.val();
-        self.stacks.pop_call.next = self.state.pop_call.val();
-        self.stacks.pop_br.next = self.state.pop_br.val();
-        self.stacks.pop_halt.next = self.state.pop_halt.val();
+        self.stacks.init.next = self.decode.ops.val().is_init;
+        self.stacks.stack_ops.next = self.state.stack_ops.val();
         self.stacks.push_ip.next = self.state.push_ip.val();
         self.stacks.push_aux.next = self.state.push_aux.val();
         // levels: label match, codes, rejoin A
-        self.levels.stk_loop.next = self.decode.stk_loop.val();
-        self.levels.stk_br.next = self.decode.stk_br.val();
-        self.levels.stk_halt.next = self.decode.stk_halt.val();
-        self.levels.lbl_ip.next = self.decode.lbl_ip.val();
-        self.levels.lbl_jip.next = self.decode.lbl_jip.val();
-        self.levels.is_join_br.next = self.decode.is_join_br.val();
-        self.levels.is_join_halt.next = self.decode.is_join_halt.val();
-        self.levels.is_while.next = self.decode.is_while.val();
-        self.levels.is_ret.next = self.decode.is_ret.val();
+        self.levels.ops.next = self.decode.ops.val();
         self.levels.ip.next = self.req_ip.val();
         self.levels.lab_j.next = self.targets.lab_j.val();
         self.levels.lab_u.next = self.targets.lab_u.val();
@@ -207,12 +189,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.levels.tos_aux_loop.next = self.stacks.tos_aux_loop.val();
         self.levels.tos_aux_br.next = self.stacks.tos_aux_br.val();
         // rejoin A
-        self.rejoin.is_else.next = self.decode.is_else.val();
-        self.rejoin.is_endif.next = self.decode.is_endif.val();
-        self.rejoin.is_join_br.next = self.decode.is_join_br.val();
-        self.rejoin.is_join_halt.next = self.decode.is_join_halt.val();
-        self.rejoin.is_while.next = self.decode.is_while.val();
-        self.rejoin.is_ret.next = self.decode.is_ret.val();
+        self.rejoin.ops.next = self.decode.ops.val();
         self.rejoin.m.next = self.levels.m.val();
         self.rejoin.pred.next = self.req_pred.val();
         self.rejoin.jzero.next = self.targets.jzero.val();
@@ -223,19 +200,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.rejoin.eqa.next = self.masks.eqa.val();
         self.rejoin.eqb.next = self.masks.eqb.val();
         // body: state changes
-        self.state.is_do.next = self.decode.is_do.val();
-        self.state.is_if.next = self.decode.is_if.val();
-        self.state.is_else.next = self.decode.is_else.val();
-        self.state.is_endif.next = self.decode.is_endif.val();
-        self.state.is_join_br.next = self.decode.is_join_br.val();
-        self.state.is_join_halt.next = self.decode.is_join_halt.val();
-        self.state.is_break.next = self.decode.is_break.val();
-        self.state.is_cont.next = self.decode.is_cont.val();
-        self.state.is_while.next = self.decode.is_while.val();
-        self.state.is_call.next = self.decode.is_call.val();
-        self.state.is_ret.next = self.decode.is_ret.val();
-        self.state.is_branch.next = self.decode.is_branch.val();
-        self.state.is_halt.next = self.decode.is_halt.val();
+        self.state.ops.next = self.decode.ops.val();
         self.state.e.next = self.masks.e.val();
         self.state.t.next = self.masks.t.val();
         self.state.wx.next = self.rejoin.wx.val();
@@ -264,22 +229,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.state.tos_aux_call.next = self.stacks.tos_aux_call.val();
         self.state.loop_nest.next = self.nest.loop_nest.val();
         // body: response
-        self.report.is_jmp.next = self.decode.is_jmp.val();
-        self.report.is_do.next = self.decode.is_do.val();
-        self.report.is_eot.next = self.decode.is_eot.val();
-        self.report.is_init.next = self.decode.is_init.val();
-        self.report.is_if.next = self.decode.is_if.val();
-        self.report.is_else.next = self.decode.is_else.val();
-        self.report.is_endif.next = self.decode.is_endif.val();
-        self.report.is_join_br.next = self.decode.is_join_br.val();
-        self.report.is_join_halt.next = self.decode.is_join_halt.val();
-        self.report.is_break.next = self.decode.is_break.val();
-        self.report.is_cont.next = self.decode.is_cont.val();
-        self.report.is_while.next = self.decode.is_while.val();
-        self.report.is_call.next = self.decode.is_call.val();
-        self.report.is_ret.next = self.decode.is_ret.val();
-        self.report.is_branch.next = self.decode.is_branch.val();
-        self.report.is_halt.next = self.decode.is_halt.val();
+        self.report.ops.next = self.decode.ops.val();
         self.report.e.next = self.masks.e.val();
         self.report.t.next = self.masks.t.val();
         self.report.e1.next = self.rejoin.e1.val();
@@ -304,24 +254,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.errors.valid.next = self.req_valid.val();
         self.errors.pred.next = self.req_pred.val();
         self.errors.fault.next = self.nest.fault.val();
-        self.errors.bad_op.next = self.decode.bad_op.val();
-        self.errors.is_nop.next = self.decode.is_nop.val();
-        self.errors.is_jmp.next = self.decode.is_jmp.val();
-        self.errors.is_do.next = self.decode.is_do.val();
-        self.errors.is_eot.next = self.decode.is_eot.val();
-        self.errors.is_init.next = self.decode.is_init.val();
-        self.errors.is_if.next = self.decode.is_if.val();
-        self.errors.is_else.next = self.decode.is_else.val();
-        self.errors.is_endif.next = self.decode.is_endif.val();
-        self.errors.is_join_br.next = self.decode.is_join_br.val();
-        self.errors.is_join_halt.next = self.decode.is_join_halt.val();
-        self.errors.is_break.next = self.decode.is_break.val();
-        self.errors.is_cont.next = self.decode.is_cont.val();
-        self.errors.is_while.next = self.decode.is_while.val();
-        self.errors.is_call.next = self.decode.is_call.val();
-        self.errors.is_ret.next = self.decode.is_ret.val();
-        self.errors.is_branch.next = self.decode.is_branch.val();
-        self.errors.is_halt.next = self.decode.is_halt.val();
+        self.errors.ops.next = self.decode.ops.val();
         self.errors.sk_if.next = self.levels.sk_if.val();
         self.errors.sk_loop.next = self.levels.sk_loop.val();
         self.errors.sk_br.next = self.levels.sk_br.val();
@@ -354,7 +287,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.errors.loop_nest.next = self.nest.loop_nest.val();
         // loop_nest, fault, response register
         self.nest.commit.next = self.errors.commit.val();
-        self.nest.init.next = self.decode.is_init.val();
+        self.nest.init.next = self.decode.ops.val().is_init;
         self.nest.ln_next.next = self.state.ln_next.val();
         self.nest.fail.next = self.req_valid.val() && self.errors.err.val();
         self.response.valid.next = self.req_valid.val();

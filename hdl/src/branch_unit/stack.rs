@@ -136,6 +136,23 @@ impl<const IPW: usize, const DW: usize> Logic for HaltLevel<IPW, DW> {
     }
 }
 
+/// The stack operations of one step (from the body): a push or a pop per type, and the
+/// HALT shortcut's clear of the CALL level. One `LogicStruct` so that it is one port.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct StackOps {
+    pub push_if: Bit,
+    pub push_loop: Bit,
+    pub push_call: Bit,
+    pub push_br: Bit,
+    pub push_halt: Bit,
+    pub pop_if: Bit,
+    pub pop_loop: Bit,
+    pub pop_call: Bit,
+    pub pop_br: Bit,
+    pub pop_halt: Bit,
+    pub clr_call: Bit,
+}
+
 /// All five levels of §2.1, IF, LOOP, CALL, BR and HALT (also the order of `dbg_cic`/`dbg_tos`).
 /// Pushes write `{push_ip, push_aux}`; INIT clears every CIC, a HALT shortcut the CALL one.
 #[derive(LogicBlock)]
@@ -144,17 +161,7 @@ pub struct Stacks<const IPW: usize, const DW: usize> {
     pub rst: Signal<In, Bit>,
     pub commit: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
-    pub clr_call: Signal<In, Bit>,
-    pub push_if: Signal<In, Bit>,
-    pub push_loop: Signal<In, Bit>,
-    pub push_call: Signal<In, Bit>,
-    pub push_br: Signal<In, Bit>,
-    pub push_halt: Signal<In, Bit>,
-    pub pop_if: Signal<In, Bit>,
-    pub pop_loop: Signal<In, Bit>,
-    pub pop_call: Signal<In, Bit>,
-    pub pop_br: Signal<In, Bit>,
-    pub pop_halt: Signal<In, Bit>,
+    pub stack_ops: Signal<In, StackOps>,
     pub push_ip: Signal<In, Bits<IPW>>,
     pub push_aux: Signal<In, Bits<DW>>,
     /// Each type's CIC and top entry.
@@ -186,17 +193,7 @@ impl<const IPW: usize, const DW: usize> Stacks<IPW, DW> {
             rst: Default::default(),
             commit: Default::default(),
             init: Default::default(),
-            clr_call: Default::default(),
-            push_if: Default::default(),
-            push_loop: Default::default(),
-            push_call: Default::default(),
-            push_br: Default::default(),
-            push_halt: Default::default(),
-            pop_if: Default::default(),
-            pop_loop: Default::default(),
-            pop_call: Default::default(),
-            pop_br: Default::default(),
-            pop_halt: Default::default(),
+            stack_ops: Default::default(),
             push_ip: Default::default(),
             push_aux: Default::default(),
             cic_if: Default::default(),
@@ -236,19 +233,19 @@ impl<const IPW: usize, const DW: usize> Logic for Stacks<IPW, DW> {
         self.call.commit.next = self.commit.val();
         self.br.commit.next = self.commit.val();
         self.halt.commit.next = self.commit.val();
-        self.if_.push.next = self.push_if.val();
-        self.loop_.push.next = self.push_loop.val();
-        self.call.push.next = self.push_call.val();
-        self.br.push.next = self.push_br.val();
-        self.halt.push.next = self.push_halt.val();
-        self.if_.pop.next = self.pop_if.val();
-        self.loop_.pop.next = self.pop_loop.val();
-        self.call.pop.next = self.pop_call.val();
-        self.br.pop.next = self.pop_br.val();
-        self.halt.pop.next = self.pop_halt.val();
+        self.if_.push.next = self.stack_ops.val().push_if;
+        self.loop_.push.next = self.stack_ops.val().push_loop;
+        self.call.push.next = self.stack_ops.val().push_call;
+        self.br.push.next = self.stack_ops.val().push_br;
+        self.halt.push.next = self.stack_ops.val().push_halt;
+        self.if_.pop.next = self.stack_ops.val().pop_if;
+        self.loop_.pop.next = self.stack_ops.val().pop_loop;
+        self.call.pop.next = self.stack_ops.val().pop_call;
+        self.br.pop.next = self.stack_ops.val().pop_br;
+        self.halt.pop.next = self.stack_ops.val().pop_halt;
         self.if_.clear.next = self.init.val();
         self.loop_.clear.next = self.init.val();
-        self.call.clear.next = self.init.val() || self.clr_call.val();
+        self.call.clear.next = self.init.val() || self.stack_ops.val().clr_call;
         self.br.clear.next = self.init.val();
         self.halt.clear.next = self.init.val();
         self.if_.push_ip.next = self.push_ip.val();
