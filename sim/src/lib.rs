@@ -11,6 +11,8 @@ pub mod ports {
 /// Lock-step drivers (DUT + golden model, every port compared) shared by tests and benches.
 pub mod drivers;
 pub mod golden;
+/// Cycle wrappers that give a transaction-level golden model a pipeline's latency and handshake.
+pub mod latency;
 /// Expected signatures of the FPGA BIST tops (golden models through the BIST core's recurrence).
 pub mod bist;
 /// Cycle models of the block golden models for the FPGA BIST tops (with their stimulus shaping).

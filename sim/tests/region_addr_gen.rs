@@ -258,16 +258,16 @@ fn extra_vectors() -> Vec<Tv> {
             0,
             0,
         ),
-        Tv { straddle: Some(0x1), ..tv("TVD3", "default", r(2, 31, 4, 4, 1, w, 4), vec![95, 97, 99, 101], 0, 0x6) },
-        Tv { straddle: Some(0x1), ..tv("TVD4", "default", r(127, 30, 4, 4, 1, d, 4), vec![4094, 2, 6, 10], 0, 0x7) },
+        Tv { straddle: Some(0x1), ..tv("TVD3", "default", r(2, 31, 4, 4, 1, w, 4), vec![95, 97, 99, 101], 0, W_MISALIGN | W_STRADDLE) },
+        Tv { straddle: Some(0x1), ..tv("TVD4", "default", r(127, 30, 4, 4, 1, d, 4), vec![4094, 2, 6, 10], 0, W_WRAP | W_MISALIGN | W_STRADDLE) },
         Tv {
             straddle: Some(0x1),
-            ..tv("TVD4n", "nowrap", r(127, 30, 4, 4, 1, d, 4), vec![4094, 2, 6, 10], E_OOB, 0x6)
+            ..tv("TVD4n", "nowrap", r(127, 30, 4, 4, 1, d, 4), vec![4094, 2, 6, 10], E_OOB, W_MISALIGN | W_STRADDLE)
         },
         tv("TVD5", "default", r(10, 0, 16, 8, 2, w, 16), (0..16).map(|i| 320 + 4 * i).collect(), 0, 0),
         tv("TVD5b", "default", r(10, 0, 0, 16, 2, w, 16), (0..16).map(|i| 320 + 4 * i).collect(), 0, 0),
         tv("TVE1", "cfg_a_opt", r(4, 6, 8, 8, 1, b, 8), vec![38, 39, 0, 1, 2, 3, 4, 5], E_OOB, 0),
-        fatal("TVE2", "default", Desc { ty: 7, ..r(1, 0, 8, 8, 1, b, 8) }, E_TYPE),
+        fatal("TVE2", "default", Desc { ty: T_RESERVED, ..r(1, 0, 8, 8, 1, b, 8) }, E_TYPE),
         fatal("TVE3", "default", Desc { exec_log2: 5, ..r(1, 0, 8, 8, 1, b, 8) }, E_EXEC),
         fatal("TVE4", "default", Desc { width_log2: 4, ..r(1, 0, 8, 8, 1, b, 8) }, E_WIDTH),
         fatal("TVE5", "cfg_a", r(6, 0, 8, 8, 1, b, 8), E_REG),
@@ -303,7 +303,7 @@ fn extra_vectors() -> Vec<Tv> {
         fatal(
             "TVFM",
             "cfg_a",
-            Desc { enc_err: true, ty: 7, exec_log2: 6, width_log2: 7, colmajor: true, ..r(7, 3, 8, 8, 1, b, 8) },
+            Desc { enc_err: true, ty: T_RESERVED, exec_log2: 6, width_log2: 7, colmajor: true, ..r(7, 3, 8, 8, 1, b, 8) },
             E_ENC | E_TYPE | E_EXEC | E_WIDTH | E_REG | E_ORDER,
         ),
         // A semantic error does not suppress warnings (no priority): OOB + misalign + straddle.
@@ -385,7 +385,7 @@ fn boundary_error_and_option_vectors_2_8() {
         warns |= t.warn;
     }
     assert_eq!(errs, 0x3FF, "err bits covered");
-    assert_eq!(warns, 0x7, "warn bits covered");
+    assert_eq!(warns, W_WRAP | W_MISALIGN | W_STRADDLE, "warn bits covered");
     run_vectors(&vs);
 }
 
@@ -473,7 +473,7 @@ fn timing_contract() {
     assert_eq!(b.dut.get(b.p.out_err), 0);
     assert_eq!(b.dut.get_field(b.p.out_addr, 0, 12), 0);
     // After an error, the next legal descriptor is unaffected.
-    b.step(true, &Desc { ty: 7, ..d1 }, true);
+    b.step(true, &Desc { ty: T_RESERVED, ..d1 }, true);
     b.step(true, &d1, true);
     assert_eq!(b.model.out, g1);
 }
@@ -489,7 +489,7 @@ fn random_desc(rng: &mut StdRng, cfg: &Cfg) -> Desc {
         enc_err: false,
         reg: rng.gen_range(0..cfg.nr),
         sub: rng.gen_range(0..cfg.rb),
-        ty: rng.gen_range(0..7),
+        ty: rng.gen_range(T_UB..=T_F),
         exec_log2: rng.gen_range(0..=nmax_log),
         width_log2: 0,
         hs: match rng.gen_range(0..4) {
@@ -1055,7 +1055,7 @@ fn rfg_timing_and_errors() {
     let mut b = RfgBench::new("cfg_c", 2);
     let cfg = b.cfg;
     let one = rag(&cfg, &r(3, 0, 8, 8, 1, T_UB, 8)); // 8 bytes of R3: one pass
-    let fatal = rag(&cfg, &Desc { ty: 7, ..r(3, 0, 8, 8, 1, T_UB, 8) });
+    let fatal = rag(&cfg, &Desc { ty: T_RESERVED, ..r(3, 0, 8, 8, 1, T_UB, 8) });
     let oob = rag(&cfg, &r(3, 0, 8, 8, 1, T_UB, 8).dst()); // is_dst with W=8,HS=1: legal
     assert_eq!((one.err, oob.err), (0, 0));
     assert_ne!(fatal.err, 0);

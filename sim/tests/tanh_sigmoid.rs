@@ -29,8 +29,14 @@ impl Bench {
         let dut = Dut::new(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
         let lanes: usize = dut.param("lanes").parse().unwrap();
         let params = Params { fused: dut.param("fused") == "1", canon_nan: dut.param("canon_nan") == "1" };
-        // the spec's latency (§6.2), not the golden model's: 6 with the fused tail, 4 without
-        assert_eq!(dut.param("lat"), if params.fused { "6" } else { "4" });
+        // the spec's latency (§6.2), not the golden model's: 6 with the fused tail, 4 without;
+        // the test-only `_lat<N>` variants raise it to N with output stages
+        let lat: usize = dut.param("lat").parse().unwrap();
+        let spec_lat = if params.fused { 6 } else { 4 };
+        match variant.split_once("_lat") {
+            Some((_, n)) => assert_eq!(lat, n.parse::<usize>().unwrap()),
+            None => assert_eq!(lat, spec_lat),
+        }
         let mut b = Bench {
             p_valid: dut.input("in_valid"),
             p_op: dut.input("in_op"),
@@ -43,7 +49,7 @@ impl Bench {
             o_mask: dut.output("out_mask"),
             o_data: dut.output("out_data"),
             o_tag: dut.output("out_tag"),
-            gold: Pipeline::with(lanes, params),
+            gold: Pipeline::with_lat(lanes, params, lat),
             lanes,
             params,
             dut,
@@ -294,9 +300,9 @@ fn unfused_canon_fp32_random_1e6_per_op_directed_and_reserved_ops() {
             (0..1_000_000).map(|i| if i % 2 == 0 { rng.gen() } else { rng.gen_range(-32.0f32..32.0).to_bits() }).collect();
         b.run_values(op, FMT_FP32, false, &vals);
     }
-    // specials, NaN payloads, thresholds; op TANH and op 3 are reserved here
+    // specials, NaN payloads, thresholds; op TANH and op RESERVED are reserved here
     let directed = fp32_directed();
-    for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, 3] {
+    for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, OP_RESERVED] {
         for ftz in [false, true] {
             b.run_values(op, FMT_FP32, ftz, &directed);
         }
@@ -424,5 +430,62 @@ fn invariants_symmetry_and_ranges() {
         let (sp, sn) = (f32::from_bits(lane(OP_SIGMOID, FMT_FP32, false, r)) as f64, f32::from_bits(lane(OP_SIGMOID, FMT_FP32, false, r | 1 << 31)) as f64);
         assert!((0.0..=1.0).contains(&sp) && (0.0..=1.0).contains(&sn));
         assert!((sp + sn - 1.0).abs() <= 2f64.powi(-24) * 1.5, "x {}", f32::from_bits(r));
+    }
+}
+
+/// The latency-aware co-simulation on a block whose latency is changed in a test-only variant:
+/// `lanes1_lat9` is the default unit with `lat = 9` (three output stages more than the spec's 6).
+/// The same transaction-level golden model, behind a 9-stage `FixedLatency`, checks every port
+/// every cycle through random traffic with bubbles, every op and format, and resets.
+const LAT9: &str = "lanes1_lat9";
+
+#[test]
+fn raised_latency_variant_matches_the_golden_model_through_the_latency_wrapper() {
+    let mut b = Bench::new(LAT9);
+    assert_eq!(b.gold.lat(), 9);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for n in 0..100_000u32 {
+        let i = VecIn {
+            valid: rng.gen_bool(0.8),
+            op: rng.gen_range(0..4u8),
+            fmt: rng.gen_range(0..4u8),
+            ftz: rng.gen(),
+            mask: rng.gen_range(0..2),
+            tag: rng.gen::<u32>() & 0xFF,
+            data: vec![if rng.gen() { rng.gen() } else { rng.gen_range(-20.0f32..20.0).to_bits() }],
+        };
+        b.cycle(&i);
+        if n % 30_000 == 29_999 {
+            b.dut.reset(1);
+            b.gold.reset();
+        }
+    }
+    b.run_values(OP_TANH, FMT_FP32, false, &fp32_directed());
+}
+
+#[test]
+fn raised_latency_result_leaves_exactly_lat_cycles_after_its_input() {
+    let mut b = Bench::new(LAT9);
+    let (o_valid, o_tag, o_data) = (b.dut.output("out_valid"), b.dut.output("out_tag"), b.dut.output("out_data"));
+    let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 0x5A, data: vec![0], ..Default::default() };
+    let idle = VecIn { data: vec![0], ..Default::default() };
+    // sigmoid(0) = 0.5 exactly; the input's own clock edge is cycle 1
+    for n in 1..=11 {
+        b.cycle(if n == 1 { &x } else { &idle });
+        let got = (b.dut.get(o_valid), b.dut.get(o_tag), b.dut.get(o_data));
+        assert_eq!(got, if n == 9 { (1, 0x5A, 0.5f32.to_bits() as u64) } else { (0, 0, 0) }, "after clock edge {n}");
+    }
+}
+
+#[test]
+fn lat_below_the_spec_or_too_far_above_is_rejected_naming_the_key() {
+    use hdl::BlockGen;
+    use hdl::tanh_sigmoid::{Block, Config};
+    for (fused, lat) in [(1, 5), (0, 3), (1, 15), (0, 13)] {
+        let e = Block::validate(&Config { fused, lat, ..Config::default() }).unwrap_err();
+        assert_eq!(e.key, "tanh_sigmoid.lat", "{e}");
+    }
+    for (fused, lat) in [(1, 0), (1, 6), (1, 14), (0, 4), (0, 12)] {
+        Block::validate(&Config { fused, lat, ..Config::default() }).unwrap();
     }
 }

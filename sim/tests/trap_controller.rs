@@ -6,63 +6,22 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::cosim::{Dut, Expected, In, Out};
+use sim::cosim::{Dut, Expected};
 use hdl::trap_controller::enc::{cause, csr, sr};
 use sim::golden::trap_controller::*;
+use sim::ports::EuTrapController;
 
 const F: u32 = 0xFFFF_FFFF;
-
-struct PortsIn {
-    warp_valid: In,
-    exc_valid: In,
-    exc_cause: In,
-    exc_pc: In,
-    exc_mask: In,
-    ret_valid: In,
-    pause_valid: In,
-    warp_pc: In,
-    warp_mask: In,
-    quiesced: In,
-    bar_wait: In,
-    issue_valid: In,
-    issue_wid: In,
-    host_int: In,
-    sm_evt_valid: In,
-    sm_evt_cause: In,
-    bcast_in: In,
-    sr_valid: In,
-    sr_wid: In,
-    sr_sel: In,
-    sr_we: In,
-    sr_wdata: In,
-    csr_valid: In,
-    csr_we: In,
-    csr_addr: In,
-    csr_wdata: In,
-}
-
-struct PortsOut {
-    warp_halt: Out,
-    drain_req: Out,
-    trap_mode: Out,
-    redir_valid: Out,
-    redir_pc: Out,
-    redir_mask: Out,
-    warp_kill: Out,
-    host_irq: Out,
-    bcast_out: Out,
-    vt_base: Out,
-    sr_rdata: Out,
-    csr_rdata: Out,
-}
 
 /// DUT + golden model in lock step.
 struct Tb {
     dut: Dut,
     p: Params,
     s: State,
-    pi: PortsIn,
-    po: PortsOut,
+    /// Every port by its spec name (generated bindings); `pi` for the inputs, `po` for the
+    /// outputs, to read like the spec's two port tables.
+    pi: EuTrapController,
+    po: EuTrapController,
     prev: Inputs,
     exp: Expected,
     cycles: u64,
@@ -71,50 +30,8 @@ struct Tb {
 impl Tb {
     fn new(w: usize) -> Self {
         let dut = Dut::new(&format!("trap_controller_w{w}/eu_trap_controller"));
-        let i = |n: &str| dut.input(n);
-        let pi = PortsIn {
-            warp_valid: i("warp_valid"),
-            exc_valid: i("exc_valid"),
-            exc_cause: i("exc_cause"),
-            exc_pc: i("exc_pc"),
-            exc_mask: i("exc_mask"),
-            ret_valid: i("ret_valid"),
-            pause_valid: i("pause_valid"),
-            warp_pc: i("warp_pc"),
-            warp_mask: i("warp_mask"),
-            quiesced: i("quiesced"),
-            bar_wait: i("bar_wait"),
-            issue_valid: i("issue_valid"),
-            issue_wid: i("issue_wid"),
-            host_int: i("host_int"),
-            sm_evt_valid: i("sm_evt_valid"),
-            sm_evt_cause: i("sm_evt_cause"),
-            bcast_in: i("bcast_in"),
-            sr_valid: i("sr_valid"),
-            sr_wid: i("sr_wid"),
-            sr_sel: i("sr_sel"),
-            sr_we: i("sr_we"),
-            sr_wdata: i("sr_wdata"),
-            csr_valid: i("csr_valid"),
-            csr_we: i("csr_we"),
-            csr_addr: i("csr_addr"),
-            csr_wdata: i("csr_wdata"),
-        };
-        let o = |n: &str| dut.output(n);
-        let po = PortsOut {
-            warp_halt: o("warp_halt"),
-            drain_req: o("drain_req"),
-            trap_mode: o("trap_mode"),
-            redir_valid: o("redir_valid"),
-            redir_pc: o("redir_pc"),
-            redir_mask: o("redir_mask"),
-            warp_kill: o("warp_kill"),
-            host_irq: o("host_irq"),
-            bcast_out: o("bcast_out"),
-            vt_base: o("vt_base"),
-            sr_rdata: o("sr_rdata"),
-            csr_rdata: o("csr_rdata"),
-        };
+        let pi = EuTrapController::of(&dut);
+        let po = pi;
         assert_eq!(dut.param("W"), w.to_string());
         let p = Params::new(w);
         let exp = dut.expected();
@@ -1164,4 +1081,33 @@ fn formal_bmc_fails_on_a_mutated_design() {
 fn formal_bmc_fails_on_a_mutated_property() {
     let (ok, text) = run_formal(&["--steps", "6", "--mutate-property"]);
     assert!(!ok && text.contains("FAIL"), "{text}");
+}
+
+/// The golden model's state and cause names are the encodings table's (one source for the RTL
+/// header, the docs and the model).
+#[test]
+fn golden_names_are_the_encodings_tables() {
+    use hdl::trap_controller::enc;
+    let modes = [(NORM, enc::mode::NORM), (DRAIN, enc::mode::DRAIN), (ENTER, enc::mode::ENTER), (HANDLER, enc::mode::HANDLER)];
+    for (g, e) in modes {
+        assert_eq!(g as u64, e);
+    }
+    let states = [
+        (IDLE, enc::ws::IDLE), (RUN, enc::ws::RUN), (TRAP, enc::ws::TRAP), (RETW, enc::ws::RETW),
+        (PAUSED, enc::ws::PAUSED), (PARKED, enc::ws::PARKED), (RSTR, enc::ws::RSTR), (KILLED, enc::ws::KILLED),
+    ];
+    for (g, e) in states {
+        assert_eq!(g as u64, e);
+    }
+    assert_eq!((SSTEP as u64, HOST_INT as u64, BCAST as u64), (enc::cause::SSTEP, enc::cause::HOST_INT, enc::cause::BCAST));
+    let sticky = [
+        (TRAP_TAKEN, enc::sticky::TRAP_TAKEN), (PAUSE, enc::sticky::PAUSE), (DBLF, enc::sticky::DBLF), (FATAL, enc::sticky::FATAL),
+        (MULTI, enc::sticky::MULTI), (ERR_BADRET, enc::sticky::ERR_BADRET), (ERR_SPUR, enc::sticky::ERR_SPUR),
+        (ERR_UNK, enc::sticky::ERR_UNK), (SUPPR, enc::sticky::SUPPR), (GDROP, enc::sticky::GDROP),
+        (ERR_SR, enc::sticky::ERR_SR), (ERR_CSR, enc::sticky::ERR_CSR),
+    ];
+    for (g, e) in sticky {
+        assert_eq!(g as u64, e);
+    }
+    assert_eq!((STICKY_MASK as u64, GPEND_MASK as u64), (enc::mask::STICKY, enc::mask::GPEND));
 }

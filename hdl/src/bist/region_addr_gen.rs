@@ -16,7 +16,7 @@
 //! stimulus fields:
 //! * `wild = s.enc_err & s.colmajor` (1/4 of the cycles): `enc_err = s.tag[0]`,
 //!   `colmajor = s.tag[1]`, every other field raw (the fatal paths).
-//! * otherwise ("tame"): `enc_err = 0`, `colmajor = 0`, `type = s.type == 7 ? 6 : s.type`,
+//! * otherwise ("tame"): `enc_err = 0`, `colmajor = 0`, `type = s.type == RESERVED ? F : s.type`,
 //!   `exec = s.exec > log2(N_MAX) ? s.exec - log2(N_MAX) : s.exec`, `width = min(s.width, exec)`,
 //!   `reg = s.reg >= NR ? s.reg - NR : s.reg`; sub, hs, vs, is_dst raw.
 //! * `in_valid = s.in_valid | s.tag[3]`, `out_ready = s.out_ready | s.tag[2]` (3/4 each), the
@@ -24,6 +24,7 @@
 
 use super::{BistCore, BistParams};
 use crate::emit::{emit_module, EmitError, EmittedModule};
+use crate::region_addr_gen::enc::type_code;
 use crate::region_addr_gen::{Config, Rag};
 use rust_hdl::prelude::*;
 
@@ -43,8 +44,8 @@ bist_top! {
         /// NR as 4 bits (NR = 8 = 2^RN_W is allowed: then no register number is out of range).
         k_nr: Constant<Bits<4>> = Constant::new((cfg.num_regs as u64).into()),
         k_nlog: Constant<Bits<3>> = Constant::new((cfg.n_max.trailing_zeros() as u64).into()),
-        k_seven: Constant<Bits<3>> = Constant::new(7.into()),
-        k_six: Constant<Bits<3>> = Constant::new(6.into()),
+        k_type_reserved: Constant<Bits<3>> = Constant::new(type_code::RESERVED.into()),
+        k_type_f: Constant<Bits<3>> = Constant::new(type_code::F.into()),
         wild: Signal<Local, Bit> = Default::default(),
         ty: Signal<Local, Bits<3>> = Default::default(),
         ex: Signal<Local, Bits<3>> = Default::default(),
@@ -61,8 +62,8 @@ bist_top! {
         self.wd.next = self.core.stim.val().get_bits::<3>(14);
         self.rg.next = self.core.stim.val().get_bits::<3>(2);
         if !self.wild.val() {
-            if self.ty.val() == self.k_seven.val() {
-                self.ty.next = self.k_six.val();
+            if self.ty.val() == self.k_type_reserved.val() {
+                self.ty.next = self.k_type_f.val();
             }
             if self.ex.val() > self.k_nlog.val() {
                 self.ex.next = self.ex.val() - self.k_nlog.val();

@@ -24,6 +24,7 @@
 use super::{BistCore, BistParams};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::tanh_sigmoid::rtl::TanhSigmoid;
+use crate::tanh_sigmoid::enc::{fmt, op};
 use crate::tanh_sigmoid::Config;
 use rust_hdl::prelude::*;
 
@@ -48,9 +49,10 @@ bist_top! {
         // The small config is the one `supports` accepts: fused tail, NaN payloads kept.
         dut: TanhSigmoid<1, 32, 8> = crate::tanh_sigmoid::rtl::TanhSigmoid::new(true, false, crate::tanh_sigmoid::lat(&small_config())),
         fault_always = Constant::new(p.fault_always),
-        k_three2: Constant<Bits<2>> = Constant::new(3.into()),
-        k_fp32: Constant<Bits<2>> = Constant::new(0.into()),
-        k_bf16: Constant<Bits<2>> = Constant::new(2.into()),
+        k_op_reserved: Constant<Bits<2>> = Constant::new(op::RESERVED.into()),
+        k_fmt_reserved: Constant<Bits<2>> = Constant::new(fmt::RESERVED.into()),
+        k_fmt_fp32: Constant<Bits<2>> = Constant::new(fmt::FP32.into()),
+        k_fmt_bf16: Constant<Bits<2>> = Constant::new(fmt::BF16.into()),
         k_wild: Constant<Bits<3>> = Constant::new(1.into()),
         k_base8: Constant<Bits<8>> = Constant::new(TAME_EXP_BASE.into()),
         k_ones8: Constant<Bits<8>> = Constant::new(0xFF.into()),
@@ -71,13 +73,13 @@ bist_top! {
         // Literal width and offset (hdl_gen copies the expressions into the Verilog): SPARE_BITS at SW - SPARE_BITS.
         self.c.next = self.core.stim.val().get_bits::<17>(47);
         self.dut.in_valid.next = self.core.stim.val().get_bit(0) | self.c.val().get_bit(0);
-        if (self.core.stim.val().get_bits::<2>(1) == self.k_three2.val()) & (self.c.val().get_bit(1) | self.c.val().get_bit(2)) {
+        if (self.core.stim.val().get_bits::<2>(1) == self.k_op_reserved.val()) & (self.c.val().get_bit(1) | self.c.val().get_bit(2)) {
             self.dut.in_op.next = bit_cast::<2, 1>(self.c.val().get_bit(3).into());
         } else {
             self.dut.in_op.next = self.core.stim.val().get_bits::<2>(1);
         }
         self.fmt.next = self.core.stim.val().get_bits::<2>(3);
-        if (self.fmt.val() == self.k_three2.val()) & (self.c.val().get_bit(4) | self.c.val().get_bit(5)) {
+        if (self.fmt.val() == self.k_fmt_reserved.val()) & (self.c.val().get_bit(4) | self.c.val().get_bit(5)) {
             self.fmt.next = bit_cast::<2, 1>(self.c.val().get_bit(6).into());
         }
         self.dut.in_fmt.next = self.fmt.val();
@@ -91,18 +93,18 @@ bist_top! {
                 self.e8.next = self.k_ones8.val();
                 self.e5.next = self.k_ones5.val();
             }
-            if self.fmt.val() == self.k_fp32.val() {
+            if self.fmt.val() == self.k_fmt_fp32.val() {
                 self.d.next = (self.d.val() & !self.k_m_fp32.val()) | (bit_cast::<32, 8>(self.e8.val()) << 23);
-            } else if self.fmt.val() == self.k_bf16.val() {
+            } else if self.fmt.val() == self.k_fmt_bf16.val() {
                 self.d.next = (self.d.val() & !self.k_m_bf16.val()) | (bit_cast::<32, 8>(self.e8.val()) << 7);
             } else {
                 self.d.next = (self.d.val() & !self.k_m_fp16.val()) | (bit_cast::<32, 5>(self.e5.val()) << 10);
             }
         } else if self.c.val().get_bits::<3>(8) != self.k_wild.val() {
-            if self.fmt.val() == self.k_fp32.val() {
+            if self.fmt.val() == self.k_fmt_fp32.val() {
                 self.e8.next = self.k_base8.val() + bit_cast::<8, 5>(self.d.val().get_bits::<5>(23));
                 self.d.next = (self.d.val() & !self.k_m_fp32.val()) | (bit_cast::<32, 8>(self.e8.val()) << 23);
-            } else if self.fmt.val() == self.k_bf16.val() {
+            } else if self.fmt.val() == self.k_fmt_bf16.val() {
                 self.e8.next = self.k_base8.val() + bit_cast::<8, 5>(self.d.val().get_bits::<5>(7));
                 self.d.next = (self.d.val() & !self.k_m_bf16.val()) | (bit_cast::<32, 8>(self.e8.val()) << 7);
             }

@@ -1,7 +1,9 @@
 //! tanh_sigmoid: the tanh/sigmoid piecewise-quadratic interpolation datapath of a GPU EU math pipe
 //! (spec: ../shared/spec/tanh-sigmoid.md, module `tanh_sigmoid_dp`; deviations in
-//! docs/tanh_sigmoid.md). `tables` fits the coefficient ROMs, `rtl` is the rust-hdl design.
+//! docs/tanh_sigmoid.md). `enc` names the op and format codes, `tables` fits the coefficient ROMs,
+//! `rtl` is the rust-hdl design.
 
+pub mod enc;
 pub mod rtl;
 pub mod tables;
 
@@ -22,11 +24,15 @@ pub struct Config {
     pub fused: u8,
     /// 0: NaN results keep sign and payload (quieted); 1: the format's canonical quiet NaN (§6.4).
     pub canon_nan: u8,
+    /// LAT, the latency in cycles (spec §6.2, timing-closure §3.5). 0: the spec's LAT (6 with the
+    /// fused tail, 4 without), today's Verilog exactly. A larger value adds `lat − LAT` output
+    /// register stages behind the datapath (allowed up to LAT + 8).
+    pub lat: usize,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { lanes: 8, tag_width: 8, fused: 1, canon_nan: 0 }
+        Self { lanes: 8, tag_width: 8, fused: 1, canon_nan: 0, lat: 0 }
     }
 }
 
@@ -34,12 +40,24 @@ impl Default for Config {
 pub const LANES_ALLOWED: [usize; 5] = [1, 2, 4, 8, 16];
 pub const TAGW_ALLOWED: [usize; 3] = [4, 8, 16];
 
-/// The pipeline latency (spec §6.2): 6 with the fused TANH tail, 4 without.
-pub fn lat(cfg: &Config) -> usize {
+/// The spec's pipeline latency (§6.2): 6 with the fused TANH tail, 4 without.
+pub fn spec_lat(cfg: &Config) -> usize {
     if cfg.fused == 1 {
         6
     } else {
         4
+    }
+}
+
+/// How many output stages `lat` may add to the spec's latency.
+pub const MAX_EXTRA_LAT: usize = 8;
+
+/// The configured latency: `lat`, or the spec's when `lat` is 0.
+pub fn lat(cfg: &Config) -> usize {
+    if cfg.lat == 0 {
+        spec_lat(cfg)
+    } else {
+        cfg.lat
     }
 }
 
@@ -67,11 +85,19 @@ macro_rules! emit_lanes_tag {
 impl BlockGen for Block {
     const NAME: &'static str = "tanh_sigmoid";
     type Config = Config;
+    const ENCODINGS: &'static [&'static crate::enc::Table] = &[&enc::op::TABLE, &enc::fmt::TABLE];
     fn validate(cfg: &Config) -> Result<(), ConfigError> {
         check_one_of(Self::NAME, "lanes", cfg.lanes, &LANES_ALLOWED)?;
         check_one_of(Self::NAME, "tag_width", cfg.tag_width, &TAGW_ALLOWED)?;
         check_one_of(Self::NAME, "fused", cfg.fused, &[0, 1])?;
         check_one_of(Self::NAME, "canon_nan", cfg.canon_nan, &[0, 1])?;
+        let base = spec_lat(cfg);
+        if cfg.lat != 0 && !(base..=base + MAX_EXTRA_LAT).contains(&cfg.lat) {
+            return Err(ConfigError::new(
+                format!("{}.lat", Self::NAME),
+                format!("must be 0 (the spec's LAT, {base} with fused = {}) or in {base}..={}, got {}", cfg.fused, base + MAX_EXTRA_LAT, cfg.lat),
+            ));
+        }
         Ok(())
     }
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
@@ -88,6 +114,9 @@ impl BlockGen for Block {
             ("lanes8", Config::default()),
             // FUSED = 0 (LAT = 4, op TANH reserved) and CANON_NAN = 1 together: one small model
             ("lanes1_unfused_canon", Config { lanes: 1, fused: 0, canon_nan: 1, ..Config::default() }),
+            // test-only: the latency raised by 3 output stages, checked through the
+            // latency-aware golden wrapper (sim::latency::FixedLatency)
+            ("lanes1_lat9", Config { lanes: 1, lat: 9, ..Config::default() }),
         ]
     }
 }

@@ -9,86 +9,14 @@
 //! Every register is an `RDff`, whose synchronous reset sits in its clocked block: no
 //! combinational logic reads `rst`, so Verilator evaluates only the stage-1 decode in its
 //! input-combinational region and the rest of the lane once per cycle (docs/tanh_sigmoid.md,
-//! "Where the RTL co-sim time goes").
+//! "Where the RTL co-sim time goes"). The products are `prims::Mul<32, 32, 64>` (registered, one
+//! `*` each) and the valid/mask/tag delay lines `prims::Delay`.
 
+use super::enc::{fmt, op};
+const _: () = assert!(super::enc::op_bit0_is_sigmoid());
 use super::tables::{tables, WORD_BITS};
-use crate::prims::RDff;
+use crate::prims::{Delay, Mul, RDff};
 use rust_hdl::prelude::*;
-
-/// Registered 32x32 -> 64 unsigned multiplier built from four of rust-hdl's 16x16 multipliers:
-/// `p` is the product of the previous cycle's `a` and `b` (cleared by rst).
-#[derive(LogicBlock, Default)]
-pub struct Mul32 {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub a: Signal<In, Bits<32>>,
-    pub b: Signal<In, Bits<32>>,
-    pub p: Signal<Out, Bits<64>>,
-    a0: Signal<Local, Bits<16>>,
-    a1: Signal<Local, Bits<16>>,
-    b0: Signal<Local, Bits<16>>,
-    b1: Signal<Local, Bits<16>>,
-    r: RDff<Bits<64>>,
-}
-
-impl Logic for Mul32 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        clock!(self, clk, r);
-        self.r.rst.next = self.rst.val();
-        self.a0.next = self.a.val().get_bits::<16>(0);
-        self.a1.next = self.a.val().get_bits::<16>(16);
-        self.b0.next = self.b.val().get_bits::<16>(0);
-        self.b1.next = self.b.val().get_bits::<16>(16);
-        self.r.d.next = bit_cast::<64, 32>(self.a0.val() * self.b0.val())
-            + (bit_cast::<64, 32>(self.a0.val() * self.b1.val()) << 16)
-            + (bit_cast::<64, 32>(self.a1.val() * self.b0.val()) << 16)
-            + (bit_cast::<64, 32>(self.a1.val() * self.b1.val()) << 32);
-        self.p.next = self.r.q.val();
-    }
-}
-
-/// `W`-bit delay line of `_n` registers (the pipeline latency), cleared by rst.
-#[derive(LogicBlock)]
-pub struct Delay<const W: usize> {
-    pub clk: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub d: Signal<In, Bits<W>>,
-    pub q: Signal<Out, Bits<W>>,
-    regs: Vec<RDff<Bits<W>>>,
-    _n: usize,
-}
-
-impl<const W: usize> Delay<W> {
-    pub fn new(n: usize) -> Self {
-        assert!(n >= 1);
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            d: Default::default(),
-            q: Default::default(),
-            regs: (0..n).map(|_| RDff::default()).collect(),
-            _n: n,
-        }
-    }
-}
-
-impl<const W: usize> Logic for Delay<W> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        for i in 0..self._n {
-            self.regs[i].clock.next = self.clk.val();
-            self.regs[i].rst.next = self.rst.val();
-        }
-        self.regs[0].d.next = self.d.val();
-        for i in 1..self._n {
-            self.regs[i].d.next = self.regs[i - 1].q.val();
-        }
-        for i in (self._n - 1)..self._n {
-            self.q.next = self.regs[i].q.val();
-        }
-    }
-}
 
 /// The coefficient ROM of both functions: address {sigmoid, row[8:0]}, word {k, c2, c1, c0}.
 pub fn coefficient_rom() -> ROM<Bits<92>, 10> {
@@ -145,8 +73,8 @@ pub struct Front {
     /// FUSED: op TANH exists; without it op TANH is reserved
     fused: Constant<Bit>,
     rom: ROM<Bits<92>, 10>,
-    m1: Mul32,
-    m2: Mul32,
+    m1: Mul<32, 32, 64>,
+    m2: Mul<32, 32, 64>,
     // ---- stage 1 locals
     h: Signal<Local, Bits<16>>,
     raw16: Signal<Local, Bits<32>>,
@@ -208,6 +136,14 @@ pub struct Front {
     c2n3: RDff<Bit>,
     d3: RDff<Bits<23>>,
     sq3: RDff<Bits<16>>,
+    // ---- codes (enc)
+    k_op_tanh_pre: Constant<Bits<2>>,
+    k_op_tanh: Constant<Bits<2>>,
+    k_op_reserved: Constant<Bits<2>>,
+    k_fmt_fp32: Constant<Bits<2>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+    k_fmt_reserved: Constant<Bits<2>>,
 }
 
 impl Front {
@@ -297,6 +233,13 @@ impl Front {
             c2n3: Default::default(),
             d3: Default::default(),
             sq3: Default::default(),
+            k_op_tanh_pre: Constant::new(op::TANH_PRE.into()),
+            k_op_tanh: Constant::new(op::TANH.into()),
+            k_op_reserved: Constant::new(op::RESERVED.into()),
+            k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+            k_fmt_reserved: Constant::new(fmt::RESERVED.into()),
         }
     }
 }
@@ -340,31 +283,31 @@ impl Logic for Front {
         self.c2n3.rst.next = self.rst.val();
         self.d3.rst.next = self.rst.val();
         self.sq3.rst.next = self.rst.val();
-        self.m1.clk.next = self.clk.val();
-        self.m2.clk.next = self.clk.val();
+        self.m1.clock.next = self.clk.val();
+        self.m2.clock.next = self.clk.val();
         self.m1.rst.next = self.rst.val();
         self.m2.rst.next = self.rst.val();
         // ================= stage 1: decode =================
         self.h.next = self.din.val().get_bits::<16>(0);
         self.raw16.next = bit_cast::<32, 16>(self.h.val());
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.raw16.next = self.din.val();
         }
         // NaN in the input format: quieted (sign and payload kept), or the canonical quiet NaN
         self.isnan.next = false;
         self.nanq.next = self.raw16.val();
         self.cnan.next = 0x7FC0.into();
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.isnan.next = (self.din.val().get_bits::<8>(23) == 0xFF) & (self.din.val().get_bits::<23>(0) != 0);
             self.nanq.next = self.din.val() | 0x40_0000;
             self.cnan.next = 0x7FC0_0000.into();
         }
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.isnan.next = (self.h.val().get_bits::<5>(10) == 0x1F) & (self.h.val().get_bits::<10>(0) != 0);
             self.nanq.next = self.raw16.val() | 0x200;
             self.cnan.next = 0x7E00.into();
         }
-        if self.fmt.val() == 2 {
+        if self.fmt.val() == self.k_fmt_bf16.val() {
             self.isnan.next = (self.h.val().get_bits::<8>(7) == 0xFF) & (self.h.val().get_bits::<7>(0) != 0);
             self.nanq.next = self.raw16.val() | 0x40;
         }
@@ -393,7 +336,7 @@ impl Logic for Front {
             self.v.next = self.v.val() << 1;
             self.nz.next = self.nz.val() + 1;
         }
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.insub.next = (self.h.val().get_bits::<5>(10) == 0) & (self.h.val().get_bits::<10>(0) != 0);
             if self.h.val().get_bits::<5>(10) == 0x1F {
                 self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
@@ -411,7 +354,7 @@ impl Logic for Front {
                 self.x.next = bit_cast::<32, 16>(self.h.val() & 0x8000) << 16;
             }
         }
-        if self.fmt.val() == 2 {
+        if self.fmt.val() == self.k_fmt_bf16.val() {
             self.x.next = bit_cast::<32, 16>(self.h.val()) << 16;
             self.insub.next = (self.h.val().get_bits::<8>(7) == 0) & (self.h.val().get_bits::<7>(0) != 0);
         }
@@ -426,6 +369,7 @@ impl Logic for Front {
             self.sig.next = bit_cast::<24, 23>(self.mx.val()) | 0x80_0000;
         }
         self.zero.next = (self.ex.val() == 0) & (self.mx.val() == 0);
+        // bit 0 of the op code is 1 for SIGMOID only (`enc::op_bit0_is_sigmoid`)
         self.istanh.next = !self.op.val().get_bit(0);
         self.ee.next = bit_cast::<9, 8>(self.ex.val());
         if self.istanh.val() {
@@ -449,11 +393,11 @@ impl Logic for Front {
         // constants of the format
         self.sgn.next = bit_cast::<32, 1>(self.sx.val().into()) << 15;
         self.one.next = 0x3F80.into();
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.sgn.next = bit_cast::<32, 1>(self.sx.val().into()) << 31;
             self.one.next = 0x3F80_0000.into();
         }
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.one.next = 0x3C00.into();
         }
         // bypass: reserved, NaN, zero, clamp rows
@@ -463,13 +407,13 @@ impl Logic for Front {
             if self.zero.val() {
                 self.byp.next = true;
                 self.bv.next = self.sgn.val();
-                if self.op.val() == 0 {
+                if self.op.val() == self.k_op_tanh_pre.val() {
                     self.bv.next = self.sgn.val() | self.one.val();
                 }
             } else if self.ee.val() <= 115 {
                 self.byp.next = true;
                 self.bv.next = self.raw16.val();
-                if self.op.val() == 0 {
+                if self.op.val() == self.k_op_tanh_pre.val() {
                     self.bv.next = self.sgn.val() | self.one.val();
                 }
             } else if self.ee.val() >= 132 {
@@ -480,10 +424,10 @@ impl Logic for Front {
             if self.zero.val() {
                 self.byp.next = true;
                 self.bv.next = 0x3800.into();
-                if self.fmt.val() == 0 {
+                if self.fmt.val() == self.k_fmt_fp32.val() {
                     self.bv.next = 0x3F00_0000.into();
                 }
-                if self.fmt.val() == 2 {
+                if self.fmt.val() == self.k_fmt_bf16.val() {
                     self.bv.next = 0x3F00.into();
                 }
             } else if self.ex.val() >= 132 {
@@ -498,7 +442,7 @@ impl Logic for Front {
             self.byp.next = true;
             self.bv.next = self.nanq.val();
         }
-        if (self.op.val() == 3) | (self.fmt.val() == 3) | ((self.op.val() == 2) & !self.fused.val()) {
+        if (self.op.val() == self.k_op_reserved.val()) | (self.fmt.val() == self.k_fmt_reserved.val()) | ((self.op.val() == self.k_op_tanh.val()) & !self.fused.val()) {
             self.byp.next = true;
             self.bv.next = 0x7FC0_0000.into();
         }
@@ -511,6 +455,7 @@ impl Logic for Front {
         self.x1.d.next = self.x.val();
 
         // ================= stage 2: ROM, squarer =================
+        // ROM half by op bit 0: sigmoid rows at 512 (`enc::op_bit0_is_sigmoid`)
         self.rom.address.next = (bit_cast::<10, 1>(self.op1.q.val().get_bit(0).into()) << 9) | bit_cast::<10, 9>(self.row1.q.val());
         self.dh.next = self.d1.q.val().get_bits::<16>(7);
         self.dsq.next = self.dh.val() * self.dh.val();
@@ -641,7 +586,7 @@ impl Logic for Accumulate {
 /// Normalise, round (RNE, fp16 gradual underflow, ftz on results) and pack the value
 /// `pp` * 2^(`exb` - 256), `pp` in [2^52, 2^58); then the bypass value and the enable
 /// (combinational; the lane registers `out`).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct RoundPack {
     pub pp: Signal<In, Bits<64>>,
     pub exb: Signal<In, Bits<12>>,
@@ -668,6 +613,44 @@ pub struct RoundPack {
     expf: Signal<Local, Bits<12>>,
     mant: Signal<Local, Bits<32>>,
     mag: Signal<Local, Bits<32>>,
+    k_fmt_fp32: Constant<Bits<2>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+}
+
+impl Default for RoundPack {
+    fn default() -> Self {
+        Self {
+            pp: Default::default(),
+            exb: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            s: Default::default(),
+            en: Default::default(),
+            byp: Default::default(),
+            bv: Default::default(),
+            out: Default::default(),
+            msb: Default::default(),
+            pm1: Default::default(),
+            cb: Default::default(),
+            kx: Default::default(),
+            sa: Default::default(),
+            sb: Default::default(),
+            sh: Default::default(),
+            sh1: Default::default(),
+            hi1: Default::default(),
+            stk: Default::default(),
+            rq: Default::default(),
+            carry: Default::default(),
+            norm: Default::default(),
+            expf: Default::default(),
+            mant: Default::default(),
+            mag: Default::default(),
+            k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+        }
+    }
 }
 
 impl Logic for RoundPack {
@@ -694,12 +677,12 @@ impl Logic for RoundPack {
         self.pm1.next = 23.into();
         self.cb.next = 1131.into();
         self.kx.next = 106.into();
-        if self.fmt.val() == 1 {
+        if self.fmt.val() == self.k_fmt_fp16.val() {
             self.pm1.next = 10.into();
             self.cb.next = 1256.into();
             self.kx.next = 231.into();
         }
-        if self.fmt.val() == 2 {
+        if self.fmt.val() == self.k_fmt_bf16.val() {
             self.pm1.next = 7.into();
             self.cb.next = 1147.into();
             self.kx.next = 122.into();
@@ -726,10 +709,10 @@ impl Logic for RoundPack {
             self.expf.next = self.exb.val() + self.sh.val() - self.kx.val() + 1;
             self.mant.next = self.rq.val() >> 1;
         }
-        if self.fmt.val() == 0 {
+        if self.fmt.val() == self.k_fmt_fp32.val() {
             self.mag.next = (bit_cast::<32, 12>(self.expf.val()) << 23) | (self.mant.val() & 0x7F_FFFF)
                 | (bit_cast::<32, 1>(self.s.val().into()) << 31);
-        } else if self.fmt.val() == 1 {
+        } else if self.fmt.val() == self.k_fmt_fp16.val() {
             self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0x1F) << 10) | (self.mant.val() & 0x3FF)
                 | (bit_cast::<32, 1>(self.s.val().into()) << 15);
         } else {
@@ -769,7 +752,7 @@ pub struct Lane {
     pub dout: Signal<Out, Bits<32>>,
     front: Front,
     accum: Accumulate,
-    m3: Mul32,
+    m3: Mul<32, 32, 64>,
     round: RoundPack,
     // ---- stage 4
     en4: RDff<Bit>,
@@ -793,6 +776,7 @@ pub struct Lane {
     exb5: RDff<Bits<12>>,
     // ---- stage 6
     out6: RDff<Bits<32>>,
+    k_op_tanh: Constant<Bits<2>>,
 }
 
 impl Lane {
@@ -829,6 +813,7 @@ impl Lane {
             p5h: Default::default(),
             exb5: Default::default(),
             out6: Default::default(),
+            k_op_tanh: Constant::new(op::TANH.into()),
         }
     }
 }
@@ -862,7 +847,7 @@ impl Logic for Lane {
         self.front.fmt.next = self.fmt.val();
         self.front.ftz.next = self.ftz.val();
         self.front.din.next = self.din.val();
-        self.m3.clk.next = self.clk.val();
+        self.m3.clock.next = self.clk.val();
         self.m3.rst.next = self.rst.val();
         // ================= stage 4: accumulate, fused multiplicand =================
         self.accum.c0.next = self.front.s3_c0.val();
@@ -880,7 +865,7 @@ impl Logic for Lane {
         // op TANH with |x| < 1: m = the significand of |x|, exponent folded into exb
         self.mm4.d.next = 0x80_0000.into();
         self.exb4.d.next = self.accum.exb.val();
-        if (self.front.s3_op.val() == 2) & (self.front.s3_x.val().get_bits::<8>(23) < 127) {
+        if (self.front.s3_op.val() == self.k_op_tanh.val()) & (self.front.s3_x.val().get_bits::<8>(23) < 127) {
             self.mm4.d.next = bit_cast::<24, 23>(self.front.s3_x.val().get_bits::<23>(0)) | 0x80_0000;
             self.exb4.d.next = bit_cast::<10, 8>(self.front.s3_x.val().get_bits::<8>(23)) + 74;
         }
@@ -1016,22 +1001,27 @@ pub struct TanhSigmoid<const LANES: usize, const DW: usize, const TAGW: usize> {
     pub out_tag: Signal<Out, Bits<TAGW>>,
     fused: Vec<Lane>,
     unfused: Vec<LaneUnfused>,
-    dvalid: Delay<1>,
-    dmask: Delay<LANES>,
-    dtag: Delay<TAGW>,
+    dvalid: Delay<Bits<1>>,
+    dmask: Delay<Bits<LANES>>,
+    dtag: Delay<Bits<TAGW>>,
+    /// `lat` above the spec's LAT: one delay line of `lat − LAT` stages on the data (none at LAT).
+    retime: Vec<Delay<Bits<DW>>>,
     collect: Signal<Local, Bits<DW>>,
     lo: Signal<Local, Bits<32>>,
     mask32: Signal<Local, Bits<32>>,
     top: Constant<Bits<16>>,
     _n_fused: usize,
     _n_unfused: usize,
+    _n_retime: usize,
 }
 
 impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, DW, TAGW> {
-    /// `lat` must be the config's latency (6 with the fused tail, 4 without).
+    /// `lat` is the config's latency: at least the spec's (6 with the fused tail, 4 without);
+    /// any cycles above it are output register stages on the data.
     pub fn new(fused: bool, canon_nan: bool, lat: usize) -> Self {
         assert_eq!(DW, 32 * LANES);
-        assert_eq!(lat, if fused { 6 } else { 4 });
+        let base = if fused { 6 } else { 4 };
+        assert!(lat >= base, "lat {lat} below the datapath's {base}");
         let (nf, nu) = if fused { (LANES, 0) } else { (0, LANES) };
         Self {
             clk: Default::default(),
@@ -1052,12 +1042,14 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
             dvalid: Delay::new(lat),
             dmask: Delay::new(lat),
             dtag: Delay::new(lat),
+            retime: (base..lat).take(1).map(|_| Delay::new(lat - base)).collect(),
             collect: Default::default(),
             lo: Default::default(),
             mask32: Default::default(),
             top: Constant::new(((DW - 32) as u64).into()),
             _n_fused: nf,
             _n_unfused: nu,
+            _n_retime: (lat > base) as usize,
         }
     }
 }
@@ -1065,9 +1057,9 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
 impl<const LANES: usize, const DW: usize, const TAGW: usize> Logic for TanhSigmoid<LANES, DW, TAGW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.dvalid.clk.next = self.clk.val();
-        self.dmask.clk.next = self.clk.val();
-        self.dtag.clk.next = self.clk.val();
+        self.dvalid.clock.next = self.clk.val();
+        self.dmask.clock.next = self.clk.val();
+        self.dtag.clock.next = self.clk.val();
         self.dvalid.rst.next = self.rst.val();
         self.dmask.rst.next = self.rst.val();
         self.dtag.rst.next = self.rst.val();
@@ -1104,5 +1096,11 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> Logic for TanhSigmo
             self.collect.next = (self.collect.val() >> 32) | (bit_cast::<DW, 32>(self.lo.val()) << self.top.val());
         }
         self.out_data.next = self.collect.val();
+        for i in 0..self._n_retime {
+            self.retime[i].clock.next = self.clk.val();
+            self.retime[i].rst.next = self.rst.val();
+            self.retime[i].d.next = self.collect.val();
+            self.out_data.next = self.retime[i].q.val();
+        }
     }
 }

@@ -7,7 +7,9 @@
 //! eu-bist sig  <block> [--config C] [--cycles N] [--fault]
 //! eu-bist emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]
 //! ```
-//! `emit` writes `DIR/<top>.v`, the DUT alone as `DIR/<dut>.v`, and `DIR/bist.env` (shell variables: TOP, SIG, INPUTS, OUTPUTS, ...).
+//! `emit` writes `DIR/<top>.v`, the DUT alone as `DIR/<dut>.v`, and `DIR/bist.env` (shell variables: TOP, SIG (the
+//! expected signature baked in), BOARD_SIG (the one the board prints: SIG, or the faulty one for `--fault`), INPUTS,
+//! OUTPUTS, ...).
 //! `--fault` builds a top whose fault injection is always on: that bitstream must show FAIL.
 
 use hdl::bist::{board, BOARDS, DEFAULT_CYCLES};
@@ -101,8 +103,11 @@ fn run(args: &[String]) -> Result<(), String> {
             let mut env = String::new();
             let p = &built.params;
             let sig = p.expected.unwrap();
+            // What the board prints and shows: the expected signature, or for a `--fault` build
+            // the faulty one its MISR ends with (so a user can check the FAIL line digit by digit).
+            let board_sig = if o.fault { signature(&built.layout, (e.model)(&c).as_mut(), p.cycles, true) } else { sig };
             writeln!(env, "BLOCK={}\nCONFIG={c}\nTOP={}\nDUT={}\nTARGET={}", e.block, top.name, p.dut_name, b.target).unwrap();
-            writeln!(env, "CLK_HZ={}\nCYCLES={}\nSIG={sig:08x}\nFAULT={}", b.clk_hz, p.cycles, o.fault as u8).unwrap();
+            writeln!(env, "CLK_HZ={}\nCYCLES={}\nSIG={sig:08x}\nBOARD_SIG={board_sig:08x}\nFAULT={}", b.clk_hz, p.cycles, o.fault as u8).unwrap();
             writeln!(env, "SW={}\nRW={}\nCONSTRAINTS={}", built.layout.sw, built.layout.rw, b.constraints).unwrap();
             writeln!(env, "INPUTS=\"{}\"\nOUTPUTS=\"{}\"", names(Dir::In), names(Dir::Out)).unwrap();
             std::fs::write(format!("{out}/bist.env"), env).map_err(|e| format!("{out}/bist.env: {e}"))?;
@@ -113,7 +118,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 built.layout.sw,
                 built.layout.rw,
                 p.cycles,
-                if o.fault { ", fault injection always on (must FAIL)" } else { "" }
+                if o.fault { format!(", fault injection always on: the board must show FAIL with sig={board_sig:08x}") } else { String::new() }
             );
         }
         _ => return Err("usage: eu-bist list | targets | sig <block> [..] | emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]".into()),

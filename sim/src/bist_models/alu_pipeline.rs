@@ -3,6 +3,7 @@
 use super::{bits, put, Words};
 use crate::bist::{CycleModel, Layout};
 use crate::golden::alu_pipeline::{isa, Golden, Inputs, Params, Scope};
+use hdl::alu_pipeline::enc;
 
 /// The golden ALU pipeline on the raw ports. Every output is Moore (spec §7.3), so the Mealy
 /// sample is `outputs()` of the pre-edge state.
@@ -142,16 +143,16 @@ impl AluBist {
 /// The top's legal lane word made from a raw word.
 fn lane_word(raw: u32) -> u32 {
     let mut dst = bits(raw, 24, 5);
-    if dst >> 3 == 3 && dst != isa::DST_NONE {
+    if dst >> 3 == 3 && dst != enc::src::DST_NONE as u32 {
         dst &= 0xF;
     }
-    let op = if raw & 0xF == isa::OP_ILLEGAL { isa::OP_ADD } else { raw & 0xF };
+    let op = if raw & 0xF == enc::op::ILLEGAL as u32 { enc::op::ADD as u32 } else { raw & 0xF };
     (raw & 0x00FF_FFF0) | dst << 24 | op
 }
 
 /// The top's legal control word made from a raw word.
 fn ctrl_word(raw: u32, num_alus: u32) -> u32 {
-    let func = if bits(raw, 3, 2) == 3 { isa::FN_AND } else { bits(raw, 3, 2) };
+    let func = if bits(raw, 3, 2) == enc::cxw_fn::ILLEGAL as u32 { enc::cxw_fn::AND as u32 } else { bits(raw, 3, 2) };
     let mask_t = bits(raw, 5, 4);
     (raw & 1) | (bits(raw, 1, 2) & (num_alus - 1)) << 1 | func << 3 | mask_t << 5 | (bits(raw, 9, 4) & !mask_t) << 9
 }

@@ -3,6 +3,7 @@
 use super::{bits, put, Words};
 use crate::bist::{CycleModel, Layout};
 use crate::golden::region_addr_gen::{rag, Cfg, Desc, RagTiming, FATAL_MASK};
+use hdl::region_addr_gen::enc::type_code;
 
 /// The golden RAG (`rag` + `RagTiming`) on the raw ports, Mealy view.
 pub struct RagCycles {
@@ -106,7 +107,7 @@ impl CycleModel for RagBist {
         b[w.i("in_colmajor")] = (wild && bits(tag, 1, 1) == 1) as u32;
         if !wild {
             let ty = i[w.i("in_type")];
-            b[w.i("in_type")] = if ty == 7 { 6 } else { ty };
+            b[w.i("in_type")] = if ty as u64 == type_code::RESERVED { type_code::F as u32 } else { ty };
             let ex = i[w.i("in_exec_log2")];
             let ex = if ex > nlog { ex - nlog } else { ex };
             b[w.i("in_exec_log2")] = ex;

@@ -2,7 +2,7 @@
 
 use super::{bits, Words};
 use crate::bist::{CycleModel, Layout};
-use crate::golden::tanh_sigmoid::{Pipeline, VecIn, VecOut, FMT_BF16, FMT_FP32};
+use crate::golden::tanh_sigmoid::{Pipeline, VecIn, VecOut, FMT_BF16, FMT_FP32, FMT_RESERVED, OP_RESERVED, OP_SIGMOID};
 
 /// The golden cycle model (`Pipeline`, LAT registers) on the raw ports of a one-lane datapath.
 /// Every output is registered (spec §6.2), so the Mealy sample is the output after the previous edge.
@@ -47,7 +47,7 @@ impl TanhCycles {
         self.active += 1;
         self.per_op[v.op as usize] += 1;
         self.per_fmt[v.fmt as usize] += 1;
-        if v.op > 2 || v.fmt > 2 {
+        if v.op >= OP_RESERVED || v.fmt >= FMT_RESERVED {
             return;
         }
         // fp32-widened biased exponent of the input (§2.5 region decode).
@@ -62,8 +62,8 @@ impl TanhCycles {
             return;
         }
         // Interpolated: tanh |x| in [2^-12, 16) (biased 115..130, +1 in the row decode), sigmoid |x| < 32.
-        let ee = ee + (v.op != 1) as u32;
-        if (v.op == 1 || ee >= 116) && ee <= 131 {
+        let ee = ee + (v.op != OP_SIGMOID) as u32;
+        if (v.op == OP_SIGMOID || ee >= 116) && ee <= 131 {
             self.interpolated += 1;
         }
     }
@@ -129,11 +129,11 @@ impl CycleModel for TanhBist {
         let c = i[self.ctl];
         let bit = |k: u32| c >> k & 1;
         b[w.i("in_valid")] = i[w.i("in_valid")] | bit(0);
-        if i[w.i("in_op")] == 3 && (bit(1) | bit(2)) == 1 {
+        if i[w.i("in_op")] == OP_RESERVED as u32 && (bit(1) | bit(2)) == 1 {
             b[w.i("in_op")] = bit(3);
         }
         let mut fmt = i[w.i("in_fmt")];
-        if fmt == 3 && (bit(4) | bit(5)) == 1 {
+        if fmt == FMT_RESERVED as u32 && (bit(4) | bit(5)) == 1 {
             fmt = bit(6);
         }
         b[w.i("in_fmt")] = fmt;

@@ -146,6 +146,28 @@ impl Sim {
 
     /// One cycle: compare every output (pre-edge), then clock both with `inp`.
     /// Returns the outputs seen before the edge.
+    /// Drives every input port from `inp` (no clock edge): what `cycle` applies, and what a
+    /// bench packs for `run_bare`.
+    pub fn drive(&mut self, inp: &Inputs) {
+        let p = &self.p;
+        let d = &mut self.dut;
+        d.set(p.in_valid, inp.in_valid as u64);
+        for f in 0..4 {
+            d.set_field(p.in_data, 32 * f, 32, inp.in_data[f] as u64);
+        }
+        d.set(p.in_pix, inp.in_pix as u64);
+        d.set(p.in_row, inp.in_row as u64);
+        d.set(p.in_nrows_m1, inp.in_nrows_m1 as u64);
+        d.set(p.in_iptr, inp.in_iptr as u64);
+        d.set(p.in_ce, inp.in_ce as u64);
+        d.set(p.in_tag, inp.in_tag as u64);
+        d.set(p.out_ready, inp.out_ready as u64);
+        d.set(p.cfg_we, inp.cfg_we as u64);
+        d.set(p.cfg_re, inp.cfg_re as u64);
+        d.set(p.cfg_addr, inp.cfg_addr as u64);
+        d.set(p.cfg_wdata, inp.cfg_wdata as u64);
+    }
+
     pub fn cycle(&mut self, inp: &Inputs) -> Outputs {
         let o = self.g.outputs();
         self.check(&o);
@@ -164,24 +186,8 @@ impl Sim {
             self.tog_prev = Some((o.dbg_en, t));
         }
         let tog_before = if self.g.prm.toggle_cnt { self.tog_ports() } else { [0; 3] };
-        let p = &self.p;
-        let d = &mut self.dut;
-        d.set(p.in_valid, inp.in_valid as u64);
-        for f in 0..4 {
-            d.set_field(p.in_data, 32 * f, 32, inp.in_data[f] as u64);
-        }
-        d.set(p.in_pix, inp.in_pix as u64);
-        d.set(p.in_row, inp.in_row as u64);
-        d.set(p.in_nrows_m1, inp.in_nrows_m1 as u64);
-        d.set(p.in_iptr, inp.in_iptr as u64);
-        d.set(p.in_ce, inp.in_ce as u64);
-        d.set(p.in_tag, inp.in_tag as u64);
-        d.set(p.out_ready, inp.out_ready as u64);
-        d.set(p.cfg_we, inp.cfg_we as u64);
-        d.set(p.cfg_re, inp.cfg_re as u64);
-        d.set(p.cfg_addr, inp.cfg_addr as u64);
-        d.set(p.cfg_wdata, inp.cfg_wdata as u64);
-        d.tick();
+        self.drive(inp);
+        self.dut.tick();
         self.g.step(inp);
         self.cycle += 1;
         if self.g.prm.toggle_cnt {

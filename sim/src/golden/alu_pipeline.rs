@@ -1,7 +1,8 @@
 //! Golden model of the alu_pipeline unit, written from shared/spec/alu-pipeline.md (§2.3–§2.10,
 //! §6, §7, §8), never from the RTL. Cycle-level and bit-exact: `outputs()` gives every §7.2
 //! port as a function of state (Moore), `step()` applies one clock edge with the §2.10 semantics.
-//! The encodings come from `hdl::alu_pipeline::isa` (single source of truth, §7.4).
+//! The encodings come from `hdl::alu_pipeline::enc` (single source of truth, §7.4), through
+//! `hdl::alu_pipeline::isa`, which names them `OP_*`, `ERR_*`, `FN_*` as `u32`.
 
 pub use hdl::alu_pipeline::isa;
 use isa::*;

@@ -6,25 +6,27 @@
 //! `RfgTiming`, `RfsTiming`) add the §6.3/§6.5/§6.6 handshake timing so the co-simulation can
 //! compare every output port every cycle. Nothing here allocates per call.
 
-/// Error bits of `out_err` (§6.4).
-pub const E_ENC: u16 = 1 << 0;
-pub const E_TYPE: u16 = 1 << 1;
-pub const E_EXEC: u16 = 1 << 2;
-pub const E_WIDTH: u16 = 1 << 3;
-pub const E_REG: u16 = 1 << 4;
-pub const E_ORDER: u16 = 1 << 5;
-pub const E_OOB: u16 = 1 << 6;
-pub const E_ALIGN: u16 = 1 << 7;
-pub const E_DST_OVERLAP: u16 = 1 << 8;
-pub const E_DST_PROFILE: u16 = 1 << 9;
-pub const E_SPAN: u16 = 1 << 10;
+use hdl::region_addr_gen::enc::{err, type_code, warn};
+
+/// Error bits of `out_err` (§6.4), by their spec names from `hdl::region_addr_gen::enc::err`.
+pub const E_ENC: u16 = err::E_ENC as u16;
+pub const E_TYPE: u16 = err::E_TYPE as u16;
+pub const E_EXEC: u16 = err::E_EXEC as u16;
+pub const E_WIDTH: u16 = err::E_WIDTH as u16;
+pub const E_REG: u16 = err::E_REG as u16;
+pub const E_ORDER: u16 = err::E_ORDER as u16;
+pub const E_OOB: u16 = err::E_OOB as u16;
+pub const E_ALIGN: u16 = err::E_ALIGN as u16;
+pub const E_DST_OVERLAP: u16 = err::E_DST_OVERLAP as u16;
+pub const E_DST_PROFILE: u16 = err::E_DST_PROFILE as u16;
+pub const E_SPAN: u16 = err::E_SPAN as u16;
 /// The fatal class (§6.4): these mask every other output.
-pub const FATAL_MASK: u16 = 0x03F;
-/// Warning bits of `out_warn`.
-pub const W_WRAP: u8 = 1 << 0;
-pub const W_MISALIGN: u8 = 1 << 1;
-pub const W_STRADDLE: u8 = 1 << 2;
-pub const W_MULTIPASS: u8 = 1 << 3;
+pub const FATAL_MASK: u16 = hdl::region_addr_gen::enc::FATAL_MASK as u16;
+/// Warning bits of `out_warn` (`hdl::region_addr_gen::enc::warn`).
+pub const W_WRAP: u8 = warn::W_WRAP as u8;
+pub const W_MISALIGN: u8 = warn::W_MISALIGN as u8;
+pub const W_STRADDLE: u8 = warn::W_STRADDLE as u8;
+pub const W_MULTIPASS: u8 = warn::W_MULTIPASS as u8;
 
 /// Largest N_MAX the spec allows (§4.2).
 pub const N_MAX_LIMIT: usize = 32;
@@ -112,14 +114,16 @@ pub struct Desc {
     pub tag: u32,
 }
 
-/// Type codes (§4.2).
-pub const T_UB: u32 = 0;
-pub const T_B: u32 = 1;
-pub const T_UW: u32 = 2;
-pub const T_W: u32 = 3;
-pub const T_UD: u32 = 4;
-pub const T_D: u32 = 5;
-pub const T_F: u32 = 6;
+/// Type codes (§4.2), from `hdl::region_addr_gen::enc::type_code`.
+pub const T_UB: u32 = type_code::UB as u32;
+pub const T_B: u32 = type_code::B as u32;
+pub const T_UW: u32 = type_code::UW as u32;
+pub const T_W: u32 = type_code::W as u32;
+pub const T_UD: u32 = type_code::UD as u32;
+pub const T_D: u32 = type_code::D as u32;
+pub const T_F: u32 = type_code::F as u32;
+/// The reserved type code 111 (E_TYPE).
+pub const T_RESERVED: u32 = type_code::RESERVED as u32;
 
 impl Desc {
     /// `Rr.s<VS;W,HS>:t` with N = 2^exec_log2 (W given as a value, a power of two).
@@ -173,9 +177,9 @@ pub fn raw_addr(cfg: &Cfg, d: &Desc, i: u32) -> u32 {
 /// Element size code for a type code; `None` for the reserved 111.
 pub fn esize_log2(ty: u32) -> Option<u32> {
     match ty {
-        0 | 1 => Some(0),
-        2 | 3 => Some(1),
-        4..=6 => Some(2),
+        T_UB | T_B => Some(0),
+        T_UW | T_W => Some(1),
+        T_UD | T_D | T_F => Some(2),
         _ => None,
     }
 }

@@ -6,6 +6,7 @@
 //! Everything is integer arithmetic on exact values: a result is a non-negative integer N times
 //! 2^e, rounded once (RNE) to the output format.
 
+use crate::latency::FixedLatency;
 use hdl::tanh_sigmoid::tables::{tables, Row};
 
 /// Latency with the fused TANH tail (FUSED = 1, the default), every op and format.
@@ -37,12 +38,16 @@ impl Params {
     }
 }
 
-pub const OP_TANH_PRE: u8 = 0;
-pub const OP_SIGMOID: u8 = 1;
-pub const OP_TANH: u8 = 2;
-pub const FMT_FP32: u8 = 0;
-pub const FMT_FP16: u8 = 1;
-pub const FMT_BF16: u8 = 2;
+/// Op and format codes (spec §6.1) by name, from `hdl::tanh_sigmoid::enc`.
+pub const OP_TANH_PRE: u8 = op::TANH_PRE as u8;
+pub const OP_SIGMOID: u8 = op::SIGMOID as u8;
+pub const OP_TANH: u8 = op::TANH as u8;
+pub const OP_RESERVED: u8 = op::RESERVED as u8;
+pub const FMT_FP32: u8 = fmt::FP32 as u8;
+pub const FMT_FP16: u8 = fmt::FP16 as u8;
+pub const FMT_BF16: u8 = fmt::BF16 as u8;
+pub const FMT_RESERVED: u8 = fmt::RESERVED as u8;
+use hdl::tanh_sigmoid::enc::{fmt, op};
 
 /// Result of a reserved op or format.
 pub const RESERVED_NAN: u32 = 0x7FC0_0000;
@@ -186,8 +191,8 @@ pub fn lane(op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
 
 /// One lane: (op, fmt, ftz, raw input bits) -> output bits (16-bit formats in [15:0]).
 pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
-    let reserved_op = op > 2 || (op == OP_TANH && !params.fused);
-    if reserved_op || fmt > 2 {
+    let reserved_op = op >= OP_RESERVED || (op == OP_TANH && !params.fused);
+    if reserved_op || fmt >= FMT_RESERVED {
         return RESERVED_NAN;
     }
     let raw = if fmt == FMT_FP32 { raw } else { raw & 0xFFFF };
@@ -335,12 +340,13 @@ pub struct VecOut {
     pub data: Vec<u32>,
 }
 
-/// Cycle model: `params.lat()` stages of registers, reset to zero; data zero on invalid cycles and
-/// masked lanes.
+/// Cycle model: the transaction-level lane function behind a [`FixedLatency`] of `lat` stages
+/// (the spec's `params.lat()` unless raised by the config's `lat`), reset to zero; data zero on
+/// invalid cycles and masked lanes.
 pub struct Pipeline {
     lanes: usize,
     params: Params,
-    pipe: Vec<VecOut>,
+    pipe: FixedLatency<VecOut>,
 }
 
 impl Pipeline {
@@ -349,14 +355,19 @@ impl Pipeline {
         Self::with(lanes, Params::default())
     }
     pub fn with(lanes: usize, params: Params) -> Self {
+        Self::with_lat(lanes, params, params.lat())
+    }
+    /// A unit whose latency is raised to `lat` (≥ the spec's) by output register stages.
+    pub fn with_lat(lanes: usize, params: Params, lat: usize) -> Self {
+        assert!(lat >= params.lat(), "lat {lat} below the spec's {}", params.lat());
         let z = VecOut { valid: false, mask: 0, tag: 0, data: vec![0; lanes] };
-        Self { lanes, params, pipe: vec![z; params.lat()] }
+        Self { lanes, params, pipe: FixedLatency::new(lat, z) }
     }
     pub fn lat(&self) -> usize {
-        self.pipe.len()
+        self.pipe.latency()
     }
     pub fn reset(&mut self) {
-        *self = Self::with(self.lanes, self.params);
+        self.pipe.reset();
     }
     /// The combinational result of one input vector (what leaves `lat()` cycles later).
     pub fn compute(&self, i: &VecIn) -> VecOut {
@@ -368,8 +379,6 @@ impl Pipeline {
     /// One clock edge; returns the outputs after the edge.
     pub fn tick(&mut self, i: &VecIn) -> &VecOut {
         let v = self.compute(i);
-        self.pipe.rotate_right(1);
-        self.pipe[0] = v;
-        self.pipe.last().unwrap()
+        self.pipe.tick(v)
     }
 }
