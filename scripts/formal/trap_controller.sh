@@ -33,8 +33,8 @@ trap 'rm -rf "$work"' EXIT
 design="$work/design.v"
 cp "$src" "$design"
 if [ "$mutate_design" = 1 ]; then
-  # (a) DRAIN no longer checks "first exception of the episode" for any warp (in every warp FSM)
-  sed -i 's/(m_drain \&\& lcause\$q == k_cause_none)/(m_drain)/g' "$design"
+  # (a) DRAIN no longer checks "first exception of the episode" for any warp (in every warp step)
+  sed -i 's/(m_drain \&\& lcause == k_cause_none)/(m_drain)/g' "$design"
   # (b) warp 0 is released whenever it is TRAP, not only in HANDLER
   sed -i '/^module eu_trap_controller\$warps\$0(/,/^endmodule/ s/|| (m_handler \&\& ws\$q == k_ws_trap))/|| (ws$q == k_ws_trap))/' "$design"
   if cmp -s "$src" "$design"; then echo "mutation did not apply" >&2; exit 2; fi

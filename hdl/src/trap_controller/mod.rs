@@ -10,7 +10,8 @@
 //! - `rtl`: the top `TrapCtl` (ports of §7.1, wiring);
 //! - one file per function of §7.4's step, each owning its registers: `csr` (CSR file, step 1,
 //!   reads), `global` (step 2), `warp` (one FSM per warp: outputs, steps 3 and 4, its part of
-//!   SAVE and the exit), `episode` (step 5, TGID/HLAT at SAVE), `mode` (step 6), `status`
+//!   SAVE and the exit), `episode` (step 5, TGID/HLAT at SAVE), `mode` (step 6), `save_exit`
+//!   (step 6's SAVE and exit, apart from `mode` so no block feeds its own inputs), `status`
 //!   (step 7, STICKY, `host_irq`), `view` and `sr` (the host window and the SR read).
 
 pub mod csr;
@@ -19,10 +20,12 @@ pub mod episode;
 pub mod global;
 pub mod mode;
 pub mod rtl;
+pub mod save_exit;
 pub mod sr;
 pub mod status;
 pub mod view;
 pub mod warp;
+pub mod warp_step;
 
 pub use rtl::TrapCtl;
 

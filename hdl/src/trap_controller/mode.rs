@@ -1,7 +1,8 @@
 //! `ModeCtl`: the global mode (§2.4) and step (6) of §7.4: episode start in NORM (a local
-//! exception, a pending global cause with a RUN warp, or single-step completion), SAVE in DRAIN
-//! once `quiesced`, ENTER -> HANDLER, and the exit when no warp is left in TRAP. Registers MODE,
-//! SS_TRIG and BCAST_Q; it derives `drain_req`, `trap_mode` and `bcast_out` from them.
+//! exception, a pending global cause with a RUN warp, or single-step completion), DRAIN -> ENTER
+//! at SAVE, ENTER -> HANDLER, and HANDLER -> NORM at the exit (`save` and `exit` come from
+//! `SaveExit`). Registers MODE, SS_TRIG and BCAST_Q; it derives `drain_req`, `trap_mode` and
+//! `bcast_out` from them.
 
 use super::enc;
 use crate::prims::RDff;
@@ -11,8 +12,10 @@ use rust_hdl::prelude::*;
 pub struct ModeCtl<const W: usize> {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
-    /// `quiesced`: nothing in flight (meaningful in DRAIN).
-    pub quiesced: Signal<In, Bit>,
+    /// SAVE this cycle (DRAIN and `quiesced`, from `SaveExit`).
+    pub save: Signal<In, Bit>,
+    /// Exit this cycle (HANDLER, no warp TRAP after step (3), from `SaveExit`).
+    pub exit: Signal<In, Bit>,
     /// CTRL.TRAP_EN, HAS_SSTEP and CTRL.SSTEP_EN, CTRL.BCAST_EN.
     pub trap_en: Signal<In, Bit>,
     pub ss_en: Signal<In, Bit>,
@@ -20,20 +23,15 @@ pub struct ModeCtl<const W: usize> {
     /// A global cause is pending after step (2).
     pub gp_any: Signal<In, Bit>,
     /// Per warp, from step (3): exception accepted, RUN before and after, eligible for
-    /// single-step, STEPPED, TRAP.
+    /// single-step, STEPPED.
     pub accepted: [Signal<In, Bit>; W],
     pub live: [Signal<In, Bit>; W],
     pub eligible: [Signal<In, Bit>; W],
     pub stepped_next: [Signal<In, Bit>; W],
-    pub trap_next: [Signal<In, Bit>; W],
     /// MODE (state).
     pub mode_q: Signal<Out, Bits<2>>,
     /// SS_TRIG (state).
     pub ss_trig_q: Signal<Out, Bit>,
-    /// SAVE this cycle (DRAIN and `quiesced`).
-    pub save: Signal<Out, Bit>,
-    /// Exit this cycle (HANDLER, no warp TRAP after step (3)).
-    pub exit: Signal<Out, Bit>,
     /// `drain_req`, `trap_mode`, `bcast_out` (§7.4 `outputs`).
     pub drain_req: Signal<Out, Bit>,
     pub trap_mode: Signal<Out, Bit>,
@@ -55,7 +53,6 @@ pub struct ModeCtl<const W: usize> {
     any_live: Signal<Local, Bit>,
     any_eligible: Signal<Local, Bit>,
     all_stepped: Signal<Local, Bit>,
-    any_trap: Signal<Local, Bit>,
     g_start: Signal<Local, Bit>,
     ss_fire: Signal<Local, Bit>,
 }
@@ -67,7 +64,8 @@ impl<const W: usize> Default for ModeCtl<W> {
         Self {
             clk: Default::default(),
             rst: Default::default(),
-            quiesced: Default::default(),
+            save: Default::default(),
+            exit: Default::default(),
             trap_en: Default::default(),
             ss_en: Default::default(),
             bcast_en: Default::default(),
@@ -76,11 +74,8 @@ impl<const W: usize> Default for ModeCtl<W> {
             live: std::array::from_fn(|_| Default::default()),
             eligible: std::array::from_fn(|_| Default::default()),
             stepped_next: std::array::from_fn(|_| Default::default()),
-            trap_next: std::array::from_fn(|_| Default::default()),
             mode_q: Default::default(),
             ss_trig_q: Default::default(),
-            save: Default::default(),
-            exit: Default::default(),
             drain_req: Default::default(),
             trap_mode: Default::default(),
             bcast_out: Default::default(),
@@ -97,7 +92,6 @@ impl<const W: usize> Default for ModeCtl<W> {
             any_live: Default::default(),
             any_eligible: Default::default(),
             all_stepped: Default::default(),
-            any_trap: Default::default(),
             g_start: Default::default(),
             ss_fire: Default::default(),
         }
@@ -121,11 +115,9 @@ impl<const W: usize> Logic for ModeCtl<W> {
         self.any_live.next = false;
         self.any_eligible.next = false;
         self.all_stepped.next = true;
-        self.any_trap.next = false;
         for i in 0..W {
             self.any_accepted.next = self.any_accepted.val() || self.accepted[i].val();
             self.any_live.next = self.any_live.val() || self.live[i].val();
-            self.any_trap.next = self.any_trap.val() || self.trap_next[i].val();
             if self.eligible[i].val() {
                 self.any_eligible.next = true;
                 if !self.stepped_next[i].val() {
@@ -133,8 +125,6 @@ impl<const W: usize> Logic for ModeCtl<W> {
                 }
             }
         }
-        self.save.next = self.mode.q.val() == self.k_mode_drain.val() && self.quiesced.val();
-        self.exit.next = self.mode.q.val() == self.k_mode_handler.val() && !self.any_trap.val();
 
         self.st.next = 0.into();
         self.bcast_q.d.next = false;

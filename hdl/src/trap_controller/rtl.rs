@@ -8,6 +8,7 @@
 //! | `warps[w]: WarpFsm` | outputs, (1) WEPC/WEMASK, (3), (4), SAVE and exit per warp | ws, LCAUSE, NCAUSE, GPW, STEPPED, EPC, EMASK |
 //! | `episode: Episode` | (5) first exception, SAVE's TGID/HLAT | FVALID, FWID, TGID, HLAT |
 //! | `mode_ctl: ModeCtl` | (6) mode | MODE, SS_TRIG, BCAST_Q |
+//! | `save_exit: SaveExit` | (6) SAVE and exit, the events the warps apply | – |
 //! | `status: Status` | (7) sticky commit, `host_irq` | STICKY |
 //! | `view: WarpView`, `csr_read: CsrRead`, `sr: SrPort` | CSR and SR reads | – |
 //!
@@ -20,6 +21,7 @@ use super::csr::{CsrRead, CsrRegs};
 use super::episode::Episode;
 use super::global::GlobalEvents;
 use super::mode::ModeCtl;
+use super::save_exit::SaveExit;
 use super::sr::SrPort;
 use super::status::Status;
 use super::view::WarpView;
@@ -127,6 +129,7 @@ pub struct TrapCtl<
     warps: [WarpFsm<WIDW, T, PCW>; W],
     episode: Episode<W, WIDW, PCW>,
     mode_ctl: ModeCtl<W>,
+    save_exit: SaveExit<W>,
     status: Status<W>,
     view: WarpView<W, WIDW, PCW, T>,
     csr_read: CsrRead<W, WIDW, PCW, T>,
@@ -198,6 +201,7 @@ impl<
             warps: std::array::from_fn(WarpFsm::new),
             episode: Episode::new(cfg.haddr_reset),
             mode_ctl: Default::default(),
+            save_exit: Default::default(),
             status: Default::default(),
             view: Default::default(),
             csr_read: CsrRead::new(cfg.has_sstep),
@@ -246,7 +250,7 @@ impl<
         self.global.sm_evt_valid.next = self.sm_evt_valid.val();
         self.global.sm_evt_cause.next = self.sm_evt_cause.val();
         self.global.bcast_in.next = self.bcast_in.val();
-        self.global.save.next = self.mode_ctl.save.val();
+        self.global.save.next = self.save_exit.save.val();
 
         // per warp: its slice of every vector port; results to the global logic
         self.warp_halt.next = 0.into();
@@ -284,9 +288,9 @@ impl<
                     self.warps[i].wsel.next = self.csr.wsel_q.val();
                     self.warps[i].csr_wdata.next = self.csr_wdata.val();
                     self.warps[i].mode.next = self.mode_ctl.mode_q.val();
-                    self.warps[i].save.next = self.mode_ctl.save.val();
+                    self.warps[i].save.next = self.save_exit.save.val();
                     self.warps[i].ss_trig.next = self.mode_ctl.ss_trig_q.val();
-                    self.warps[i].exit.next = self.mode_ctl.exit.val();
+                    self.warps[i].exit.next = self.save_exit.exit.val();
                     self.warps[i].gsel.next = self.global.gsel[i].val();
                     self.warps[i].gcause.next = self.global.gcause_q.val();
                     self.warps[i].hlat.next = self.episode.hlat_q.val();
@@ -295,7 +299,7 @@ impl<
                     self.mode_ctl.live[i].next = self.warps[i].live.val();
                     self.mode_ctl.eligible[i].next = self.warps[i].eligible.val();
                     self.mode_ctl.stepped_next[i].next = self.warps[i].stepped_next.val();
-                    self.mode_ctl.trap_next[i].next = self.warps[i].trap_next.val();
+                    self.save_exit.trap_next[i].next = self.warps[i].trap_next.val();
                     self.episode.accepted[i].next = self.warps[i].accepted.val();
                     self.episode.live[i].next = self.warps[i].live.val();
                     self.episode.lcause_next[i].next = self.warps[i].lcause_next.val();
@@ -335,12 +339,15 @@ impl<
         // (5) first exception, SAVE's latches
         self.episode.gp_any.next = self.global.gp_any.val();
         self.episode.gcause_next.next = self.global.gcause_next.val();
-        self.episode.save.next = self.mode_ctl.save.val();
+        self.episode.save.next = self.save_exit.save.val();
         self.episode.ss_trig.next = self.mode_ctl.ss_trig_q.val();
         self.episode.haddr.next = self.csr.haddr_q.val();
 
         // (6) mode
-        self.mode_ctl.quiesced.next = self.quiesced.val();
+        self.save_exit.mode.next = self.mode_ctl.mode_q.val();
+        self.save_exit.quiesced.next = self.quiesced.val();
+        self.mode_ctl.save.next = self.save_exit.save.val();
+        self.mode_ctl.exit.next = self.save_exit.exit.val();
         self.mode_ctl.trap_en.next = self.csr.trap_en.val();
         self.mode_ctl.ss_en.next = self.csr.ss_en.val();
         self.mode_ctl.bcast_en.next = self.csr.bcast_en.val();

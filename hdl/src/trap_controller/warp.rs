@@ -3,6 +3,10 @@
 //! SR read values), step (3) for this warp with the host window write of (1) before it and the
 //! handler SR write of (4) after it, and this warp's part of SAVE and of the exit of step (6).
 //!
+//! Steps (1), (3) and (4) are the sub-block `WarpStep` (warp_step.rs); this block applies SAVE
+//! and the exit to its results, so the logic that reads `exit` is apart from the logic that
+//! computes `trap_next` (which `exit` reads).
+//!
 //! One instance per warp, so the per-warp logic sits next to the per-warp state and each warp
 //! decodes `mode` itself (timing-closure §3.3: no single mode decode fanning out to every warp).
 //! The global logic gets from each warp only the step-(3) results it reduces over the warps
@@ -10,6 +14,7 @@
 //! answers with `save`, `exit` and `gsel`, which depend on no warp's `exit`-dependent value.
 
 use super::enc;
+use super::warp_step::WarpStep;
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
@@ -134,64 +139,35 @@ pub struct WarpFsm<const WIDW: usize, const T: usize, const PCW: usize> {
     epc: RDff<Bits<PCW>>,
     emask: RDff<Bits<T>>,
 
+    /// Steps (1), (3), (4) of this warp: the next state before SAVE and the exit.
+    step: WarpStep<WIDW, T, PCW>,
+
     // ---- names (enc)
-    k_wid: Constant<Bits<WIDW>>,
     k_mode_norm: Constant<Bits<2>>,
-    k_mode_drain: Constant<Bits<2>>,
     k_mode_enter: Constant<Bits<2>>,
     k_mode_handler: Constant<Bits<2>>,
     k_ws_idle: Constant<Bits<3>>,
     k_ws_run: Constant<Bits<3>>,
     k_ws_trap: Constant<Bits<3>>,
     k_ws_retw: Constant<Bits<3>>,
-    k_ws_paused: Constant<Bits<3>>,
-    k_ws_parked: Constant<Bits<3>>,
     k_ws_rstr: Constant<Bits<3>>,
     k_ws_killed: Constant<Bits<3>>,
     k_cause_none: Constant<Bits<4>>,
-    k_cause_reg_range: Constant<Bits<4>>,
     k_cause_sstep: Constant<Bits<4>>,
-    k_cause_unknown: Constant<Bits<4>>,
-    k_sticky_pause: Constant<Bits<16>>,
-    k_sticky_dblf: Constant<Bits<16>>,
-    k_sticky_fatal: Constant<Bits<16>>,
-    k_sticky_err_badret: Constant<Bits<16>>,
-    k_sticky_err_spur: Constant<Bits<16>>,
-    k_sticky_err_unk: Constant<Bits<16>>,
-    k_sticky_suppr: Constant<Bits<16>>,
-    k_sr_esr: Constant<Bits<3>>,
-    k_sr_epc: Constant<Bits<3>>,
-    k_sr_emask: Constant<Bits<3>>,
 
     // ---- temporaries
     m_norm: Signal<Local, Bit>,
-    m_drain: Signal<Local, Bit>,
     m_handler: Signal<Local, Bit>,
     redirect: Signal<Local, Bit>,
-    // next state after steps (1), (3), (4): the golden model's `n` for this warp
-    n_ws: Signal<Local, Bits<3>>,
-    n_lcause: Signal<Local, Bits<4>>,
-    n_ncause: Signal<Local, Bits<4>>,
-    n_gpw: Signal<Local, Bit>,
-    n_stepped: Signal<Local, Bit>,
-    n_epc: Signal<Local, Bits<PCW>>,
-    n_emask: Signal<Local, Bits<T>>,
-    // lmap(exc_cause): the recorded cause and whether it was reserved
-    cause_map: Signal<Local, Bits<4>>,
-    cause_unk: Signal<Local, Bit>,
-    spurious: Signal<Local, Bit>,
-    double_fault: Signal<Local, Bit>,
-    flags: Signal<Local, Bits<16>>,
 }
 
 impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> {
     /// The FSM of warp `wid`.
     pub fn new(wid: usize) -> Self {
-        use enc::{cause, mode, sr, sticky, ws};
+        use enc::{cause, mode, ws};
         let k2 = |v: u64| Constant::new(Bits::<2>::from(v));
         let k3 = |v: u64| Constant::new(Bits::<3>::from(v));
         let k4 = |v: u64| Constant::new(Bits::<4>::from(v));
-        let k16 = |v: u64| Constant::new(Bits::<16>::from(v));
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -259,49 +235,21 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> 
             stepped: Default::default(),
             epc: Default::default(),
             emask: Default::default(),
-            k_wid: Constant::new((wid as u64).into()),
+            step: WarpStep::new(wid),
             k_mode_norm: k2(mode::NORM),
-            k_mode_drain: k2(mode::DRAIN),
             k_mode_enter: k2(mode::ENTER),
             k_mode_handler: k2(mode::HANDLER),
             k_ws_idle: k3(ws::IDLE),
             k_ws_run: k3(ws::RUN),
             k_ws_trap: k3(ws::TRAP),
             k_ws_retw: k3(ws::RETW),
-            k_ws_paused: k3(ws::PAUSED),
-            k_ws_parked: k3(ws::PARKED),
             k_ws_rstr: k3(ws::RSTR),
             k_ws_killed: k3(ws::KILLED),
             k_cause_none: k4(cause::NONE),
-            k_cause_reg_range: k4(cause::REG_RANGE),
             k_cause_sstep: k4(cause::SSTEP),
-            k_cause_unknown: k4(cause::UNKNOWN),
-            k_sticky_pause: k16(sticky::PAUSE),
-            k_sticky_dblf: k16(sticky::DBLF),
-            k_sticky_fatal: k16(sticky::FATAL),
-            k_sticky_err_badret: k16(sticky::ERR_BADRET),
-            k_sticky_err_spur: k16(sticky::ERR_SPUR),
-            k_sticky_err_unk: k16(sticky::ERR_UNK),
-            k_sticky_suppr: k16(sticky::SUPPR),
-            k_sr_esr: k3(sr::ESR),
-            k_sr_epc: k3(sr::EPC),
-            k_sr_emask: k3(sr::EMASK),
             m_norm: Default::default(),
-            m_drain: Default::default(),
             m_handler: Default::default(),
             redirect: Default::default(),
-            n_ws: Default::default(),
-            n_lcause: Default::default(),
-            n_ncause: Default::default(),
-            n_gpw: Default::default(),
-            n_stepped: Default::default(),
-            n_epc: Default::default(),
-            n_emask: Default::default(),
-            cause_map: Default::default(),
-            cause_unk: Default::default(),
-            spurious: Default::default(),
-            double_fault: Default::default(),
-            flags: Default::default(),
         }
     }
 }
@@ -318,7 +266,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.epc.rst.next = self.rst.val();
         self.emask.rst.next = self.rst.val();
         self.m_norm.next = self.mode.val() == self.k_mode_norm.val();
-        self.m_drain.next = self.mode.val() == self.k_mode_drain.val();
         self.m_handler.next = self.mode.val() == self.k_mode_handler.val();
 
         // ================= outputs (§7.4 `outputs`): registered state only =================
@@ -360,193 +307,63 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.epc_q.next = self.epc.q.val();
         self.emask_q.next = self.emask.q.val();
 
-        // ================= next state (§7.4 `step`) =================
-        self.n_ws.next = self.ws.q.val();
-        self.n_lcause.next = self.lcause.q.val();
-        self.n_ncause.next = self.ncause.q.val();
-        self.n_gpw.next = self.gpw.q.val();
-        self.n_stepped.next = self.stepped.q.val();
-        self.n_epc.next = self.epc.q.val();
-        self.n_emask.next = self.emask.q.val();
-        self.flags.next = 0.into();
-        self.accepted.next = false;
-
-        // (1) WEPC / WEMASK: only a PAUSED or PARKED window warp is writable
-        self.win_ok.next = self.win_we.val()
-            && self.wsel.val() == self.k_wid.val()
-            && (self.ws.q.val() == self.k_ws_paused.val() || self.ws.q.val() == self.k_ws_parked.val());
-        if self.win_ok.val() {
-            if self.win_emask.val() {
-                self.n_emask.next = self.csr_wdata.val().get_bits::<T>(0);
-            } else {
-                self.n_epc.next = self.csr_wdata.val().get_bits::<PCW>(0);
-            }
-        }
-
-        // (3) lmap: the local codes up to REG_RANGE are kept, the reserved ones become UNKNOWN
-        self.cause_map.next = self.exc_cause.val();
-        self.cause_unk.next = self.exc_cause.val() > self.k_cause_reg_range.val();
-        if self.cause_unk.val() {
-            self.cause_map.next = self.k_cause_unknown.val();
-        }
-        self.spurious.next = false;
-        self.double_fault.next = false;
-        if !self.warp_valid.val() {
-            // slot empty: context cleared
-            self.spurious.next = true;
-            self.n_ws.next = self.k_ws_idle.val();
-            self.n_lcause.next = self.k_cause_none.val();
-            self.n_ncause.next = self.k_cause_none.val();
-            self.n_gpw.next = false;
-            self.n_stepped.next = false;
-            self.n_epc.next = 0.into();
-            self.n_emask.next = 0.into();
-        } else if self.ws.q.val() == self.k_ws_idle.val() {
-            self.spurious.next = true;
-            self.n_ws.next = self.k_ws_run.val();
-        } else if self.ws.q.val() == self.k_ws_killed.val() {
-            self.spurious.next = true;
-        } else if self.kill.val() {
-            // the warp's other inputs are ignored, without flags
-            self.n_ws.next = self.k_ws_killed.val();
-        } else if self.ws.q.val() == self.k_ws_run.val() {
-            if self.ret_valid.val() || self.pause_valid.val() {
-                self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
-            }
-            if self.exc_valid.val() {
-                if self.exc_cause.val() == self.k_cause_none.val() {
-                    self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
-                } else if self.m_norm.val() || (self.m_drain.val() && self.lcause.q.val() == self.k_cause_none.val()) {
-                    // the warp's first exception of the episode: recorded
-                    if self.cause_unk.val() {
-                        self.flags.next = self.flags.val() | self.k_sticky_err_unk.val();
-                    }
-                    self.n_lcause.next = self.cause_map.val();
-                    self.n_epc.next = self.exc_pc.val();
-                    self.n_emask.next = self.exc_mask.val();
-                    if self.m_norm.val() && !self.trap_en.val() {
-                        self.n_ws.next = self.k_ws_parked.val();
-                        self.flags.next = self.flags.val() | self.k_sticky_fatal.val();
-                    } else {
-                        self.accepted.next = true;
-                    }
-                } else {
-                    // ENTER/HANDLER, or a second fault in DRAIN
-                    self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
-                }
-            }
-            if self.m_norm.val()
-                && self.ss_en.val()
-                && self.issue_valid.val()
-                && self.issue_wid.val() == self.k_wid.val()
-                && self.n_ws.val() == self.k_ws_run.val()
-            {
-                self.n_stepped.next = true;
-            }
-        } else if self.ws.q.val() == self.k_ws_trap.val() && self.m_handler.val() {
-            // inside the handler: exception > PAUSE > RETURN
-            if self.exc_valid.val() {
-                if self.exc_cause.val() == self.k_cause_none.val() {
-                    self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
-                } else {
-                    if self.cause_unk.val() {
-                        self.flags.next = self.flags.val() | self.k_sticky_err_unk.val();
-                    }
-                    if self.hmask.val().get_bit(self.cause_map.val().index()) {
-                        self.flags.next = self.flags.val() | self.k_sticky_suppr.val();
-                    } else {
-                        // double fault: parked, the original context kept
-                        self.double_fault.next = true;
-                        self.n_ws.next = self.k_ws_parked.val();
-                        self.n_ncause.next = self.cause_map.val();
-                        self.flags.next = self.flags.val() | self.k_sticky_dblf.val();
-                        if self.ret_valid.val() || self.pause_valid.val() {
-                            self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
-                        }
-                    }
-                }
-            }
-            if !self.double_fault.val() {
-                if self.pause_valid.val() {
-                    self.n_ws.next = self.k_ws_paused.val();
-                    self.flags.next = self.flags.val() | self.k_sticky_pause.val();
-                    if self.ret_valid.val() {
-                        self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
-                    }
-                } else if self.ret_valid.val() {
-                    self.n_ws.next = self.k_ws_retw.val();
-                }
-            }
-        } else if self.ws.q.val() == self.k_ws_trap.val() || self.ws.q.val() == self.k_ws_retw.val() {
-            // TRAP here means mode ENTER
-            self.spurious.next = true;
-        } else if self.ws.q.val() == self.k_ws_paused.val() || self.ws.q.val() == self.k_ws_parked.val() {
-            self.spurious.next = true;
-            if self.resume.val() {
-                if self.m_handler.val() {
-                    self.n_ws.next = self.k_ws_retw.val();
-                } else {
-                    self.n_ws.next = self.k_ws_rstr.val();
-                }
-            }
-        } else {
-            // RSTR: back to its own code, causes cleared
-            self.spurious.next = true;
-            self.n_ws.next = self.k_ws_run.val();
-            self.n_lcause.next = self.k_cause_none.val();
-            self.n_ncause.next = self.k_cause_none.val();
-            self.n_gpw.next = false;
-        }
-        if self.spurious.val() {
-            if self.exc_valid.val() {
-                self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
-            }
-            if self.ret_valid.val() || self.pause_valid.val() {
-                self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
-            }
-        }
-
-        // (4) handler SR write, after and over step (3): ESR (clears both nibbles), EPC, EMASK
-        self.sr_ok.next = self.sr_valid.val()
-            && self.sr_we.val()
-            && self.sr_wid.val() == self.k_wid.val()
-            && self.m_handler.val()
-            && self.ws.q.val() == self.k_ws_trap.val()
-            && self.warp_valid.val()
-            && self.sr_sel.val() <= self.k_sr_emask.val();
-        if self.sr_ok.val() {
-            if self.sr_sel.val() == self.k_sr_esr.val() {
-                self.n_lcause.next = self.k_cause_none.val();
-                self.n_gpw.next = false;
-            } else if self.sr_sel.val() == self.k_sr_epc.val() {
-                self.n_epc.next = self.sr_wdata.val().get_bits::<PCW>(0);
-            } else {
-                self.n_emask.next = self.sr_wdata.val().get_bits::<T>(0);
-            }
-        }
-
-        // results the global logic reduces over the warps
-        self.live.next = self.ws.q.val() == self.k_ws_run.val() && self.n_ws.val() == self.k_ws_run.val();
-        self.eligible.next = self.live.val() && !self.bar_wait.val();
-        self.stepped_next.next = self.n_stepped.val();
-        self.trap_next.next = self.n_ws.val() == self.k_ws_trap.val();
-        self.st.next = self.flags.val();
+        // ================= next state: steps (1), (3), (4) in `step` =================
+        self.step.ws.next = self.ws.q.val();
+        self.step.lcause.next = self.lcause.q.val();
+        self.step.ncause.next = self.ncause.q.val();
+        self.step.gpw.next = self.gpw.q.val();
+        self.step.stepped.next = self.stepped.q.val();
+        self.step.epc.next = self.epc.q.val();
+        self.step.emask.next = self.emask.q.val();
+        self.step.warp_valid.next = self.warp_valid.val();
+        self.step.exc_valid.next = self.exc_valid.val();
+        self.step.exc_cause.next = self.exc_cause.val();
+        self.step.exc_pc.next = self.exc_pc.val();
+        self.step.exc_mask.next = self.exc_mask.val();
+        self.step.ret_valid.next = self.ret_valid.val();
+        self.step.pause_valid.next = self.pause_valid.val();
+        self.step.bar_wait.next = self.bar_wait.val();
+        self.step.issue_valid.next = self.issue_valid.val();
+        self.step.issue_wid.next = self.issue_wid.val();
+        self.step.sr_valid.next = self.sr_valid.val();
+        self.step.sr_we.next = self.sr_we.val();
+        self.step.sr_wid.next = self.sr_wid.val();
+        self.step.sr_sel.next = self.sr_sel.val();
+        self.step.sr_wdata.next = self.sr_wdata.val();
+        self.step.trap_en.next = self.trap_en.val();
+        self.step.ss_en.next = self.ss_en.val();
+        self.step.hmask.next = self.hmask.val();
+        self.step.kill.next = self.kill.val();
+        self.step.resume.next = self.resume.val();
+        self.step.win_we.next = self.win_we.val();
+        self.step.win_emask.next = self.win_emask.val();
+        self.step.wsel.next = self.wsel.val();
+        self.step.csr_wdata.next = self.csr_wdata.val();
+        self.step.mode.next = self.mode.val();
+        self.accepted.next = self.step.accepted.val();
+        self.live.next = self.step.live.val();
+        self.eligible.next = self.step.eligible.val();
+        self.stepped_next.next = self.step.n_stepped.val();
+        self.trap_next.next = self.step.trap_next.val();
+        self.st.next = self.step.st.val();
+        self.sr_ok.next = self.step.sr_ok.val();
+        self.win_ok.next = self.step.win_ok.val();
 
         // (6) SAVE: every warp in P enters the handler; STEPPED clears everywhere
-        self.ws.d.next = self.n_ws.val();
-        self.lcause_next.next = self.n_lcause.val();
-        self.ncause.d.next = self.n_ncause.val();
-        self.gpw.d.next = self.n_gpw.val();
-        self.stepped.d.next = self.n_stepped.val();
-        self.epc.d.next = self.n_epc.val();
-        self.emask.d.next = self.n_emask.val();
+        self.ws.d.next = self.step.n_ws.val();
+        self.lcause_next.next = self.step.n_lcause.val();
+        self.ncause.d.next = self.step.n_ncause.val();
+        self.gpw.d.next = self.step.n_gpw.val();
+        self.stepped.d.next = self.step.n_stepped.val();
+        self.epc.d.next = self.step.n_epc.val();
+        self.emask.d.next = self.step.n_emask.val();
         if self.save.val() {
-            if self.live.val() {
+            if self.step.live.val() {
                 // a warp without a recorded exception saves the scheduler's resume context
-                if self.n_lcause.val() == self.k_cause_none.val() {
+                if self.step.n_lcause.val() == self.k_cause_none.val() {
                     self.epc.d.next = self.warp_pc.val();
                     self.emask.d.next = self.warp_mask.val();
-                    if self.ss_trig.val() && self.n_stepped.val() {
+                    if self.ss_trig.val() && self.step.n_stepped.val() {
                         self.lcause_next.next = self.k_cause_sstep.val();
                     }
                 }
@@ -558,7 +375,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
             self.stepped.d.next = false;
         }
         // (6) exit: every RETW warp restores its context
-        if self.exit.val() && self.n_ws.val() == self.k_ws_retw.val() {
+        if self.exit.val() && self.step.n_ws.val() == self.k_ws_retw.val() {
             self.ws.d.next = self.k_ws_rstr.val();
         }
         self.lcause.d.next = self.lcause_next.val();
