@@ -7,7 +7,8 @@
 # passes of `coarse` that extract enables and sync resets, then `map_ffs`' dfflegalize + ff_map
 # on the flops only), skipping fsm/share/alumacc and all LUT/gate mapping, which do not create or
 # remove flop enables and take most of the time. Every SB_DFF* cell is attributed to the RTL
-# register that drives its Q (the RDff instance name, e.g. `lanes$2.a1.q` -> `a1`), and the
+# register that drives its Q (the RDff instance name without its sub-block path, e.g.
+# `lanes$2.a1.q` -> `a1`, `control.cx1.q` -> `cx1`), and the
 # counts are printed per register group as CE (SB_DFFE*) / plain (other SB_DFF*).
 # Exit status 1 if any bit of a gated bank (B1: op1 wd1 a1 b1 c1 d1 cx1, B2: op2 wd2 p2 q2 cx2,
 # B3: wd3 r3 cx3) is not an enable flop, 2 on tool errors.
@@ -52,8 +53,8 @@ for n, w in m["netnames"].items():
             names[b].append((w.get("hide_name", 0), n))
 def group(n):
     n = re.sub(r"^\\\\", "", n)
-    n = re.sub(r"^lanes[.$]\d+[.$]", "", n)  # a lane's bank register: `lanes$2.a1` -> `a1`
     n = re.sub(r"[.$]q$", "", n)          # DFF output wire
+    n = n.rsplit(".", 1)[-1]              # drop the sub-block path: `lanes$2.a1` -> `a1`, `buffers.regs$3` -> `regs$3`
     n = re.sub(r"[.$]\d+$", "", n)        # vector index of a Vec<DFF>
     return n
 cnt = collections.defaultdict(lambda: [0, 0])

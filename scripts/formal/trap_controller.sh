@@ -5,7 +5,7 @@
 #        [--mutate-design | --mutate-property]
 #
 # Reads the emitted Verilog, exposes the state registers the properties talk about (mode, ctrl,
-# ws[w], lcause[w]) as ports, wraps the design in trap_controller_check.sv (assertions, reset in
+# ws[w], lcause[w]: the top-level wires of the sub-blocks' register outputs) as ports, wraps the design in trap_controller_check.sv (assertions, reset in
 # the first cycle), maps it to gates so that everything outside the properties' cone of influence
 # is removed, and proves every assertion in every one of N cycles from reset (default 22:
 # reset + 21 cycles). Prints PASS (exit 0) or FAIL (exit 1, counterexample in the log).
@@ -33,10 +33,10 @@ trap 'rm -rf "$work"' EXIT
 design="$work/design.v"
 cp "$src" "$design"
 if [ "$mutate_design" = 1 ]; then
-  # (a) DRAIN no longer checks "first exception of the episode" for any warp
-  sed -i 's/(mode\$q == 32'"'"'h1 \&\& lcause\$\([0-3]\)\$q == 32'"'"'h0)/(mode$q == 32'"'"'h1)/g' "$design"
+  # (a) DRAIN no longer checks "first exception of the episode" for any warp (in every warp step)
+  sed -i 's/(m_drain \&\& lcause == k_cause_none)/(m_drain)/g' "$design"
   # (b) warp 0 is released whenever it is TRAP, not only in HANDLER
-  sed -i 's/|| (mode\$q == 32'"'"'h3 \&\& ws\$0\$q == 32'"'"'h2))) << (0)/|| (ws$0$q == 32'"'"'h2))) << (0)/' "$design"
+  sed -i '/^module eu_trap_controller\$warps\$0(/,/^endmodule/ s/|| (m_handler \&\& ws\$q == k_ws_trap))/|| (ws$q == k_ws_trap))/' "$design"
   if cmp -s "$src" "$design"; then echo "mutation did not apply" >&2; exit 2; fi
 fi
 log="$work/yosys.log"
@@ -46,7 +46,7 @@ read_verilog $design
 hierarchy -top eu_trap_controller
 proc
 flatten
-expose w:mode\$q w:ctrl\$q w:ws\$0\$q w:ws\$1\$q w:ws\$2\$q w:ws\$3\$q w:lcause\$0\$q w:lcause\$1\$q w:lcause\$2\$q w:lcause\$3\$q
+expose w:mode_ctl\$mode_q w:csr\$ctrl_q w:warps\$0\$ws_q w:warps\$1\$ws_q w:warps\$2\$ws_q w:warps\$3\$ws_q w:warps\$0\$lcause_q w:warps\$1\$lcause_q w:warps\$2\$lcause_q w:warps\$3\$lcause_q
 read_verilog -formal $defs $here/trap_controller_check.sv
 hierarchy -top tc_formal
 proc

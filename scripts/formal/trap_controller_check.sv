@@ -1,6 +1,7 @@
 // Formal checker for eu_trap_controller at W=4 (T=32, PC_W=32), used by trap_controller.sh.
-// The design's internal state registers mode, ws[w], lcause[w], ctrl are brought out as ports
-// by yosys `expose` before this wrapper is read (observation only, the logic is untouched).
+// The design's state registers mode, ws[w], lcause[w], ctrl (the top-level wires of the
+// sub-blocks' register outputs mode_ctl$mode_q, warps$w$ws_q, warps$w$lcause_q, csr$ctrl_q) are
+// brought out as ports by yosys `expose` before this wrapper is read (observation only).
 //
 // Properties (spec trap-controller.md §3 "abstract property", §7.4 invariants 1, 2, 4, 7, and
 // "a raised exception is never dropped"):
@@ -50,9 +51,9 @@ module tc_formal(input clk,
     // yosys then removes the data paths only they depend on (cone of influence).
     .warp_halt(warp_halt), .drain_req(drain_req), .trap_mode(trap_mode), .redir_valid(redir_valid),
     .warp_kill(warp_kill), .host_irq(host_irq), .bcast_out(bcast_out), .sr_rdata(sr_rdata),
-    .\mode$q (mode), .\ctrl$q (ctrl),
-    .\ws$0$q (ws0), .\ws$1$q (ws1), .\ws$2$q (ws2), .\ws$3$q (ws3),
-    .\lcause$0$q (lc0), .\lcause$1$q (lc1), .\lcause$2$q (lc2), .\lcause$3$q (lc3));
+    .\mode_ctl$mode_q (mode), .\csr$ctrl_q (ctrl),
+    .\warps$0$ws_q (ws0), .\warps$1$ws_q (ws1), .\warps$2$ws_q (ws2), .\warps$3$ws_q (ws3),
+    .\warps$0$lcause_q (lc0), .\warps$1$lcause_q (lc1), .\warps$2$lcause_q (lc2), .\warps$3$lcause_q (lc3));
 
   localparam NORM = 2'd0, DRAIN = 2'd1, ENTER = 2'd2, HANDLER = 2'd3;
   localparam IDLE = 3'd0, RUN = 3'd1, TRAP = 3'd2, RETW = 3'd3;

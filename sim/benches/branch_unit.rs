@@ -140,13 +140,21 @@ fn main() {
     for r in &runs {
         for s in &r.steps {
             dut.set(ins[0], 1);
-            dut.set(ins[1], s.instr.op as u64);
+            dut.set(ins[1], s.instr.op);
             dut.set(ins[2], s.instr.ip);
             dut.set(ins[3], s.instr.jip as u64 & ip_mask);
             dut.set(ins[4], s.instr.uip as u64 & ip_mask);
             dut.set(ins[5], s.pred);
             vecs.extend_from_slice(dut.inputs_raw());
         }
+    }
+    // EU_BENCH_VECTORS=<file>: also write the packed input vectors (little-endian u32 words,
+    // `in_words` per cycle, after the reset), for instruction counts of the bare model under
+    // callgrind with the same stimulus on two versions of the Verilog.
+    if let Ok(path) = std::env::var("EU_BENCH_VECTORS") {
+        let bytes: Vec<u8> = vecs.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).expect("write the vectors");
+        println!("wrote {total} cycles of packed inputs ({} words each) to {path}", dut.desc().in_words);
     }
     let ow = dut.desc().out_words;
     let mut outs = vec![0u32; total * ow];

@@ -7,7 +7,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use sim::drivers::branch_unit::{ip_mask, Sbu};
 use sim::golden::branch_unit::prog::{assemble, oracle, simd_run, simd_run_at, Gen, Program};
-use sim::golden::branch_unit::{err, event, op, step, ty, Cfg, Instr, Out, State, S_CALL, S_HALT};
+use sim::golden::branch_unit::{err, ev, event, op, step, ty, Cfg, Instr, Out, State, S_CALL, S_HALT};
 
 /// Golden model plus (optionally) the RTL in lock step.
 struct Both {
@@ -33,7 +33,7 @@ impl Both {
 
 // ------------------------------------------------------------------ spec vector tables
 
-fn parse_instr(s: &str) -> (u8, i64, i64) {
+fn parse_instr(s: &str) -> (u64, i64, i64) {
     let mut it = s.split_whitespace();
     let name = it.next().unwrap().split('·').next().unwrap();
     let o = match name {
@@ -258,12 +258,12 @@ fn tv7_branch_join_and_halt() {
 
 /// Asserts an error response and the §7 fault contract: state unchanged except `fault`, and
 /// later requests answer FAULTED until INIT.
-fn expect_error(b: &mut Both, i: Instr, pred: u64, code: u8, t: u8) {
+fn expect_error(b: &mut Both, i: Instr, pred: u64, code: u64, t: u64) {
     let before = b.s.clone();
     let o = b.step(i, pred);
     assert!(o.err, "{i:?}: expected error {code}, got {o:?}");
     assert_eq!((o.err_code, o.err_type), (code, t), "{i:?}");
-    assert_eq!((o.next_ip, o.exec_mask, o.lane_mask, o.pred_mask, o.warn, o.event), (i.ip, 0, 0, 0, 0, 0));
+    assert_eq!((o.next_ip, o.exec_mask, o.lane_mask, o.pred_mask, o.warn, o.event), (i.ip, 0, 0, 0, 0, ev::NOP));
     let mut want = before.clone();
     want.fault = true;
     assert_eq!(b.s, want, "{i:?}: only fault changes");
@@ -285,7 +285,7 @@ fn e1_to_e8_spec_error_vectors() {
     // E-1
     let mut b = Both::new(c4, Some("n4"));
     init(&mut b, ALL);
-    expect_error(&mut b, Instr::new(op::RET, 0, 0, 0), ALL, err::RET_UNDERFLOW, 0);
+    expect_error(&mut b, Instr::new(op::RET, 0, 0, 0), ALL, err::RET_UNDERFLOW, ty::NONE);
     // E-2: MAXD_CALL = 2
     let c2 = Cfg { n: 4, maxd: 2, maxd_call: 2, ipw: 16 };
     let mut b = Both::new(c2, Some("n4_d2"));
@@ -294,11 +294,11 @@ fn e1_to_e8_spec_error_vectors() {
     assert_eq!((o.event, o.next_ip, b.s.cic[S_CALL], b.s.top(S_CALL).ip), (event("call-uniform"), 2, 1, 1));
     let o = b.step(Instr::new(op::CALL, 2, 0, 0), ALL);
     assert_eq!((o.event, o.next_ip, b.s.cic[S_CALL], b.s.top(S_CALL).ip), (event("call-uniform"), 2, 2, 3));
-    expect_error(&mut b, Instr::new(op::CALL, 2, 0, 0), ALL, err::STACK_OVF, ty::CALL as u8);
+    expect_error(&mut b, Instr::new(op::CALL, 2, 0, 0), ALL, err::STACK_OVF, ty::CALL);
     // E-3
     let mut b = Both::new(c4, Some("n4"));
     init(&mut b, ALL);
-    expect_error(&mut b, Instr::new(op::BREAK, 0, 2, 2), 0x1, err::NO_LOOP, 0);
+    expect_error(&mut b, Instr::new(op::BREAK, 0, 2, 2), 0x1, err::NO_LOOP, ty::NONE);
     // E-4
     init(&mut b, ALL);
     let o = b.step(Instr::new(op::IF, 0, 1, 1), 0x3);
@@ -307,23 +307,23 @@ fn e1_to_e8_spec_error_vectors() {
     assert_eq!(b.s.top(0).ip, 1);
     let o = b.step(Instr::new(op::NOP, 1, 0, 0), ALL);
     assert_eq!(o.lane_mask, 0x3);
-    expect_error(&mut b, Instr::new(op::NOP, 2, 0, 0), ALL, err::SKIPPED_CONV, ty::IF as u8);
+    expect_error(&mut b, Instr::new(op::NOP, 2, 0, 0), ALL, err::SKIPPED_CONV, ty::IF);
     // E-5
     init(&mut b, ALL);
     b.step(Instr::new(op::NOP, 0, 0, 0), ALL);
-    expect_error(&mut b, Instr::new(op::BRANCH, 1, -1, 0), 0x3, err::DIV_BACKWARD, 0);
+    expect_error(&mut b, Instr::new(op::BRANCH, 1, -1, 0), 0x3, err::DIV_BACKWARD, ty::NONE);
     // E-6
     init(&mut b, ALL);
     let o = b.step(Instr::new(op::HALT, 0, 3, 3), 0x1);
     assert_eq!(o.event, event("halt-park"));
     assert_eq!(b.s.cnt, vec![c4.code(ty::HALT, 1), 0, 0, 0]);
     assert_eq!(b.s.top(S_HALT).ip, 3);
-    expect_error(&mut b, Instr::new(op::HALT, 1, 3, 3), 0x2, err::HALT_TARGET, 0);
+    expect_error(&mut b, Instr::new(op::HALT, 1, 3, 3), 0x2, err::HALT_TARGET, ty::NONE);
     // E-7
     init(&mut b, ALL);
     let o = b.step(Instr::new(op::IF, 0, 2, 2), 0x3);
     assert_eq!(o.event, event("if-diverge"));
-    expect_error(&mut b, Instr::new(op::EOT, 1, 0, 0), ALL, err::UNCLOSED_AT_EOT, 0);
+    expect_error(&mut b, Instr::new(op::EOT, 1, 0, 0), ALL, err::UNCLOSED_AT_EOT, ty::NONE);
     // E-8
     init(&mut b, ALL);
     b.step(Instr::new(op::IF, 0, 2, 2), 0x3);
@@ -333,7 +333,7 @@ fn e1_to_e8_spec_error_vectors() {
     assert_eq!((o.event, o.warn, o.lane_mask, o.next_ip), (event("conv-partial"), 1, 0x7, 3));
     assert_eq!(b.s.cnt, vec![0, 0, 0, c4.code(ty::IF, 1)]);
     assert_eq!(b.s.cic[0], 1);
-    expect_error(&mut b, Instr::new(op::EOT, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::IF as u8);
+    expect_error(&mut b, Instr::new(op::EOT, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::IF);
 }
 
 /// Every §7 code, each with the fault contract, on the RTL (defaults and the depth-2 config).
@@ -342,19 +342,19 @@ fn every_error_code_and_overflow_path() {
     let mut seen = [false; 15];
     let c4 = Cfg::new(4);
     let mut b = Both::new(c4, Some("n4"));
-    let mut e = |b: &mut Both, i: Instr, p: u64, code: u8, t: u8| {
+    let mut e = |b: &mut Both, i: Instr, p: u64, code: u64, t: u64| {
         expect_error(b, i, p, code, t);
         seen[code as usize] = true;
         seen[err::FAULTED as usize] = true;
     };
     // EMPTY_LIVE: INIT with an empty mask (state unchanged except fault; INIT then recovers)
     init(&mut b, ALL);
-    e(&mut b, Instr::new(op::INIT, 0, 0, 0), 0, err::EMPTY_LIVE, 0);
+    e(&mut b, Instr::new(op::INIT, 0, 0, 0), 0, err::EMPTY_LIVE, ty::NONE);
     init(&mut b, ALL);
     assert!(!b.s.fault);
-    e(&mut b, Instr::new(0x0F, 0, 0, 0), ALL, err::BAD_OP, 0);
+    e(&mut b, Instr::new(0x0F, 0, 0, 0), ALL, err::BAD_OP, ty::NONE);
     init(&mut b, ALL);
-    e(&mut b, Instr::new(0x1F, 0, 0, 0), ALL, err::BAD_OP, 0);
+    e(&mut b, Instr::new(0x1F, 0, 0, 0), ALL, err::BAD_OP, ty::NONE);
     for (i, p) in [
         (Instr::new(op::IF, 0, 3, 2), ALL),
         (Instr::new(op::IF, 0, 0, 2), ALL),
@@ -369,7 +369,7 @@ fn every_error_code_and_overflow_path() {
         (Instr::new(op::JOIN_BR, 0, -2, 0), ALL),
     ] {
         init(&mut b, ALL);
-        e(&mut b, i, p, err::BAD_OFFSET, 0);
+        e(&mut b, i, p, err::BAD_OFFSET, ty::NONE);
     }
     for i in [
         Instr::new(op::NOP, 0xffff, 0, 0),
@@ -380,33 +380,33 @@ fn every_error_code_and_overflow_path() {
         Instr::new(op::WHILE, 2, -3, 1),
     ] {
         init(&mut b, ALL);
-        e(&mut b, i, ALL, err::IP_RANGE, 0);
+        e(&mut b, i, ALL, err::IP_RANGE, ty::NONE);
     }
     // a final RET has no candidate targets: RET j0 at the last IP is legal (RET_UNDERFLOW here)
     init(&mut b, ALL);
-    e(&mut b, Instr::new(op::RET, 0xffff, 0, 0), ALL, err::RET_UNDERFLOW, 0);
+    e(&mut b, Instr::new(op::RET, 0xffff, 0, 0), ALL, err::RET_UNDERFLOW, ty::NONE);
     init(&mut b, ALL);
-    e(&mut b, Instr::new(op::WHILE, 5, -2, 1), ALL, err::NO_LOOP, 0);
+    e(&mut b, Instr::new(op::WHILE, 5, -2, 1), ALL, err::NO_LOOP, ty::NONE);
     init(&mut b, ALL);
-    e(&mut b, Instr::new(op::CONT, 5, 2, 1), 0x1, err::NO_LOOP, 0);
+    e(&mut b, Instr::new(op::CONT, 5, 2, 1), 0x1, err::NO_LOOP, ty::NONE);
     // LOOP_NEST_OVF: LNMAX = 2^DW - 1 = 15 DOs, the 16th faults
     init(&mut b, ALL);
     for k in 0..c4.lnmax() {
         b.step(Instr::new(op::DO, k as u64, 0, 0), ALL);
     }
-    e(&mut b, Instr::new(op::DO, 20, 0, 0), ALL, err::LOOP_NEST_OVF, 0);
+    e(&mut b, Instr::new(op::DO, 20, 0, 0), ALL, err::LOOP_NEST_OVF, ty::NONE);
     // UNSTRUCTURED_BR: a divergent BRANCH past the open region's join
     init(&mut b, ALL);
     b.step(Instr::new(op::BRANCH, 0, 4, 0), 0x1);
-    e(&mut b, Instr::new(op::BRANCH, 1, 5, 0), 0x2, err::UNSTRUCTURED_BR, 0);
+    e(&mut b, Instr::new(op::BRANCH, 1, 5, 0), 0x2, err::UNSTRUCTURED_BR, ty::NONE);
     // SKIPPED_CONV for LOOP and BR
     init(&mut b, ALL);
     b.step(Instr::new(op::DO, 0, 0, 0), ALL);
     b.step(Instr::new(op::BREAK, 1, 1, 1), 0x1);
-    e(&mut b, Instr::new(op::NOP, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::LOOP as u8);
+    e(&mut b, Instr::new(op::NOP, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::LOOP);
     init(&mut b, ALL);
     b.step(Instr::new(op::BRANCH, 0, 2, 0), 0x1);
-    e(&mut b, Instr::new(op::NOP, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::BR as u8);
+    e(&mut b, Instr::new(op::NOP, 3, 0, 0), ALL, err::SKIPPED_CONV, ty::BR);
     for (code, i, p) in [
         (err::RET_UNDERFLOW, Instr::new(op::RET, 0, 1, 0), ALL),
         (err::DIV_BACKWARD, Instr::new(op::BRANCH, 4, -2, 0), 0x3),
@@ -416,10 +416,10 @@ fn every_error_code_and_overflow_path() {
     }
     init(&mut b, ALL);
     b.step(Instr::new(op::DO, 0, 0, 0), ALL);
-    e(&mut b, Instr::new(op::EOT, 1, 0, 0), ALL, err::UNCLOSED_AT_EOT, 0);
+    e(&mut b, Instr::new(op::EOT, 1, 0, 0), ALL, err::UNCLOSED_AT_EOT, ty::NONE);
     init(&mut b, 0x7);
     b.step(Instr::new(op::HALT, 0, 2, 2), 0x1);
-    e(&mut b, Instr::new(op::HALT, 1, 1, 2), 0x2, err::HALT_TARGET, 0);
+    e(&mut b, Instr::new(op::HALT, 1, 1, 2), 0x2, err::HALT_TARGET, ty::NONE);
 
     // STACK_OVF for every type with depth-2 stacks (MAXD = MAXD_CALL = 2, N = 4).
     let c2 = Cfg { n: 4, maxd: 2, maxd_call: 2, ipw: 16 };
@@ -428,7 +428,7 @@ fn every_error_code_and_overflow_path() {
     init(&mut b, ALL);
     b.step(Instr::new(op::IF, 0, 10, 10), 0x7);
     b.step(Instr::new(op::IF, 1, 8, 8), 0x3);
-    e(&mut b, Instr::new(op::IF, 2, 6, 6), 0x1, err::STACK_OVF, ty::IF as u8);
+    e(&mut b, Instr::new(op::IF, 2, 6, 6), 0x1, err::STACK_OVF, ty::IF);
     // LOOP: three nested loops, each with a divergent BREAK
     init(&mut b, ALL);
     b.step(Instr::new(op::DO, 0, 0, 0), ALL);
@@ -436,7 +436,7 @@ fn every_error_code_and_overflow_path() {
     b.step(Instr::new(op::DO, 2, 0, 0), ALL);
     b.step(Instr::new(op::BREAK, 3, 1, 10), 0x2);
     b.step(Instr::new(op::DO, 4, 0, 0), ALL);
-    e(&mut b, Instr::new(op::BREAK, 5, 1, 5), 0x4, err::STACK_OVF, ty::LOOP as u8);
+    e(&mut b, Instr::new(op::BREAK, 5, 1, 5), 0x4, err::STACK_OVF, ty::LOOP);
     // LOOP via WHILE opening a level
     init(&mut b, ALL);
     b.step(Instr::new(op::DO, 0, 0, 0), ALL);
@@ -444,17 +444,17 @@ fn every_error_code_and_overflow_path() {
     b.step(Instr::new(op::DO, 2, 0, 0), ALL);
     b.step(Instr::new(op::BREAK, 3, 1, 10), 0x2);
     b.step(Instr::new(op::DO, 4, 0, 0), ALL);
-    e(&mut b, Instr::new(op::WHILE, 5, -1, 1), 0x4, err::STACK_OVF, ty::LOOP as u8);
+    e(&mut b, Instr::new(op::WHILE, 5, -1, 1), 0x4, err::STACK_OVF, ty::LOOP);
     // BR: three nested divergent BRANCHes
     init(&mut b, ALL);
     b.step(Instr::new(op::BRANCH, 0, 10, 0), 0x1);
     b.step(Instr::new(op::BRANCH, 1, 8, 0), 0x2);
-    e(&mut b, Instr::new(op::BRANCH, 2, 6, 0), 0x4, err::STACK_OVF, ty::BR as u8);
+    e(&mut b, Instr::new(op::BRANCH, 2, 6, 0), 0x4, err::STACK_OVF, ty::BR);
     // CALL: three nested calls
     init(&mut b, ALL);
     b.step(Instr::new(op::CALL, 0, 10, 0), ALL);
     b.step(Instr::new(op::CALL, 10, 10, 0), 0x3);
-    e(&mut b, Instr::new(op::CALL, 20, 10, 0), 0x1, err::STACK_OVF, ty::CALL as u8);
+    e(&mut b, Instr::new(op::CALL, 20, 10, 0), 0x1, err::STACK_OVF, ty::CALL);
     if let Some(r) = b.rtl.as_mut() {
         r.idle(&b.s);
     }
@@ -506,7 +506,7 @@ fn check_invariants(cfg: &Cfg, s: &State) {
         if c == 0 || c == cfg.off() {
             continue;
         }
-        let (t, d) = (c >> dw, c & ((1 << dw) - 1));
+        let (t, d) = ((c >> dw) as u64, c & ((1 << dw) - 1));
         let base = match t {
             ty::IF => 0,
             ty::LOOP | ty::CONT => 1,
@@ -560,7 +560,7 @@ fn golden_matches_scalar_oracle_on_random_programs() {
         }
     }
     println!("{programs} programs, {steps} steps, max CIC {max_cic:?}");
-    let never: Vec<&str> = (0..42).filter(|&e| events[e] == 0).map(|e| sim::golden::branch_unit::EVENTS[e]).collect();
+    let never: Vec<&str> = (0..42).filter(|&e| events[e] == 0).map(|e| hdl::branch_unit::enc::ev::TABLE.codes[e].name).collect();
     println!("events never taken: {never:?}");
     assert!(programs >= 10_000);
 }
@@ -713,7 +713,7 @@ fn raw_stream(variant: &str, cfg: Cfg, mix: RawMix, steps: usize, seed: u64) -> 
     let mut rng = StdRng::seed_from_u64(seed);
     let mut b = Both::new(cfg, Some(variant));
     let mut codes = [0u64; 15];
-    let ops: Vec<u8> = (0u8..0x20).collect();
+    let ops: Vec<u64> = (0u64..0x20).collect();
     for _ in 0..steps {
         if rng.gen_bool(0.05) {
             let s = b.s.clone();

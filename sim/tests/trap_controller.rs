@@ -7,6 +7,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use sim::cosim::{Dut, Expected};
+use hdl::trap_controller::enc::{cause, csr, sr};
 use sim::golden::trap_controller::*;
 use sim::ports::EuTrapController;
 
@@ -155,24 +156,27 @@ fn base() -> Inputs {
     Inputs { warp_valid: 0xF, ..Default::default() }
 }
 
-fn csr_w(i: &mut Inputs, addr: u8, d: u32) {
+/// Host CSR write of `d` to address `addr` (`enc::csr`).
+fn csr_w(i: &mut Inputs, addr: u64, d: u32) {
     i.csr_valid = true;
     i.csr_we = true;
-    i.csr_addr = addr;
+    i.csr_addr = addr as u8;
     i.csr_wdata = d;
 }
-fn csr_r(i: &mut Inputs, addr: u8) {
+fn csr_r(i: &mut Inputs, addr: u64) {
     i.csr_valid = true;
-    i.csr_addr = addr;
+    i.csr_addr = addr as u8;
 }
-fn sr_r(i: &mut Inputs, w: u32, sel: u8) {
+/// Handler SR read of register `sel` (`enc::sr`) of warp `w`.
+fn sr_r(i: &mut Inputs, w: u32, sel: u64) {
     i.sr_valid = true;
     i.sr_wid = w;
-    i.sr_sel = sel;
+    i.sr_sel = sel as u8;
 }
-fn exc(i: &mut Inputs, w: usize, cause: u8, pc: u32, mask: u32) {
+/// Local exception of warp `w` with cause `cause` (`enc::cause`; any 4-bit value).
+fn exc(i: &mut Inputs, w: usize, cause: u64, pc: u32, mask: u32) {
     i.exc_valid |= 1 << w;
-    i.exc_cause[w] = cause;
+    i.exc_cause[w] = cause as u8;
     i.exc_pc[w] = pc;
     i.exc_mask[w] = mask;
 }
@@ -185,7 +189,7 @@ fn quiesce(i: &mut Inputs, pcs: [u32; 4], masks: [u32; 4]) {
 fn setup4() -> Tb {
     let mut tb = Tb::new(4);
     let mut i = base();
-    csr_w(&mut i, 0x04, 0x8000);
+    csr_w(&mut i, csr::HADDR, 0x8000);
     tb.step(&i);
     assert_eq!(tb.s.ws[..4], [RUN; 4]);
     assert_eq!((tb.s.haddr, tb.s.ctrl, tb.s.hmask, tb.s.irq_en), (0x8000, 1, 0x40, 0xE0));
@@ -200,7 +204,7 @@ fn ws4(tb: &Tb) -> [u8; 4] {
 /// start state of E4 and E6.
 fn e1_to_handler(tb: &mut Tb) {
     let mut i = base();
-    exc(&mut i, 1, 2, 0x140, 0x0000_FFFF);
+    exc(&mut i, 1, cause::MEM_FAULT, 0x140, 0x0000_FFFF);
     let o = tb.step(&i);
     assert_eq!(o.warp_halt, 0);
     assert_eq!(tb.s.mode, DRAIN);
@@ -227,19 +231,19 @@ fn e1_single_warp_memory_fault() {
     let mut tb = setup4();
     e1_to_handler(&mut tb);
     let mut i = base();
-    sr_r(&mut i, 0, 0);
+    sr_r(&mut i, 0, sr::ESR);
     let o = tb.step(&i); // 4
     assert_eq!((o.warp_halt, o.sr_rdata), (0, 0));
     assert_eq!(tb.dut.get(tb.po.sr_rdata), 0);
     let mut i = base();
     i.ret_valid = 0b0001;
-    sr_r(&mut i, 1, 0);
+    sr_r(&mut i, 1, sr::ESR);
     let o = tb.step(&i); // 5
     assert_eq!(o.sr_rdata, 0x02);
     assert_eq!(tb.s.ws[0], RETW);
     let mut i = base();
     i.ret_valid = 0b1100;
-    sr_r(&mut i, 1, 3);
+    sr_r(&mut i, 1, sr::TGID);
     let o = tb.step(&i); // 6
     assert_eq!((o.warp_halt, o.sr_rdata), (0b0001, 0x8000_0201));
     assert_eq!(ws4(&tb), [RETW, TRAP, RETW, RETW]);
@@ -262,14 +266,14 @@ fn e1_single_warp_memory_fault() {
 fn e2_two_warps_fault_then_a_third_during_drain() {
     let mut tb = setup4();
     let mut i = base();
-    exc(&mut i, 0, 3, 0x104, F);
-    exc(&mut i, 2, 1, 0x208, 0x00FF_00FF);
+    exc(&mut i, 0, cause::DIV_ZERO, 0x104, F);
+    exc(&mut i, 2, cause::ILLEGAL_INSTR, 0x208, 0x00FF_00FF);
     tb.step(&i);
     assert_eq!((tb.s.mode, tb.s.sticky, tb.s.fwid), (DRAIN, 0x110, 0));
     assert_eq!(tb.s.lcause[..4], [3, 0, 1, 0]);
     let mut i = base();
-    exc(&mut i, 2, 2, 0x20C, F);
-    exc(&mut i, 3, 4, 0x30C, F);
+    exc(&mut i, 2, cause::MEM_FAULT, 0x20C, F);
+    exc(&mut i, 3, cause::BREAKPOINT, 0x30C, F);
     let o = tb.step(&i);
     assert!(o.drain_req);
     assert_eq!((tb.s.lcause[3], tb.s.sticky), (4, 0x510));
@@ -285,11 +289,11 @@ fn e2_two_warps_fault_then_a_third_during_drain() {
     assert_eq!(tb.s.mode, HANDLER);
     for (w, want) in [0x03, 0x00, 0x01, 0x04].into_iter().enumerate() {
         let mut i = base();
-        sr_r(&mut i, w as u32, 0);
+        sr_r(&mut i, w as u32, sr::ESR);
         assert_eq!(tb.step(&i).sr_rdata, want, "ESR of w{w}");
     }
     let mut i = base();
-    csr_r(&mut i, 0x08);
+    csr_r(&mut i, csr::GSTATUS);
     assert_eq!(tb.step(&i).csr_rdata, 0x0000_0513);
 }
 
@@ -297,7 +301,7 @@ fn e2_two_warps_fault_then_a_third_during_drain() {
 fn e3_targeted_host_interrupt_pause_and_resume() {
     let mut tb = setup4();
     let mut i = base();
-    csr_w(&mut i, 0x18, 0x2);
+    csr_w(&mut i, csr::HINT, 0x2);
     tb.step(&i);
     assert_eq!((tb.s.gpend, tb.s.htmask, tb.s.mode, tb.s.sticky), (0x400, 0x2, DRAIN, 0x10));
     let mut i = base();
@@ -308,11 +312,11 @@ fn e3_targeted_host_interrupt_pause_and_resume() {
     let o = tb.step(&base());
     assert_eq!((o.redir_valid, o.redir_pc[1]), (0xF, 0x8000));
     let mut i = base();
-    sr_r(&mut i, 1, 0);
+    sr_r(&mut i, 1, sr::ESR);
     assert_eq!(tb.step(&i).sr_rdata, 0xA0);
     let mut i = base();
     i.ret_valid = 0b1101;
-    sr_r(&mut i, 0, 0);
+    sr_r(&mut i, 0, sr::ESR);
     assert_eq!(tb.step(&i).sr_rdata, 0x00);
     assert_eq!(ws4(&tb), [RETW, TRAP, RETW, RETW]);
     let mut i = base();
@@ -320,17 +324,17 @@ fn e3_targeted_host_interrupt_pause_and_resume() {
     tb.step(&i);
     assert_eq!((ws4(&tb), tb.s.mode, tb.s.sticky), ([RSTR, PAUSED, RSTR, RSTR], NORM, 0x30));
     let mut i = base();
-    csr_r(&mut i, 0x08);
+    csr_r(&mut i, csr::GSTATUS);
     let o = tb.step(&i);
     assert_eq!((o.redir_valid, o.host_irq, o.csr_rdata), (0b1101, true, 0x30));
     assert_eq!((o.redir_pc[0], o.redir_pc[2], o.redir_pc[3]), (0x100, 0x300, 0x400));
     assert_eq!(ws4(&tb), [RUN, PAUSED, RUN, RUN]);
     let mut i = base();
-    csr_w(&mut i, 0x08, 0x30);
+    csr_w(&mut i, csr::GSTATUS, 0x30);
     assert!(tb.step(&i).host_irq);
     assert_eq!(tb.s.sticky, 0);
     let mut i = base();
-    csr_w(&mut i, 0x1C, 0x2);
+    csr_w(&mut i, csr::RESUME, 0x2);
     let o = tb.step(&i);
     assert_eq!((o.host_irq, o.warp_halt), (false, 0b0010));
     assert_eq!(tb.s.ws[1], RSTR);
@@ -344,8 +348,8 @@ fn e4_handler_exceptions_suppressed_and_double_fault() {
     let mut tb = setup4();
     e1_to_handler(&mut tb);
     let mut i = base();
-    exc(&mut i, 0, 6, 0x8010, F);
-    exc(&mut i, 1, 2, 0x8040, F);
+    exc(&mut i, 0, cause::REG_RANGE, 0x8010, F);
+    exc(&mut i, 1, cause::MEM_FAULT, 0x8040, F);
     tb.step(&i);
     assert_eq!((tb.s.ws[0], tb.s.ws[1], tb.s.ncause[1], tb.s.epc[1], tb.s.sticky), (TRAP, PARKED, 2, 0x140, 0x1050));
     let mut i = base();
@@ -353,15 +357,15 @@ fn e4_handler_exceptions_suppressed_and_double_fault() {
     assert!(tb.step(&i).host_irq);
     assert_eq!((ws4(&tb), tb.s.mode), ([RSTR, PARKED, RSTR, RSTR], NORM));
     let mut i = base();
-    csr_w(&mut i, 0x38, 1);
+    csr_w(&mut i, csr::WSEL, 1);
     let o = tb.step(&i);
     assert_eq!(o.redir_valid, 0b1101);
     assert_eq!(ws4(&tb), [RUN, PARKED, RUN, RUN]);
     let mut i = base();
-    csr_r(&mut i, 0x3C);
+    csr_r(&mut i, csr::WINFO);
     assert_eq!(tb.step(&i).csr_rdata, 0x0000_0225);
     let mut i = base();
-    csr_w(&mut i, 0x20, 0x2);
+    csr_w(&mut i, csr::KILL, 0x2);
     tb.step(&i);
     assert_eq!(tb.s.ws[1], KILLED);
     assert_eq!(tb.step(&base()).warp_kill, 0b0010);
@@ -375,7 +379,7 @@ fn e4_handler_exceptions_suppressed_and_double_fault() {
 fn e5_syscall_return_restores_pc_and_mask() {
     let mut tb = setup4();
     let mut i = base();
-    exc(&mut i, 2, 5, 0x2F0, 0x0000_FF00);
+    exc(&mut i, 2, cause::SYSCALL, 0x2F0, 0x0000_FF00);
     tb.step(&i);
     assert_eq!((tb.s.mode, tb.s.lcause[2]), (DRAIN, 5));
     let mut i = base();
@@ -388,17 +392,17 @@ fn e5_syscall_return_restores_pc_and_mask() {
     assert_eq!((o.redir_pc[2], o.redir_mask[2]), (0x8000, 0x0000_FF00));
     let mut i = base();
     i.ret_valid = 0b1011;
-    sr_r(&mut i, 2, 0);
+    sr_r(&mut i, 2, sr::ESR);
     assert_eq!(tb.step(&i).sr_rdata, 0x05);
     assert_eq!(ws4(&tb), [RETW, RETW, TRAP, RETW]);
     let mut i = base();
-    sr_r(&mut i, 2, 1);
+    sr_r(&mut i, 2, sr::EPC);
     assert_eq!(tb.step(&i).sr_rdata, 0x2F0);
     let mut i = base();
     i.sr_valid = true;
     i.sr_we = true;
     i.sr_wid = 2;
-    i.sr_sel = 1;
+    i.sr_sel = sr::EPC as u8;
     i.sr_wdata = 0x2F8;
     tb.step(&i);
     assert_eq!(tb.s.epc[2], 0x2F8);
@@ -439,7 +443,7 @@ fn e6_host_interrupt_during_handler_is_deferred() {
     let o = tb.step(&base());
     assert_eq!(o.redir_pc[..4], [0x8000; 4]);
     let mut i = base();
-    sr_r(&mut i, 1, 0);
+    sr_r(&mut i, 1, sr::ESR);
     assert_eq!(tb.step(&i).sr_rdata, 0xA0);
 }
 
@@ -448,7 +452,7 @@ fn e7_bad_inputs() {
     let mut tb = setup4();
     // set up w3 PAUSED with EPC=0x3A0, EMASK=F through a real episode
     let mut i = base();
-    exc(&mut i, 3, 2, 0x3A0, F);
+    exc(&mut i, 3, cause::MEM_FAULT, 0x3A0, F);
     tb.step(&i);
     let mut i = base();
     quiesce(&mut i, [0x100, 0x200, 0x300, 0x3A4], [F; 4]);
@@ -460,30 +464,30 @@ fn e7_bad_inputs() {
     tb.step(&i);
     tb.step(&base());
     let mut i = base();
-    csr_w(&mut i, 0x08, 0xFFF0);
+    csr_w(&mut i, csr::GSTATUS, 0xFFF0);
     tb.step(&i);
     assert_eq!((ws4(&tb), tb.s.epc[3], tb.s.emask[3], tb.s.sticky), ([RUN, RUN, RUN, PAUSED], 0x3A0, F, 0));
     // cycle 0
     let before = tb.s;
     let mut i = base();
     i.ret_valid = 0b0001;
-    exc(&mut i, 1, 0, 0x111, F);
-    exc(&mut i, 3, 2, 0x333, F);
+    exc(&mut i, 1, cause::NONE, 0x111, F);
+    exc(&mut i, 3, cause::MEM_FAULT, 0x333, F);
     tb.step(&i);
     assert_eq!(tb.s, State { sticky: 0x600, ..before });
     let mut i = base();
     i.sr_valid = true;
     i.sr_we = true;
     i.sr_wid = 0;
-    i.sr_sel = 1;
+    i.sr_sel = sr::EPC as u8;
     i.sr_wdata = 0x1234;
     tb.step(&i);
     assert_eq!(tb.s, State { sticky: 0x4600, ..before });
     let mut i = base();
-    csr_w(&mut i, 0x38, 0);
+    csr_w(&mut i, csr::WSEL, 0);
     tb.step(&i);
     let mut i = base();
-    csr_w(&mut i, 0x40, 0x500);
+    csr_w(&mut i, csr::WEPC, 0x500);
     tb.step(&i);
     assert_eq!(tb.s, State { sticky: 0xC600, ..before });
     let mut i = base();
@@ -497,10 +501,10 @@ fn e7_bad_inputs() {
     assert_eq!((tb.s.mode, ws4(&tb), tb.s.epc[3], tb.s.tgid), (ENTER, [TRAP, TRAP, TRAP, PAUSED], 0x3A0, 0x8000_0F02));
     assert_eq!(tb.step(&base()).redir_valid, 0b0111);
     let mut i = base();
-    sr_r(&mut i, 2, 0);
+    sr_r(&mut i, 2, sr::ESR);
     assert_eq!(tb.step(&i).sr_rdata, 0x0F);
     let mut i = base();
-    csr_r(&mut i, 0x08);
+    csr_r(&mut i, csr::GSTATUS);
     assert_eq!(tb.step(&i).csr_rdata, 0x0000_CE13);
 }
 
@@ -508,7 +512,7 @@ fn e7_bad_inputs() {
 fn e8_barrier_unwind() {
     let mut tb = setup4();
     let mut i = base();
-    exc(&mut i, 0, 2, 0x108, F);
+    exc(&mut i, 0, cause::MEM_FAULT, 0x108, F);
     i.bar_wait = 0b0100;
     tb.step(&i);
     assert_eq!(tb.s.mode, DRAIN);
@@ -528,10 +532,10 @@ fn e8_barrier_unwind() {
 fn e9_hardware_single_step() {
     let mut tb = Tb::new(4);
     let mut i = Inputs { warp_valid: 0b0111, ..Default::default() };
-    csr_w(&mut i, 0x04, 0x8000);
+    csr_w(&mut i, csr::HADDR, 0x8000);
     tb.step(&i);
     let mut i = Inputs { warp_valid: 0b0111, ..Default::default() };
-    csr_w(&mut i, 0x00, 0x5);
+    csr_w(&mut i, csr::CTRL, 0x5);
     tb.step(&i);
     let b = || Inputs { warp_valid: 0b0111, bar_wait: 0b0100, ..Default::default() };
     let mut i = b();
@@ -557,7 +561,7 @@ fn e9_hardware_single_step() {
     let o = tb.step(&b());
     assert_eq!((o.redir_valid, o.redir_pc[0]), (0b0111, 0x8000));
     let mut i = b();
-    sr_r(&mut i, 1, 0);
+    sr_r(&mut i, 1, sr::ESR);
     assert_eq!(tb.step(&i).sr_rdata, 0x07);
     let mut i = b();
     i.ret_valid = 0b0111;
@@ -582,7 +586,7 @@ fn only_sticky(tb: &mut Tb, i: &Inputs, bits: u16, what: &str) {
 
 fn clear_sticky(tb: &mut Tb) {
     let mut i = base();
-    csr_w(&mut i, 0x08, 0xFFF0);
+    csr_w(&mut i, csr::GSTATUS, 0xFFF0);
     tb.step(&i);
     assert_eq!(tb.s.sticky, 0);
 }
@@ -601,7 +605,7 @@ fn bad_inputs_set_their_sticky_bit_and_change_nothing_else() {
     clear_sticky(&mut tb);
     // cause 0
     let mut i = base();
-    exc(&mut i, 2, 0, 0x40, F);
+    exc(&mut i, 2, cause::NONE, 0x40, F);
     only_sticky(&mut tb, &i, ERR_SPUR, "cause 0");
     clear_sticky(&mut tb);
     // reserved SM-event codes 0 (spurious)
@@ -610,7 +614,7 @@ fn bad_inputs_set_their_sticky_bit_and_change_nothing_else() {
     only_sticky(&mut tb, &i, ERR_SPUR, "SM event cause 0");
     clear_sticky(&mut tb);
     // CSR writes to read-only and unmapped addresses
-    for a in [0x10u8, 0x28, 0x2C, 0x30, 0x34, 0x3C, 0x4C, 0x50, 0x54, 0x02, 0xFC] {
+    for a in [csr::TGID, csr::WS_TRAP, csr::WS_PAUSED, csr::WS_PARKED, csr::WS_RUN, csr::WINFO, csr::GCAUSE, csr::PARAMS, 0x54, 0x02, 0xFC] {
         let mut i = base();
         csr_w(&mut i, a, 0xFFFF_FFFF);
         only_sticky(&mut tb, &i, ERR_CSR, &format!("CSR write to {a:#x}"));
@@ -618,7 +622,7 @@ fn bad_inputs_set_their_sticky_bit_and_change_nothing_else() {
     }
     // WEPC/WEMASK to a warp that is not PAUSED/PARKED, and WSEL beyond W is fine for W=4 only
     // through masking (WSEL is WID_W bits wide)
-    for a in [0x40u8, 0x44] {
+    for a in [csr::WEPC, csr::WEMASK] {
         let mut i = base();
         csr_w(&mut i, a, 0x1234);
         only_sticky(&mut tb, &i, ERR_CSR, "window write to a RUN warp");
@@ -643,7 +647,7 @@ fn bad_inputs_set_their_sticky_bit_and_change_nothing_else() {
     clear_sticky(&mut tb);
     // second exception of the same warp in the episode; a return in DRAIN
     let mut i = base();
-    exc(&mut i, 1, 0x2, 0x94, F);
+    exc(&mut i, 1, cause::MEM_FAULT, 0x94, F);
     only_sticky(&mut tb, &i, ERR_SPUR, "second exception in DRAIN");
     let mut i = base();
     i.ret_valid = 0b0100;
@@ -669,35 +673,35 @@ fn bad_inputs_set_their_sticky_bit_and_change_nothing_else() {
     clear_sticky(&mut tb);
     // events from a PAUSED (halted) warp
     let mut i = base();
-    exc(&mut i, 0, 3, 0x1, F);
+    exc(&mut i, 0, cause::DIV_ZERO, 0x1, F);
     i.ret_valid = 1;
     only_sticky(&mut tb, &i, ERR_SPUR | ERR_BADRET, "events from a PAUSED warp");
     clear_sticky(&mut tb);
     // window write to the PAUSED warp is allowed
     let mut i = base();
-    csr_w(&mut i, 0x40, 0x7770);
+    csr_w(&mut i, csr::WEPC, 0x7770);
     tb.step(&i);
     assert_eq!((tb.s.epc[0], tb.s.sticky), (0x7770, 0));
     // handler exception masked by HMASK (REG_RANGE): suppressed, stays TRAP
     let mut i = base();
-    exc(&mut i, 1, 6, 0x8004, F);
+    exc(&mut i, 1, cause::REG_RANGE, 0x8004, F);
     tb.step(&i);
     assert_eq!((tb.s.ws[1], tb.s.sticky), (TRAP, SUPPR));
     clear_sticky(&mut tb);
     // KILL of a warp with simultaneous inputs: no flag
     let mut i = base();
-    csr_w(&mut i, 0x20, 0b0100);
+    csr_w(&mut i, csr::KILL, 0b0100);
     i.ret_valid = 0b0100;
-    exc(&mut i, 2, 0, 0, 0);
+    exc(&mut i, 2, cause::NONE, 0, 0);
     tb.step(&i);
     assert_eq!((tb.s.ws[2], tb.s.sticky), (KILLED, 0));
     // RESUME of a non-paused warp and HINT = 0 are ignored silently
     let before = tb.s;
     let mut i = base();
-    csr_w(&mut i, 0x1C, 0b0010);
+    csr_w(&mut i, csr::RESUME, 0b0010);
     tb.step(&i);
     let mut i = base();
-    csr_w(&mut i, 0x18, 0);
+    csr_w(&mut i, csr::HINT, 0);
     tb.step(&i);
     assert_eq!(tb.s, before);
 }
@@ -706,10 +710,10 @@ fn bad_inputs_set_their_sticky_bit_and_change_nothing_else() {
 // Bulk random runs
 // ------------------------------------------------------------------------------------------
 
-const CSR_ADDRS: [u8; 21] = [
-    0x00, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x20, 0x24, 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40, 0x44,
-    0x48, 0x4C, 0x50,
-];
+/// Every implemented CSR address (§7.3).
+fn csr_addrs() -> Vec<u8> {
+    csr::TABLE.codes.iter().map(|c| c.value as u8).collect()
+}
 
 /// Exception accounting: every accepted exception is reported exactly once (ESR read by the
 /// handler, or FATAL park), or retired by KILL / warp_valid=0.
@@ -735,6 +739,7 @@ fn random_run(w: usize, cycles: u64, seed: u64) {
     let mut i = Inputs { warp_valid: wm, ..Default::default() };
     let mut stats = [0u64; 4];
     let mut finishing = false;
+    let csr_addrs = csr_addrs();
     let mut c = 0u64;
     loop {
         if c == cycles {
@@ -775,7 +780,7 @@ fn random_run(w: usize, cycles: u64, seed: u64) {
                 i.sr_valid = true;
                 i.sr_we = false;
                 i.sr_wid = k as u32;
-                i.sr_sel = 0;
+                i.sr_sel = sr::ESR as u8;
                 handler_sr = true;
             }
         }
@@ -843,7 +848,7 @@ fn random_run(w: usize, cycles: u64, seed: u64) {
             i.sr_wdata = rng.gen();
             let k = i.sr_wid as usize;
             // the handler clears its ESR only after reading it
-            if i.sr_we && i.sr_sel == 0 && k < w && !a.read_this_episode[k] {
+            if i.sr_we && i.sr_sel as u64 == sr::ESR && k < w && !a.read_this_episode[k] {
                 i.sr_we = false;
             }
         }
@@ -852,12 +857,12 @@ fn random_run(w: usize, cycles: u64, seed: u64) {
         if resumable != 0 && rng.gen_bool(if finishing { 0.2 } else { 0.02 }) {
             i.csr_valid = true;
             i.csr_we = true;
-            i.csr_addr = 0x1C;
+            i.csr_addr = csr::RESUME as u8;
             i.csr_wdata = if rng.gen_bool(0.8) { resumable } else { rng.gen() };
         } else if rng.gen_bool(0.9) {
             i.csr_valid = true;
             if rng.gen_bool(0.92) || finishing {
-                i.csr_addr = if rng.gen_bool(0.97) { CSR_ADDRS[rng.gen_range(0..CSR_ADDRS.len())] } else { rng.gen() };
+                i.csr_addr = if rng.gen_bool(0.97) { csr_addrs[rng.gen_range(0..csr_addrs.len())] } else { rng.gen() };
                 i.csr_wdata = 0;
             } else {
                 i.csr_we = true;
@@ -868,53 +873,53 @@ fn random_run(w: usize, cycles: u64, seed: u64) {
                         i.csr_wdata = if rng.gen_bool(0.9) { 1 } else { 0 }
                             | if rng.gen_bool(0.3) { 2 } else { 0 }
                             | if rng.gen_bool(0.15) { 4 } else { 0 };
-                        0x00
+                        csr::CTRL as u8
                     }
-                    2 => 0x04,
-                    3 => 0x08,
-                    4 => 0x0C,
-                    5 => 0x14,
+                    2 => csr::HADDR as u8,
+                    3 => csr::GSTATUS as u8,
+                    4 => csr::IRQ_EN as u8,
+                    5 => csr::GPEND as u8,
                     6 => {
                         i.csr_wdata &= wm;
-                        0x18
+                        csr::HINT as u8
                     }
                     7 => {
                         if rng.gen_bool(0.2) {
                             i.csr_wdata = 1 << rng.gen_range(0..w);
-                            0x20
+                            csr::KILL as u8
                         } else {
-                            0x1C
+                            csr::RESUME as u8
                         }
                     }
-                    8 => 0x24,
+                    8 => csr::HMASK as u8,
                     9 => {
                         i.csr_wdata = rng.gen_range(0..(1u32 << p.wid_w()) + 2);
-                        0x38
+                        csr::WSEL as u8
                     }
-                    10 => 0x40,
-                    11 => 0x44,
-                    12 => 0x48,
-                    13 => CSR_ADDRS[rng.gen_range(0..CSR_ADDRS.len())],
+                    10 => csr::WEPC as u8,
+                    11 => csr::WEMASK as u8,
+                    12 => csr::VTBASE as u8,
+                    13 => csr_addrs[rng.gen_range(0..csr_addrs.len())],
                     _ => rng.gen(),
                 };
             }
         }
         if finishing {
             // let the run settle: trapping on, no single-step stalls, no kills
-            if i.csr_we && matches!(i.csr_addr, 0x00 | 0x20) {
+            if i.csr_we && [csr::CTRL, csr::KILL].contains(&(i.csr_addr as u64)) {
                 i.csr_we = false;
             }
-            if s.ctrl & 4 != 0 {
+            if s.ctrl & SSTEP_EN != 0 {
                 i.csr_valid = true;
                 i.csr_we = true;
-                i.csr_addr = 0;
-                i.csr_wdata = 1;
+                i.csr_addr = csr::CTRL as u8;
+                i.csr_wdata = TRAP_EN as u32;
             }
         }
         let reset = rng.gen_ratio(1, 200_000);
 
         // ---- exception accounting (classification from the spec rules on the pre-edge state) ----
-        let kill = if i.csr_valid && i.csr_we && i.csr_addr == 0x20 { i.csr_wdata & wm } else { 0 };
+        let kill = if i.csr_valid && i.csr_we && i.csr_addr as u64 == csr::KILL { i.csr_wdata & wm } else { 0 };
         let mut retire = 0u32;
         for k in 0..w {
             let valid = i.warp_valid >> k & 1 == 1;
@@ -925,14 +930,14 @@ fn random_run(w: usize, cycles: u64, seed: u64) {
             let x = i.exc_valid >> k & 1 == 1;
             let cause = i.exc_cause[k];
             if x
-                && cause != 0
+                && cause != NONE
                 && s.ws[k] == RUN
-                && (s.mode == NORM || (s.mode == DRAIN && s.lcause[k] == 0))
+                && (s.mode == NORM || (s.mode == DRAIN && s.lcause[k] == NONE))
             {
                 assert!(a.pending[k].is_none(), "W={w} cycle {c}: warp {k} raised twice");
-                let c2 = if cause <= 6 { cause } else { 0xF };
+                let c2 = if cause <= REG_RANGE { cause } else { UNKNOWN };
                 a.raised += 1;
-                if s.mode == NORM && s.ctrl & 1 == 0 {
+                if s.mode == NORM && s.ctrl & TRAP_EN == 0 {
                     a.fatal += 1; // parked, FATAL to the host
                 } else {
                     a.pending[k] = Some(c2);
@@ -1023,16 +1028,16 @@ fn random_w32() {
 fn params_register_and_reset_values() {
     for w in [1usize, 4, 16, 32] {
         let mut tb = Tb::new(w);
-        for a in CSR_ADDRS {
+        for a in csr_addrs() {
             let mut i = Inputs::default();
-            csr_r(&mut i, a);
+            csr_r(&mut i, a as u64);
             tb.step(&i);
         }
         let mut i = Inputs::default();
-        csr_r(&mut i, 0x50);
+        csr_r(&mut i, csr::PARAMS);
         assert_eq!(tb.step(&i).csr_rdata, w as u32 | 32 << 6 | 32 << 12 | 1 << 18);
         let mut i = Inputs::default();
-        csr_r(&mut i, 0x24);
+        csr_r(&mut i, csr::HMASK);
         assert_eq!(tb.step(&i).csr_rdata, 0x40);
     }
 }

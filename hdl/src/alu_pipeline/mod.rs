@@ -7,7 +7,12 @@
 //! `enc` holds the codes (§6.2/§6.3 ops and operands, §8 errors, §2.3 states, §6.5 scopes);
 //! `isa` adds sizes, field positions and instruction builders for the golden model and tests.
 //!
-//! Files: `rtl.rs` the top (`AluPipe`).
+//! Files: `rtl.rs` the top (`AluPipe`, wiring only), `sequencer.rs` (buffer states, pointers),
+//! `buffers.rs` (the group buffers behind RAM-like ports), `shadow.rs` (shadow pipe, bank
+//! enables), `config.rs` (IMEM/G/K and the config bus), `decode.rs` (S1 decode and checks),
+//! `operands.rs` (S1 operand read), `lane.rs` (one lane's banks B1..B3), `control_bank.rs`
+//! (cx1..cx3), `writeback.rs` (S4 cxw and write counts), `fill_check.rs` (§8 fill checks),
+//! `counters.rs` (§6.6), `errors.rs` (§8 error log). docs/alu_pipeline.md has the block table.
 
 use crate::check::{check_one_of, check_range, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
@@ -15,10 +20,19 @@ use crate::BlockGen;
 use serde::{Deserialize, Serialize};
 
 pub mod enc;
+mod buffers;
+mod config;
+mod control_bank;
 mod counters;
+mod decode;
 mod errors;
+mod fill_check;
 mod lane;
+mod operands;
 mod rtl;
+mod sequencer;
+mod shadow;
+mod writeback;
 pub use rtl::AluPipe;
 
 /// Sizes, instruction field positions and helpers for the golden model and the tests; the

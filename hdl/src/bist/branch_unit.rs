@@ -24,6 +24,7 @@
 //! * `req_pred = 4'hF` if `c[9] & c[8]` (uniform), else `s.req_pred`.
 
 use super::{BistCore, BistParams};
+use crate::branch_unit::enc::op;
 use crate::branch_unit::{BranchUnit, Config};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use rust_hdl::prelude::*;
@@ -37,8 +38,8 @@ bist_top! {
         core: BistCore<SW, RW> = BistCore::new(p),
         dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100> = BranchUnit::new(cfg.maxd_r(), cfg.maxd_call),
         fault_always = Constant::new(p.fault_always),
-        k_init: Constant<Bits<5>> = Constant::new(0x10.into()),
-        k_eot: Constant<Bits<5>> = Constant::new(0x11.into()),
+        k_op_init: Constant<Bits<5>> = Constant::new(op::INIT.into()),
+        k_op_eot: Constant<Bits<5>> = Constant::new(op::EOT.into()),
         k_f4: Constant<Bits<4>> = Constant::new(0xF.into()),
         k_z3: Constant<Bits<3>> = Constant::new(0.into()),
         k_z2: Constant<Bits<2>> = Constant::new(0.into()),
@@ -59,10 +60,10 @@ bist_top! {
         self.c.next = self.core.stim.val().get_bits::<16>(6);
         self.op.next = self.core.stim.val().get_bits::<5>(1);
         if (self.c.val().get_bits::<3>(13) == self.k_z3.val()) | (self.dut.fault.val() & self.c.val().get_bit(6)) {
-            self.op.next = self.k_init.val();
+            self.op.next = self.k_op_init.val();
         } else if self.c.val().get_bits::<3>(10) != self.k_z3.val() {
             if self.op.val().get_bits::<4>(0) == self.k_f4.val() {
-                self.op.next = self.k_eot.val();
+                self.op.next = self.k_op_eot.val();
             } else {
                 self.op.next = bit_cast::<5, 4>(self.op.val().get_bits::<4>(0));
             }

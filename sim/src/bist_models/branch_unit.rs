@@ -81,7 +81,7 @@ impl CycleModel for BranchCycles {
         self.cycles += 1;
         if i[w.i("req_valid")] & 1 == 1 {
             let ins = Instr::new(
-                i[w.i("req_op")] as u8,
+                i[w.i("req_op")] as u64,
                 bits(i[w.i("req_ip")], 0, 16) as u64,
                 sext16(i[w.i("req_jip")]),
                 sext16(i[w.i("req_uip")]),

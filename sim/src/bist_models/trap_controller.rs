@@ -3,6 +3,7 @@
 use super::{all, bits, Words};
 use crate::bist::{CycleModel, Layout};
 use crate::golden::trap_controller::{reset_state, step, Inputs, Params, State, NORM};
+use hdl::trap_controller::enc::sticky;
 
 /// The golden step function of spec §7.4 on the raw ports (its outputs are already the Mealy
 /// view: registered ones from the state, `sr_rdata`/`csr_rdata` also from the inputs).
@@ -13,7 +14,7 @@ pub struct TrapCycles {
     /// Cycles per global mode (NORM, DRAIN, ENTER, HANDLER) and handler entries (coverage).
     pub mode_cycles: [u64; 4],
     pub entries: u64,
-    /// Cycles with at least one sticky error bit (ERR_*, bits 9..15) newly raised.
+    /// Cycles with at least one sticky error bit (ERR_BADRET .. ERR_CSR) newly raised.
     pub err_cycles: u64,
     pub cycles: u64,
 }
@@ -94,7 +95,8 @@ impl CycleModel for TrapCycles {
         let (s2, out) = step(&self.p, &self.s, &inp);
         self.cycles += 1;
         self.entries += (self.s.mode == NORM && s2.mode != NORM) as u64;
-        self.err_cycles += ((s2.sticky & !before) & 0xFE00 != 0) as u64;
+        let errors = sticky::ERR_BADRET | sticky::ERR_SPUR | sticky::ERR_UNK | sticky::SUPPR | sticky::GDROP | sticky::ERR_SR | sticky::ERR_CSR;
+        self.err_cycles += ((s2.sticky & !before) as u64 & errors != 0) as u64;
         self.s = s2;
         o[w.o("warp_halt")] = out.warp_halt;
         o[w.o("drain_req")] = out.drain_req as u32;

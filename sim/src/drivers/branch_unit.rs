@@ -64,10 +64,10 @@ impl Sbu {
                 .set(o[4], out.lane_mask)
                 .set(o[5], out.pred_mask)
                 .set(o[6], out.err as u64)
-                .set(o[7], out.err_code as u64)
-                .set(o[8], out.err_type as u64)
-                .set(o[9], out.warn as u64)
-                .set(o[10], out.event as u64);
+                .set(o[7], out.err_code)
+                .set(o[8], out.err_type)
+                .set(o[9], out.warn)
+                .set(o[10], out.event);
         } else {
             for p in &o[2..11] {
                 e.set(*p, 0);
@@ -96,7 +96,7 @@ impl Sbu {
 
     pub fn drive(&mut self, i: &Instr, pred: u64) {
         self.dut.set(self.i_valid, 1);
-        self.dut.set(self.i_op, i.op as u64);
+        self.dut.set(self.i_op, i.op);
         self.dut.set(self.i_ip, i.ip);
         // offsets are signed IPW-bit fields: two's complement, truncated to IPW bits
         let ip_mask = ip_mask(&self.cfg);

@@ -8,42 +8,58 @@
 
 pub const MAXW: usize = 32;
 
-// Global modes (§2.4).
-pub const NORM: u8 = 0;
-pub const DRAIN: u8 = 1;
-pub const ENTER: u8 = 2;
-pub const HANDLER: u8 = 3;
+use hdl::trap_controller::enc;
 
-// Per-warp states (§2.4).
-pub const IDLE: u8 = 0;
-pub const RUN: u8 = 1;
-pub const TRAP: u8 = 2;
-pub const RETW: u8 = 3;
-pub const PAUSED: u8 = 4;
-pub const PARKED: u8 = 5;
-pub const RSTR: u8 = 6;
-pub const KILLED: u8 = 7;
+// The spec's codes (§2.4, §4, §7.2), by their names in `hdl::trap_controller::enc`, at the widths
+// the state record uses.
+// Global modes.
+pub const NORM: u8 = enc::mode::NORM as u8;
+pub const DRAIN: u8 = enc::mode::DRAIN as u8;
+pub const ENTER: u8 = enc::mode::ENTER as u8;
+pub const HANDLER: u8 = enc::mode::HANDLER as u8;
 
-// Cause codes (§4).
-pub const SSTEP: u8 = 7;
-pub const HOST_INT: u8 = 0xA;
-pub const BCAST: u8 = 0xC;
+// Per-warp states.
+pub const IDLE: u8 = enc::ws::IDLE as u8;
+pub const RUN: u8 = enc::ws::RUN as u8;
+pub const TRAP: u8 = enc::ws::TRAP as u8;
+pub const RETW: u8 = enc::ws::RETW as u8;
+pub const PAUSED: u8 = enc::ws::PAUSED as u8;
+pub const PARKED: u8 = enc::ws::PARKED as u8;
+pub const RSTR: u8 = enc::ws::RSTR as u8;
+pub const KILLED: u8 = enc::ws::KILLED as u8;
 
-// Sticky bits (§7.2).
-pub const TRAP_TAKEN: u16 = 1 << 4;
-pub const PAUSE: u16 = 1 << 5;
-pub const DBLF: u16 = 1 << 6;
-pub const FATAL: u16 = 1 << 7;
-pub const MULTI: u16 = 1 << 8;
-pub const ERR_BADRET: u16 = 1 << 9;
-pub const ERR_SPUR: u16 = 1 << 10;
-pub const ERR_UNK: u16 = 1 << 11;
-pub const SUPPR: u16 = 1 << 12;
-pub const GDROP: u16 = 1 << 13;
-pub const ERR_SR: u16 = 1 << 14;
-pub const ERR_CSR: u16 = 1 << 15;
-pub const STICKY_MASK: u16 = 0xFFF0;
-pub const GPEND_MASK: u16 = (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12) | (1 << 15);
+// Cause codes.
+pub const NONE: u8 = enc::cause::NONE as u8;
+pub const ILLEGAL_INSTR: u8 = enc::cause::ILLEGAL_INSTR as u8;
+pub const REG_RANGE: u8 = enc::cause::REG_RANGE as u8;
+pub const SSTEP: u8 = enc::cause::SSTEP as u8;
+pub const ECC: u8 = enc::cause::ECC as u8;
+pub const TIMEOUT: u8 = enc::cause::TIMEOUT as u8;
+pub const HOST_INT: u8 = enc::cause::HOST_INT as u8;
+pub const CTX_SWITCH: u8 = enc::cause::CTX_SWITCH as u8;
+pub const BCAST: u8 = enc::cause::BCAST as u8;
+pub const UNKNOWN: u8 = enc::cause::UNKNOWN as u8;
+
+// Sticky bits (masks of STICKY).
+pub const TRAP_TAKEN: u16 = enc::sticky::TRAP_TAKEN as u16;
+pub const PAUSE: u16 = enc::sticky::PAUSE as u16;
+pub const DBLF: u16 = enc::sticky::DBLF as u16;
+pub const FATAL: u16 = enc::sticky::FATAL as u16;
+pub const MULTI: u16 = enc::sticky::MULTI as u16;
+pub const ERR_BADRET: u16 = enc::sticky::ERR_BADRET as u16;
+pub const ERR_SPUR: u16 = enc::sticky::ERR_SPUR as u16;
+pub const ERR_UNK: u16 = enc::sticky::ERR_UNK as u16;
+pub const SUPPR: u16 = enc::sticky::SUPPR as u16;
+pub const GDROP: u16 = enc::sticky::GDROP as u16;
+pub const ERR_SR: u16 = enc::sticky::ERR_SR as u16;
+pub const ERR_CSR: u16 = enc::sticky::ERR_CSR as u16;
+pub const STICKY_MASK: u16 = enc::mask::STICKY as u16;
+pub const GPEND_MASK: u16 = enc::mask::GPEND as u16;
+
+// CTRL bits.
+pub const TRAP_EN: u8 = enc::ctrl::TRAP_EN as u8;
+pub const BCAST_EN: u8 = enc::ctrl::BCAST_EN as u8;
+pub const SSTEP_EN: u8 = enc::ctrl::SSTEP_EN as u8;
 
 /// Block parameters (§4).
 #[derive(Clone, Copy, Debug)]
@@ -134,13 +150,13 @@ pub fn reset_state(p: &Params) -> State {
         haddr: p.haddr_reset & p.pcm(),
         hlat: p.haddr_reset & p.pcm(),
         vtbase: 0,
-        ctrl: 0b001,
-        irq_en: 0x00E0,
+        ctrl: enc::reset::CTRL as u8,
+        irq_en: enc::reset::IRQ_EN as u16,
         sticky: 0,
         tgid: 0,
         fvalid: false,
         fwid: 0,
-        hmask: 0x0040,
+        hmask: enc::reset::HMASK as u16,
         wsel: 0,
         bcast_q: false,
         ss_trig: false,
@@ -206,22 +222,23 @@ pub fn esr(s: &State, w: usize) -> u32 {
 
 fn lmap(c: u8) -> Option<(u8, bool)> {
     match c {
-        0 => None,
-        1..=6 => Some((c, false)),
-        _ => Some((0xF, true)),
+        NONE => None,
+        ILLEGAL_INSTR..=REG_RANGE => Some((c, false)),
+        _ => Some((UNKNOWN, true)),
     }
 }
 
 fn gmap(c: u8) -> Option<(u8, bool)> {
     match c {
-        0 => None,
-        8 | 9 | 0xB => Some((c, false)),
-        _ => Some((0xF, true)),
+        NONE => None,
+        ECC | TIMEOUT | CTX_SWITCH => Some((c, false)),
+        _ => Some((UNKNOWN, true)),
     }
 }
 
-fn tg(e: u32, c: u8, w: usize) -> u32 {
-    1 << 31 | e << 30 | (c as u32) << 8 | w as u32
+/// TGID (§4): VALID, EXT (global cause), CAUSE in bits 11:8, WID in bits 4:0.
+fn tg(ext: bool, c: u8, w: usize) -> u32 {
+    enc::tgid::VALID as u32 | if ext { enc::tgid::EXT as u32 } else { 0 } | (c as u32) << 8 | w as u32
 }
 
 fn bitmap(p: &Params, s: &State, st: u8) -> u32 {
@@ -232,39 +249,40 @@ fn bitmap(p: &Params, s: &State, st: u8) -> u32 {
 pub fn csr_read(p: &Params, s: &State, addr: u8) -> u32 {
     let wsel = s.wsel as usize;
     let win = wsel < p.w;
-    match addr {
-        0x00 => s.ctrl as u32,
-        0x04 => s.haddr,
-        0x08 => s.sticky as u32 | s.mode as u32,
-        0x0C => s.irq_en as u32,
-        0x10 => s.tgid,
-        0x14 => s.gpend as u32,
-        0x18 => s.htmask,
-        0x24 => s.hmask as u32,
-        0x28 => bitmap(p, s, TRAP),
-        0x2C => bitmap(p, s, PAUSED),
-        0x30 => bitmap(p, s, PARKED),
-        0x34 => bitmap(p, s, RUN),
-        0x38 => s.wsel,
-        0x3C if win => {
+    use enc::csr;
+    match addr as u64 {
+        csr::CTRL => s.ctrl as u32,
+        csr::HADDR => s.haddr,
+        csr::GSTATUS => s.sticky as u32 | s.mode as u32,
+        csr::IRQ_EN => s.irq_en as u32,
+        csr::TGID => s.tgid,
+        csr::GPEND => s.gpend as u32,
+        csr::HINT => s.htmask,
+        csr::HMASK => s.hmask as u32,
+        csr::WS_TRAP => bitmap(p, s, TRAP),
+        csr::WS_PAUSED => bitmap(p, s, PAUSED),
+        csr::WS_PARKED => bitmap(p, s, PARKED),
+        csr::WS_RUN => bitmap(p, s, RUN),
+        csr::WSEL => s.wsel,
+        csr::WINFO if win => {
             s.ws[wsel] as u32
                 | (s.lcause[wsel] as u32) << 4
                 | (s.ncause[wsel] as u32) << 8
                 | (s.gpw[wsel] as u32) << 12
                 | (s.stepped[wsel] as u32) << 13
         }
-        0x40 if win => s.epc[wsel],
-        0x44 if win => s.emask[wsel],
-        0x48 => s.vtbase,
-        0x4C => s.gcause as u32,
-        0x50 => p.w as u32 | (p.t as u32) << 6 | (p.pc_w as u32) << 12 | (p.has_sstep as u32) << 18,
+        csr::WEPC if win => s.epc[wsel],
+        csr::WEMASK if win => s.emask[wsel],
+        csr::VTBASE => s.vtbase,
+        csr::GCAUSE => s.gcause as u32,
+        csr::PARAMS => p.w as u32 | (p.t as u32) << 6 | (p.pc_w as u32) << 12 | (p.has_sstep as u32) << 18,
         _ => 0,
     }
 }
 
 pub fn outputs(p: &Params, s: &State, i: &Inputs) -> Outputs {
     let mut o = Outputs::default();
-    let ss_on = p.has_sstep && s.ctrl & 4 != 0;
+    let ss_on = p.has_sstep && s.ctrl & SSTEP_EN != 0;
     for w in 0..p.w {
         let go = (s.mode == NORM && (s.ws[w] == IDLE || s.ws[w] == RUN) && !(ss_on && s.stepped[w]))
             || (s.mode == HANDLER && s.ws[w] == TRAP);
@@ -292,23 +310,23 @@ pub fn outputs(p: &Params, s: &State, i: &Inputs) -> Outputs {
     o.sr_rdata = if i.sr_valid && !i.sr_we && (i.sr_wid as usize) < p.w {
         let w = i.sr_wid as usize;
         let t = s.ws[w] == TRAP;
-        match i.sr_sel {
-            0 => esr(s, w),
-            1 => {
+        match i.sr_sel as u64 {
+            enc::sr::ESR => esr(s, w),
+            enc::sr::EPC => {
                 if t {
                     s.epc[w]
                 } else {
                     0
                 }
             }
-            2 => {
+            enc::sr::EMASK => {
                 if t {
                     s.emask[w]
                 } else {
                     0
                 }
             }
-            3 => s.tgid,
+            enc::sr::TGID => s.tgid,
             _ => 0,
         }
     } else {
@@ -328,29 +346,30 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
     let mut st: u16 = 0;
     let m = s.mode;
     let (pcm, tm, wm) = (p.pcm(), p.tm(), p.wm());
-    let trap_en = s.ctrl & 1 != 0;
-    let ss_en = p.has_sstep && s.ctrl & 4 != 0;
+    let trap_en = s.ctrl & TRAP_EN != 0;
+    let ss_en = p.has_sstep && s.ctrl & SSTEP_EN != 0;
 
     // (1) host CSR write
     let (mut gclr, mut hint, mut resume, mut kill) = (0u16, 0u32, 0u32, 0u32);
     if i.csr_valid && i.csr_we {
         let d = i.csr_wdata;
-        match i.csr_addr {
-            0x00 => n.ctrl = (d & (0b011 | if p.has_sstep { 0b100 } else { 0 })) as u8,
-            0x04 => n.haddr = d & pcm,
-            0x08 => n.sticky = s.sticky & !(d as u16) & STICKY_MASK,
-            0x0C => n.irq_en = d as u16 & STICKY_MASK,
-            0x14 => gclr = d as u16 & GPEND_MASK,
-            0x18 => hint = d & wm,
-            0x1C => resume = d & wm,
-            0x20 => kill = d & wm,
-            0x24 => n.hmask = d as u16,
-            0x38 => n.wsel = d & ones(p.wid_w()),
-            0x48 => n.vtbase = d & pcm,
-            0x40 | 0x44 => {
+        use enc::csr;
+        match i.csr_addr as u64 {
+            csr::CTRL => n.ctrl = d as u8 & (TRAP_EN | BCAST_EN | if p.has_sstep { SSTEP_EN } else { 0 }),
+            csr::HADDR => n.haddr = d & pcm,
+            csr::GSTATUS => n.sticky = s.sticky & !(d as u16) & STICKY_MASK,
+            csr::IRQ_EN => n.irq_en = d as u16 & STICKY_MASK,
+            csr::GPEND => gclr = d as u16 & GPEND_MASK,
+            csr::HINT => hint = d & wm,
+            csr::RESUME => resume = d & wm,
+            csr::KILL => kill = d & wm,
+            csr::HMASK => n.hmask = d as u16,
+            csr::WSEL => n.wsel = d & ones(p.wid_w()),
+            csr::VTBASE => n.vtbase = d & pcm,
+            csr::WEPC | csr::WEMASK => {
                 let w = s.wsel as usize;
                 if w < p.w && (s.ws[w] == PAUSED || s.ws[w] == PARKED) {
-                    if i.csr_addr == 0x40 {
+                    if i.csr_addr as u64 == csr::WEPC {
                         n.epc[w] = d & pcm
                     } else {
                         n.emask[w] = d & tm
@@ -405,8 +424,8 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
         if !bit(i.warp_valid, w) {
             spurious(&mut st);
             n.ws[w] = IDLE;
-            n.lcause[w] = 0;
-            n.ncause[w] = 0;
+            n.lcause[w] = NONE;
+            n.ncause[w] = NONE;
             n.gpw[w] = false;
             n.stepped[w] = false;
             n.epc[w] = 0;
@@ -427,7 +446,7 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
                 if x {
                     match lmap(i.exc_cause[w]) {
                         None => st |= ERR_SPUR,
-                        Some((c, u)) if m == NORM || (m == DRAIN && s.lcause[w] == 0) => {
+                        Some((c, u)) if m == NORM || (m == DRAIN && s.lcause[w] == NONE) => {
                             if u {
                                 st |= ERR_UNK
                             }
@@ -490,8 +509,8 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
             RSTR => {
                 spurious(&mut st);
                 n.ws[w] = RUN;
-                n.lcause[w] = 0;
-                n.ncause[w] = 0;
+                n.lcause[w] = NONE;
+                n.ncause[w] = NONE;
                 n.gpw[w] = false;
             }
             _ => unreachable!("ws is 3 bits"),
@@ -500,13 +519,13 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
     // (4) handler SR write (applied after, and overriding, step 3)
     if i.sr_valid && i.sr_we {
         let w = i.sr_wid as usize;
-        if w < p.w && m == HANDLER && s.ws[w] == TRAP && bit(i.warp_valid, w) && i.sr_sel <= 2 {
-            match i.sr_sel {
-                0 => {
-                    n.lcause[w] = 0;
+        if w < p.w && m == HANDLER && s.ws[w] == TRAP && bit(i.warp_valid, w) && i.sr_sel as u64 <= enc::sr::EMASK {
+            match i.sr_sel as u64 {
+                enc::sr::ESR => {
+                    n.lcause[w] = NONE;
                     n.gpw[w] = false
                 }
-                1 => n.epc[w] = i.sr_wdata & pcm,
+                enc::sr::EPC => n.epc[w] = i.sr_wdata & pcm,
                 _ => n.emask[w] = i.sr_wdata & tm,
             }
         } else {
@@ -543,7 +562,7 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
                 n.mode = DRAIN;
                 st |= TRAP_TAKEN;
                 n.ss_trig = ss_fire;
-                n.bcast_q = s.ctrl & 2 != 0 && (acc != 0 || ss_fire);
+                n.bcast_q = s.ctrl & BCAST_EN != 0 && (acc != 0 || ss_fire);
             }
         }
         DRAIN if i.quiesced => {
@@ -552,7 +571,7 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
             for w in 0..p.w {
                 if s.ws[w] == RUN && n.ws[w] == RUN {
                     pbits |= 1 << w;
-                    if n.lcause[w] == 0 {
+                    if n.lcause[w] == NONE {
                         n.epc[w] = i.warp_pc[w] & pcm;
                         n.emask[w] = i.warp_mask[w] & tm;
                         if s.ss_trig && n.stepped[w] {
@@ -583,18 +602,18 @@ pub fn step(p: &Params, s: &State, i: &Inputs) -> (State, Outputs) {
                     st |= GDROP
                 }
             } else {
-                n.gcause = 0
+                n.gcause = NONE
             }
             n.hlat = s.haddr;
             let first_ss = (0..p.w).find(|&w| bit(pbits, w) && n.lcause[w] == SSTEP);
             n.tgid = if n.fvalid {
-                tg(0, n.lcause[n.fwid], n.fwid)
+                tg(false, n.lcause[n.fwid], n.fwid)
             } else if s.ss_trig && first_ss.is_some() {
-                tg(0, SSTEP, first_ss.unwrap())
+                tg(false, SSTEP, first_ss.unwrap())
             } else if n.gcause != 0 {
-                tg(1, n.gcause, if tgt != 0 { lowest_set(tgt) } else { 0 })
+                tg(true, n.gcause, if tgt != 0 { lowest_set(tgt) } else { 0 })
             } else {
-                tg(1, 0, 0)
+                tg(true, 0, 0)
             };
             n.fvalid = false;
             n.fwid = 0;

@@ -11,69 +11,12 @@ pub const S_CALL: usize = 2;
 pub const S_BR: usize = 3;
 pub const S_HALT: usize = 4;
 
-/// Op codes (§2.4).
-pub mod op {
-    pub const NOP: u8 = 0x00;
-    pub const IF: u8 = 0x01;
-    pub const ELSE: u8 = 0x02;
-    pub const ENDIF: u8 = 0x03;
-    pub const DO: u8 = 0x04;
-    pub const WHILE: u8 = 0x05;
-    pub const BREAK: u8 = 0x06;
-    pub const CONT: u8 = 0x07;
-    pub const CALL: u8 = 0x08;
-    pub const RET: u8 = 0x09;
-    pub const BRANCH: u8 = 0x0A;
-    pub const HALT: u8 = 0x0B;
-    pub const JOIN_BR: u8 = 0x0C;
-    pub const JOIN_HALT: u8 = 0x0D;
-    pub const JMP: u8 = 0x0E;
-    pub const INIT: u8 = 0x10;
-    pub const EOT: u8 = 0x11;
-}
+/// The spec's codes (§2.1, §2.4, §6.2, §7), from the one table the RTL also uses.
+pub use hdl::branch_unit::enc::{err, ev, op, ty, warn};
 
-/// Counter type ids (§2.1).
-pub mod ty {
-    pub const IF: u32 = 1;
-    pub const LOOP: u32 = 2;
-    pub const CONT: u32 = 3;
-    pub const CALL: u32 = 4;
-    pub const BR: u32 = 5;
-    pub const HALT: u32 = 6;
-    pub const OFF: u32 = 7;
-}
-
-/// Error codes (§7).
-pub mod err {
-    pub const FAULTED: u8 = 1;
-    pub const BAD_OP: u8 = 2;
-    pub const SKIPPED_CONV: u8 = 3;
-    pub const BAD_OFFSET: u8 = 4;
-    pub const IP_RANGE: u8 = 5;
-    pub const NO_LOOP: u8 = 6;
-    pub const LOOP_NEST_OVF: u8 = 7;
-    pub const STACK_OVF: u8 = 8;
-    pub const RET_UNDERFLOW: u8 = 9;
-    pub const DIV_BACKWARD: u8 = 10;
-    pub const UNSTRUCTURED_BR: u8 = 11;
-    pub const HALT_TARGET: u8 = 12;
-    pub const UNCLOSED_AT_EOT: u8 = 13;
-    pub const EMPTY_LIVE: u8 = 14;
-}
-
-/// Event names in code order (§6.2).
-pub const EVENTS: [&str; 42] = [
-    "nop", "jmp", "do", "eot", "init", "if-empty", "if-uniform-true", "if-uniform-false", "if-diverge",
-    "else-swap", "else-skip", "conv-nomatch", "conv-pop", "conv-partial", "break-none", "break-shortcut",
-    "break-park-open", "break-park-reuse", "cont-none", "cont-shortcut", "cont-park-open", "cont-park-reuse",
-    "while-uniform-loop", "while-uniform-loop-close", "while-diverge", "while-diverge-open", "while-exit",
-    "while-exit-pop", "call-none", "call-uniform", "call-diverge", "ret-shortcut", "ret-park", "ret-park-rejoin",
-    "ret-complete", "br-none", "br-all", "br-diverge", "br-diverge-reuse", "halt-none", "halt-shortcut",
-    "halt-park",
-];
-
-pub fn event(name: &str) -> u8 {
-    EVENTS.iter().position(|e| *e == name).unwrap_or_else(|| panic!("unknown event {name}")) as u8
+/// The code of a spec event name (`if-diverge`), for the spec's vector tables.
+pub fn event(name: &str) -> u64 {
+    hdl::branch_unit::enc::event_code(name)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,8 +59,9 @@ impl Cfg {
             (1u64 << self.n) - 1
         }
     }
-    pub fn code(&self, t: u32, d: u32) -> u32 {
-        (t << self.dw()) | d
+    /// `code(t, d)` of §2.2 for a type `t` of [`ty`].
+    pub fn code(&self, t: u64, d: u32) -> u32 {
+        ((t as u32) << self.dw()) | d
     }
     /// Stack depth of stack index `s`.
     pub fn maxd_of(&self, s: usize) -> usize {
@@ -148,14 +92,14 @@ pub struct State {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instr {
-    pub op: u8,
+    pub op: u64,
     pub ip: u64,
     pub jip: i64,
     pub uip: i64,
 }
 
 impl Instr {
-    pub fn new(op: u8, ip: u64, jip: i64, uip: i64) -> Self {
+    pub fn new(op: u64, ip: u64, jip: i64, uip: i64) -> Self {
         Self { op, ip, jip, uip }
     }
 }
@@ -167,11 +111,13 @@ pub struct Out {
     pub lane_mask: u64,
     pub pred_mask: u64,
     pub err: bool,
-    pub err_code: u8,
-    pub err_type: u8,
-    /// bit0 PARTIAL_REJOIN, bit1 PRED_IGNORED
-    pub warn: u8,
-    pub event: u8,
+    /// [`err`] code, and the [`ty`] it names (SKIPPED_CONV, STACK_OVF).
+    pub err_code: u64,
+    pub err_type: u64,
+    /// [`warn`] bits.
+    pub warn: u64,
+    /// [`ev`] code.
+    pub event: u64,
 }
 
 impl State {
@@ -227,18 +173,18 @@ impl State {
     }
 }
 
-/// Type id carried in `err_type` for a stack index.
-fn type_of(s: usize) -> u8 {
+/// Type carried in `err_type` for a stack index.
+fn type_of(s: usize) -> u64 {
     match s {
-        S_IF => 1,
-        S_LOOP => 2,
-        S_CALL => 4,
-        S_BR => 5,
-        _ => 6,
+        S_IF => ty::IF,
+        S_LOOP => ty::LOOP,
+        S_CALL => ty::CALL,
+        S_BR => ty::BR,
+        _ => ty::HALT,
     }
 }
 
-type Fail = (u8, u8);
+type Fail = (u64, u64);
 
 fn push(cfg: &Cfg, s2: &mut State, s: usize, l: i64) -> Result<(), Fail> {
     if s2.cic[s] as usize == cfg.maxd_of(s) {
@@ -260,7 +206,7 @@ fn open(cfg: &Cfg, s2: &mut State, s: usize, l: i64) -> Result<bool, Fail> {
     }
 }
 
-fn fail(s: &State, i: &Instr, code: u8, t: u8) -> (State, Out) {
+fn fail(s: &State, i: &Instr, code: u64, t: u64) -> (State, Out) {
     let mut s2 = s.clone();
     s2.fault = true;
     (s2, Out { next_ip: i.ip, err: true, err_code: code, err_type: t, ..Default::default() })
@@ -298,8 +244,9 @@ fn targets(i: &Instr) -> Vec<i64> {
     }
 }
 
-fn legal(op: u8) -> bool {
-    op <= 0x0E || op == op::INIT || op == op::EOT
+/// Every code of the op table is legal; the others are reserved.
+fn legal(code: u64) -> bool {
+    op::TABLE.name_of(code).is_some()
 }
 
 /// One step of the SBU (§6.4).
@@ -308,7 +255,7 @@ pub fn step(cfg: &Cfg, s: &State, i: &Instr, pred: u64) -> (State, Out) {
     let e = s.e();
     if i.op == op::INIT {
         if pred == 0 {
-            return fail(s, i, err::EMPTY_LIVE, 0);
+            return fail(s, i, err::EMPTY_LIVE, ty::NONE);
         }
         let mut s2 = s.clone();
         for (n, c) in s2.cnt.iter_mut().enumerate() {
@@ -317,14 +264,14 @@ pub fn step(cfg: &Cfg, s: &State, i: &Instr, pred: u64) -> (State, Out) {
         s2.cic = [0; 5];
         s2.loop_nest = 0;
         s2.fault = false;
-        let out = Out { next_ip: i.ip, exec_mask: e, lane_mask: pred, event: event("init"), ..Default::default() };
+        let out = Out { next_ip: i.ip, exec_mask: e, lane_mask: pred, event: ev::INIT, ..Default::default() };
         return (s2, out);
     }
     if s.fault {
-        return fail(s, i, err::FAULTED, 0);
+        return fail(s, i, err::FAULTED, ty::NONE);
     }
     if !legal(i.op) {
-        return fail(s, i, err::BAD_OP, 0);
+        return fail(s, i, err::BAD_OP, ty::NONE);
     }
     for st in [S_IF, S_LOOP, S_BR] {
         if s.cic[st] > 0 && s.top(st).aux == s.cic[S_CALL] && i.ip > s.top(st).ip {
@@ -332,10 +279,10 @@ pub fn step(cfg: &Cfg, s: &State, i: &Instr, pred: u64) -> (State, Out) {
         }
     }
     if bad_offset(i) {
-        return fail(s, i, err::BAD_OFFSET, 0);
+        return fail(s, i, err::BAD_OFFSET, ty::NONE);
     }
     if targets(i).iter().any(|&t| t < 0 || t >= cfg.imem_depth()) {
-        return fail(s, i, err::IP_RANGE, 0);
+        return fail(s, i, err::IP_RANGE, ty::NONE);
     }
     let mut s2 = s.clone();
     match body(cfg, s, &mut s2, i, pred) {
@@ -346,10 +293,10 @@ pub fn step(cfg: &Cfg, s: &State, i: &Instr, pred: u64) -> (State, Out) {
                 lane_mask: s2.e(),
                 pred_mask,
                 err: false,
-                err_code: 0,
-                err_type: 0,
+                err_code: err::NONE,
+                err_type: ty::NONE,
                 warn,
-                event: event(ev),
+                event: ev,
             };
             (s2, out)
         }
@@ -357,10 +304,8 @@ pub fn step(cfg: &Cfg, s: &State, i: &Instr, pred: u64) -> (State, Out) {
     }
 }
 
-const PRED_IGNORED: u8 = 2;
-const PARTIAL_REJOIN: u8 = 1;
-
-type BodyOut = (i64, u64, u8, &'static str);
+/// Next IP, predicate mask, warnings, event.
+type BodyOut = (i64, u64, u64, u64);
 
 fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<BodyOut, Fail> {
     let ip = i.ip as i64;
@@ -368,38 +313,38 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
     let live = s.live(cfg);
     let fc = e == live;
     let t = pred & e;
-    let ign = if pred != cfg.nmask() { PRED_IGNORED } else { 0 };
-    let dw_code = |ty: u32, d: u32| cfg.code(ty, d);
+    let ign = if pred != cfg.nmask() { warn::PRED_IGNORED } else { 0 };
+    let dw_code = |t: u64, d: u32| cfg.code(t, d);
     let go_on = |s2: &State, j: i64| if s2.e() != 0 { ip + 1 } else { ip + j };
     match i.op {
-        op::NOP => Ok((ip + 1, 0, 0, "nop")),
-        op::JMP => Ok((ip + i.jip, 0, ign, "jmp")),
+        op::NOP => Ok((ip + 1, 0, 0, ev::NOP)),
+        op::JMP => Ok((ip + i.jip, 0, ign, ev::JMP)),
         op::DO => {
             if s.loop_nest == cfg.lnmax() {
-                return Err((err::LOOP_NEST_OVF, 0));
+                return Err((err::LOOP_NEST_OVF, ty::NONE));
             }
             s2.loop_nest += 1;
-            Ok((ip + 1, 0, ign, "do"))
+            Ok((ip + 1, 0, ign, ev::DO))
         }
         op::EOT => {
             if s.cic.iter().any(|&c| c != 0) || s.loop_nest != 0 || e != live {
-                return Err((err::UNCLOSED_AT_EOT, 0));
+                return Err((err::UNCLOSED_AT_EOT, ty::NONE));
             }
-            Ok((ip, 0, ign, "eot"))
+            Ok((ip, 0, ign, ev::EOT))
         }
         op::IF => {
             let l = ip + i.uip;
             if e == 0 {
-                Ok((l, e, 0, "if-empty"))
+                Ok((l, e, 0, ev::IF_EMPTY))
             } else if t == e {
-                Ok((ip + 1, e, 0, "if-uniform-true"))
+                Ok((ip + 1, e, 0, ev::IF_UNIFORM_TRUE))
             } else if t == 0 {
-                Ok((ip + i.jip, e, 0, "if-uniform-false"))
+                Ok((ip + i.jip, e, 0, ev::IF_UNIFORM_FALSE))
             } else {
                 push(cfg, s2, S_IF, l)?;
                 let c = dw_code(ty::IF, s2.cic[S_IF]);
                 s2.park(e & !t, c);
-                Ok((ip + 1, e, 0, "if-diverge"))
+                Ok((ip + 1, e, 0, ev::IF_DIVERGE))
             }
         }
         op::ELSE => {
@@ -416,9 +361,9 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
                     };
                 }
                 let next = if s2.e() != 0 { ip + 1 } else { l };
-                Ok((next, 0, ign, "else-swap"))
+                Ok((next, 0, ign, ev::ELSE_SWAP))
             } else {
-                Ok((l, 0, ign, "else-skip"))
+                Ok((l, 0, ign, ev::ELSE_SKIP))
             }
         }
         op::ENDIF | op::JOIN_BR | op::JOIN_HALT => {
@@ -427,52 +372,52 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
                 op::JOIN_BR => (S_BR, ty::BR),
                 _ => (S_HALT, ty::HALT),
             };
-            let mut warn = 0;
-            let mut ev = "conv-nomatch";
+            let mut w = 0;
+            let mut event = ev::CONV_NOMATCH;
             if s.matches(st, ip) {
                 let c = dw_code(tid, s.cic[st]);
                 s2.rejoin(c, pred);
                 if s2.has(c) {
-                    warn = PARTIAL_REJOIN;
-                    ev = "conv-partial";
+                    w = warn::PARTIAL_REJOIN;
+                    event = ev::CONV_PARTIAL;
                 } else {
                     s2.cic[st] -= 1;
-                    ev = "conv-pop";
+                    event = ev::CONV_POP;
                 }
             }
-            Ok((go_on(s2, i.jip), 0, warn, ev))
+            Ok((go_on(s2, i.jip), 0, w, event))
         }
         op::BREAK | op::CONT => {
             let brk = i.op == op::BREAK;
             if s.loop_nest == 0 {
-                return Err((err::NO_LOOP, 0));
+                return Err((err::NO_LOOP, ty::NONE));
             }
             let w = ip + i.uip;
             if t == 0 {
-                Ok((ip + 1, e, 0, if brk { "break-none" } else { "cont-none" }))
+                Ok((ip + 1, e, 0, if brk { ev::BREAK_NONE } else { ev::CONT_NONE }))
             } else if fc && t == e {
                 if brk {
                     s2.loop_nest -= 1;
-                    Ok((w + 1, e, 0, "break-shortcut"))
+                    Ok((w + 1, e, 0, ev::BREAK_SHORTCUT))
                 } else {
-                    Ok((w, e, 0, "cont-shortcut"))
+                    Ok((w, e, 0, ev::CONT_SHORTCUT))
                 }
             } else {
                 let pushed = open(cfg, s2, S_LOOP, w)?;
                 let c = dw_code(if brk { ty::LOOP } else { ty::CONT }, s2.cic[S_LOOP]);
                 s2.park(t, c);
                 let ev = match (brk, pushed) {
-                    (true, true) => "break-park-open",
-                    (true, false) => "break-park-reuse",
-                    (false, true) => "cont-park-open",
-                    (false, false) => "cont-park-reuse",
+                    (true, true) => ev::BREAK_PARK_OPEN,
+                    (true, false) => ev::BREAK_PARK_REUSE,
+                    (false, true) => ev::CONT_PARK_OPEN,
+                    (false, false) => ev::CONT_PARK_REUSE,
                 };
                 Ok((go_on(s2, i.jip), e, 0, ev))
             }
         }
         op::WHILE => {
             if s.loop_nest == 0 {
-                return Err((err::NO_LOOP, 0));
+                return Err((err::NO_LOOP, ty::NONE));
             }
             let m = s.matches(S_LOOP, ip);
             if m {
@@ -486,26 +431,26 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
                 if x != 0 {
                     ev = if !m {
                         push(cfg, s2, S_LOOP, ip)?;
-                        "while-diverge-open"
+                        ev::WHILE_DIVERGE_OPEN
                     } else {
-                        "while-diverge"
+                        ev::WHILE_DIVERGE
                     };
                     let code = dw_code(ty::LOOP, s2.cic[S_LOOP]);
                     s2.park(x, code);
                 } else if m && !s2.has(dw_code(ty::LOOP, s2.cic[S_LOOP])) {
                     s2.cic[S_LOOP] -= 1;
-                    ev = "while-uniform-loop-close";
+                    ev = ev::WHILE_UNIFORM_LOOP_CLOSE;
                 } else {
-                    ev = "while-uniform-loop";
+                    ev = ev::WHILE_UNIFORM_LOOP;
                 }
                 Ok((ip + i.jip, e1, 0, ev))
             } else {
                 let ev = if m {
                     s2.rejoin(dw_code(ty::LOOP, s2.cic[S_LOOP]), u64::MAX);
                     s2.cic[S_LOOP] -= 1;
-                    "while-exit-pop"
+                    ev::WHILE_EXIT_POP
                 } else {
-                    "while-exit"
+                    ev::WHILE_EXIT
                 };
                 s2.loop_nest -= 1;
                 Ok((go_on(s2, i.uip), e1, 0, ev))
@@ -513,7 +458,7 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
         }
         op::CALL => {
             if t == 0 {
-                return Ok((ip + 1, e, 0, "call-none"));
+                return Ok((ip + 1, e, 0, ev::CALL_NONE));
             }
             if s.cic[S_CALL] as usize == cfg.maxd_call {
                 return Err((err::STACK_OVF, type_of(S_CALL)));
@@ -524,21 +469,21 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
             s2.loop_nest = 0;
             let ev = if t != e {
                 s2.park(e & !t, dw_code(ty::CALL, d as u32));
-                "call-diverge"
+                ev::CALL_DIVERGE
             } else {
-                "call-uniform"
+                ev::CALL_UNIFORM
             };
             Ok((ip + i.jip, e, 0, ev))
         }
         op::RET => {
             if s.cic[S_CALL] == 0 {
-                return Err((err::RET_UNDERFLOW, 0));
+                return Err((err::RET_UNDERFLOW, ty::NONE));
             }
             let d = s.cic[S_CALL];
             let c = dw_code(ty::CALL, d);
             let fin = i.jip == 0;
             let t = if fin { e } else { t };
-            let (pm, warn) = if fin { (0, ign) } else { (e, 0) };
+            let (pm, w) = if fin { (0, ign) } else { (e, 0) };
             let done = |s2: &mut State| {
                 let ent = s2.stk[S_CALL][d as usize - 1];
                 s2.loop_nest = ent.aux;
@@ -547,54 +492,54 @@ fn body(cfg: &Cfg, s: &State, s2: &mut State, i: &Instr, pred: u64) -> Result<Bo
             };
             if e != 0 && fc && t == e {
                 let next = done(s2);
-                Ok((next, pm, warn, "ret-shortcut"))
+                Ok((next, pm, w, ev::RET_SHORTCUT))
             } else {
                 s2.park(t, c);
                 if s2.e() != 0 {
-                    Ok((ip + 1, pm, warn, "ret-park"))
+                    Ok((ip + 1, pm, w, ev::RET_PARK))
                 } else if !fin {
-                    Ok((ip + i.jip, pm, warn, "ret-park-rejoin"))
+                    Ok((ip + i.jip, pm, w, ev::RET_PARK_REJOIN))
                 } else {
                     s2.rejoin(c, u64::MAX);
                     let next = done(s2);
-                    Ok((next, pm, warn, "ret-complete"))
+                    Ok((next, pm, w, ev::RET_COMPLETE))
                 }
             }
         }
         op::BRANCH => {
             let l = ip + i.jip;
             if t == 0 {
-                Ok((ip + 1, e, 0, "br-none"))
+                Ok((ip + 1, e, 0, ev::BR_NONE))
             } else if t == e {
-                Ok((l, e, 0, "br-all"))
+                Ok((l, e, 0, ev::BR_ALL))
             } else {
                 if i.jip <= 0 {
-                    return Err((err::DIV_BACKWARD, 0));
+                    return Err((err::DIV_BACKWARD, ty::NONE));
                 }
                 if s.cic[S_BR] > 0 && s.top(S_BR).aux == s.cic[S_CALL] && l > s.top(S_BR).ip as i64 {
-                    return Err((err::UNSTRUCTURED_BR, 0));
+                    return Err((err::UNSTRUCTURED_BR, ty::NONE));
                 }
                 let pushed = open(cfg, s2, S_BR, l)?;
                 s2.park(t, dw_code(ty::BR, s2.cic[S_BR]));
-                Ok((ip + 1, e, 0, if pushed { "br-diverge" } else { "br-diverge-reuse" }))
+                Ok((ip + 1, e, 0, if pushed { ev::BR_DIVERGE } else { ev::BR_DIVERGE_REUSE }))
             }
         }
         op::HALT => {
             let l = ip + i.uip;
             if t == 0 {
-                Ok((ip + 1, e, 0, "halt-none"))
+                Ok((ip + 1, e, 0, ev::HALT_NONE))
             } else if fc && t == e {
                 s2.cic[S_CALL] = 0;
                 s2.loop_nest = 0;
-                Ok((l, e, 0, "halt-shortcut"))
+                Ok((l, e, 0, ev::HALT_SHORTCUT))
             } else {
                 if s.cic[S_HALT] == 0 {
                     push(cfg, s2, S_HALT, l)?;
                 } else if s.stk[S_HALT][0].ip as i64 != l {
-                    return Err((err::HALT_TARGET, 0));
+                    return Err((err::HALT_TARGET, ty::NONE));
                 }
                 s2.park(t, dw_code(ty::HALT, 1));
-                Ok((go_on(s2, i.jip), e, 0, "halt-park"))
+                Ok((go_on(s2, i.jip), e, 0, ev::HALT_PARK))
             }
         }
         _ => unreachable!("legal() filtered op {:#x}", i.op),

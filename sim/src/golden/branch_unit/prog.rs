@@ -36,7 +36,7 @@ pub struct Ast {
 /// One assembled instruction. `kind` tells the predicate function what the predicate means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PInstr {
-    pub op: u8,
+    pub op: u64,
     pub jip: i64,
     pub uip: i64,
     /// 1 + recursion bound for a recursive CALL site (0 for any other instruction)
@@ -198,7 +198,7 @@ enum Tgt {
 }
 
 struct Asm {
-    code: Vec<(u8, Tgt, Tgt, u32)>,
+    code: Vec<(u64, Tgt, Tgt, u32)>,
     labels: Vec<Option<usize>>,
     exact: bool,
 }
@@ -229,7 +229,7 @@ impl Asm {
             Tgt::Rel(1)
         }
     }
-    fn emit(&mut self, op: u8, j: Tgt, u: Tgt) {
+    fn emit(&mut self, op: u64, j: Tgt, u: Tgt) {
         self.code.push((op, j, u, 0));
     }
     fn block(&mut self, b: &[Node], cx: Cx, entries: &[usize]) {
@@ -512,7 +512,7 @@ pub fn simd_run_at(cfg: &Cfg, p: &Program, base: u64, live: u64, rng: &mut StdRn
     steps.push(Step { instr: init, pred: live, out: o, state: s1.clone() });
     s = s1;
     let mut ip = 0usize;
-    let cont_ty = super::ty::CONT;
+    let cont_ty = super::ty::CONT as u32;
     for _ in 0..limit {
         let pi = p.code[ip];
         let instr = Instr::new(pi.op, base + ip as u64, pi.jip, pi.uip);

@@ -1,0 +1,225 @@
+//! The lane-counter bank (§2.1 `cnt[n]`, §6.1 per-lane logic): one counter register per lane,
+//! the lane masks and their reductions, the compares against the rejoin codes, and each
+//! counter's next value. Lane `n` is bit `n` of every mask.
+
+use crate::prims::RDff;
+use rust_hdl::prelude::*;
+
+/// The counter registers of `N` lanes and their next values. Its outputs come only from the
+/// registers (`cnt`) or only from its inputs (`en_next`), never from both, so that the block
+/// graph stays feed-forward (Verilator orders whole always-blocks: a block that both reads a
+/// late signal and drives an early one makes the state loop a combinational cycle).
+#[derive(LogicBlock)]
+pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// `req_pred` (the live mask for INIT).
+    pub pred: Signal<In, Bits<N>>,
+    /// `E` (from the masks), the lanes rejoined by rejoin A, rejoin B's enable and its compare.
+    pub e: Signal<In, Bits<N>>,
+    pub rja_hit: Signal<In, Bits<N>>,
+    pub rjb_en: Signal<In, Bit>,
+    pub eqb: Signal<In, Bits<N>>,
+    /// Lanes of `park_m` get `park_code`.
+    pub park_m: Signal<In, Bits<N>>,
+    pub park_code: Signal<In, Bits<CW>>,
+    /// INIT: counters from the live mask.
+    pub init: Signal<In, Bit>,
+    /// The step commits (a valid request without error): counters take their next value.
+    pub commit: Signal<In, Bit>,
+    /// `E'`: the enabled lanes after this step.
+    pub en_next: Signal<Out, Bits<N>>,
+    /// All counters, lane n at bits `[n*CW, (n+1)*CW)`.
+    pub cnt: Signal<Out, Bits<NCW>>,
+    /// The counters, stored inverted (`!cnt`): the register's reset value 0 is OFF.
+    cnt_n: Vec<RDff<Bits<CW>>>,
+    // 32-bit copies for bit selects (a 1-lane mask is a scalar in Verilog: no `[0]` on it)
+    p32: Signal<Local, Bits<32>>,
+    pk32: Signal<Local, Bits<32>>,
+    rh32: Signal<Local, Bits<32>>,
+    eb32: Signal<Local, Bits<32>>,
+    e32: Signal<Local, Bits<32>>,
+    acc: Signal<Local, Bits<NCW>>,
+    sh: Signal<Local, Bits<16>>,
+    c: Signal<Local, Bits<CW>>,
+    park_n: Signal<Local, Bits<CW>>,
+    enabled_n: Signal<Local, Bits<CW>>,
+    off_n: Signal<Local, Bits<CW>>,
+    /// The counter of an enabled lane, and of a lane that is not live (type OFF, depth all ones).
+    k_cnt_enabled: Constant<Bits<CW>>,
+    k_cnt_off: Constant<Bits<CW>>,
+    k_cw: Constant<Bits<16>>,
+}
+
+impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneBank<N, CW, NCW> {
+    fn default() -> Self {
+        assert!(NCW == N * CW && N <= 32);
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            pred: Default::default(),
+            e: Default::default(),
+            rja_hit: Default::default(),
+            rjb_en: Default::default(),
+            eqb: Default::default(),
+            park_m: Default::default(),
+            park_code: Default::default(),
+            init: Default::default(),
+            commit: Default::default(),
+            en_next: Default::default(),
+            cnt: Default::default(),
+            cnt_n: (0..N).map(|_| RDff::default()).collect(),
+            p32: Default::default(),
+            pk32: Default::default(),
+            rh32: Default::default(),
+            eb32: Default::default(),
+            e32: Default::default(),
+            acc: Default::default(),
+            sh: Default::default(),
+            c: Default::default(),
+            park_n: Default::default(),
+            enabled_n: Default::default(),
+            off_n: Default::default(),
+            k_cnt_enabled: Constant::new(Bits::<CW>::from(0u64)),
+            k_cnt_off: Constant::new(Bits::<CW>::from((1u64 << CW) - 1)),
+            k_cw: Constant::new(Bits::<16>::from(CW as u64)),
+        }
+    }
+}
+
+impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneBank<N, CW, NCW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Registers hold by default. They store the counters inverted, so that their reset to
+        // zero is OFF (§6.2: rst sets every lane OFF) and no next-state logic reads `rst`.
+        for i in 0..N {
+            self.cnt_n[i].clock.next = self.clock.val();
+            self.cnt_n[i].rst.next = self.rst.val();
+            self.cnt_n[i].d.next = self.cnt_n[i].q.val();
+        }
+        // The counters, from the registers only.
+        self.acc.next = 0.into();
+        self.sh.next = 0.into();
+        for i in 0..N {
+            self.c.next = !self.cnt_n[i].q.val();
+            self.acc.next = self.acc.val() | (bit_cast::<NCW, CW>(self.c.val()) << self.sh.val());
+            self.sh.next = self.sh.val() + self.k_cw.val();
+        }
+        self.cnt.next = self.acc.val();
+        // Next values, from the inputs only: INIT loads the live mask; else parked lanes take
+        // the park code, rejoined lanes 0, the others hold.
+        self.en_next.next = 0.into();
+        self.p32.next = bit_cast::<32, N>(self.pred.val());
+        self.pk32.next = bit_cast::<32, N>(self.park_m.val());
+        self.rh32.next = bit_cast::<32, N>(self.rja_hit.val());
+        self.eb32.next = bit_cast::<32, N>(self.eqb.val());
+        self.e32.next = bit_cast::<32, N>(self.e.val());
+        self.park_n.next = !self.park_code.val();
+        self.enabled_n.next = !self.k_cnt_enabled.val();
+        self.off_n.next = !self.k_cnt_off.val();
+        for i in 0..N {
+            if self.init.val() {
+                self.en_next.next = self.en_next.val().replace_bit(i, self.p32.val().get_bit(i));
+                if self.commit.val() {
+                    if self.p32.val().get_bit(i) {
+                        self.cnt_n[i].d.next = self.enabled_n.val();
+                    } else {
+                        self.cnt_n[i].d.next = self.off_n.val();
+                    }
+                }
+            } else if self.pk32.val().get_bit(i) {
+                if self.commit.val() {
+                    self.cnt_n[i].d.next = self.park_n.val();
+                }
+            } else if self.rh32.val().get_bit(i) || (self.rjb_en.val() && self.eb32.val().get_bit(i)) {
+                self.en_next.next = self.en_next.val().replace_bit(i, true);
+                if self.commit.val() {
+                    self.cnt_n[i].d.next = self.enabled_n.val();
+                }
+            } else {
+                self.en_next.next = self.en_next.val().replace_bit(i, self.e32.val().get_bit(i));
+            }
+        }
+    }
+}
+
+/// The lane masks of §2.2 from the counters: `E`, `T = pred & E`, FC, the reductions, and the
+/// compares against the two rejoin codes.
+#[derive(LogicBlock)]
+pub struct LaneMasks<const N: usize, const CW: usize, const NCW: usize> {
+    /// The counters (`LaneBank::cnt`), `req_pred`, rejoin A's and B's codes.
+    pub cnt: Signal<In, Bits<NCW>>,
+    pub pred: Signal<In, Bits<N>>,
+    pub rja_code: Signal<In, Bits<CW>>,
+    pub rjb_code: Signal<In, Bits<CW>>,
+    /// `E`, `T`, lanes on `rja_code`, lanes on `rjb_code`.
+    pub e: Signal<Out, Bits<N>>,
+    pub t: Signal<Out, Bits<N>>,
+    pub eqa: Signal<Out, Bits<N>>,
+    pub eqb: Signal<Out, Bits<N>>,
+    /// FC (`E == LIVE`), `E == 0`, `T == 0`, `T == E`, pred all ones.
+    pub fc: Signal<Out, Bit>,
+    pub e_none: Signal<Out, Bit>,
+    pub t_none: Signal<Out, Bit>,
+    pub t_all: Signal<Out, Bit>,
+    pub pred_all: Signal<Out, Bit>,
+    live: Signal<Local, Bits<N>>,
+    sh: Signal<Local, Bits<16>>,
+    c: Signal<Local, Bits<CW>>,
+    k_cnt_enabled: Constant<Bits<CW>>,
+    k_cnt_off: Constant<Bits<CW>>,
+    k_ones: Constant<Bits<N>>,
+    k_cw: Constant<Bits<16>>,
+}
+
+impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneMasks<N, CW, NCW> {
+    fn default() -> Self {
+        Self {
+            cnt: Default::default(),
+            pred: Default::default(),
+            rja_code: Default::default(),
+            rjb_code: Default::default(),
+            e: Default::default(),
+            t: Default::default(),
+            eqa: Default::default(),
+            eqb: Default::default(),
+            fc: Default::default(),
+            e_none: Default::default(),
+            t_none: Default::default(),
+            t_all: Default::default(),
+            pred_all: Default::default(),
+            live: Default::default(),
+            sh: Default::default(),
+            c: Default::default(),
+            k_cnt_enabled: Constant::new(Bits::<CW>::from(0u64)),
+            k_cnt_off: Constant::new(Bits::<CW>::from((1u64 << CW) - 1)),
+            k_ones: Constant::new(Bits::<N>::from((1u64 << N) - 1)),
+            k_cw: Constant::new(Bits::<16>::from(CW as u64)),
+        }
+    }
+}
+
+impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneMasks<N, CW, NCW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.e.next = 0.into();
+        self.live.next = 0.into();
+        self.eqa.next = 0.into();
+        self.eqb.next = 0.into();
+        self.sh.next = 0.into();
+        for i in 0..N {
+            self.c.next = bit_cast::<CW, NCW>(self.cnt.val() >> self.sh.val());
+            self.e.next = self.e.val().replace_bit(i, self.c.val() == self.k_cnt_enabled.val());
+            self.live.next = self.live.val().replace_bit(i, self.c.val() != self.k_cnt_off.val());
+            self.eqa.next = self.eqa.val().replace_bit(i, self.c.val() == self.rja_code.val());
+            self.eqb.next = self.eqb.val().replace_bit(i, self.c.val() == self.rjb_code.val());
+            self.sh.next = self.sh.val() + self.k_cw.val();
+        }
+        self.t.next = self.pred.val() & self.e.val();
+        self.fc.next = self.e.val() == self.live.val();
+        self.e_none.next = self.e.val() == 0;
+        self.t_none.next = self.t.val() == 0;
+        self.t_all.next = self.t.val() == self.e.val();
+        self.pred_all.next = self.pred.val() == self.k_ones.val();
+    }
+}

@@ -1,0 +1,341 @@
+//! The branch unit's top: the spec's ports (§6.2) and the stages of §6.1 wired together.
+//!
+//! Request decode ([`Decode`], [`Targets`]) → the step over the state: the lane-counter bank
+//! ([`LaneBank`], [`LaneMasks`]), the per-type stacks ([`Stacks`]), the open levels ([`Levels`]:
+//! label match, counter codes; [`Rejoin`]), the §2.4 bodies ([`BodyState`], [`BodyResponse`]) and the
+//! §7 errors ([`ErrorPriority`], beside the counter update: the state commits only without
+//! error) → the registered response ([`Response`]). State and response register on the same
+//! edge: latency 1. Every register is an `RDff` in the block that updates it, so no next-state
+//! logic reads `rst`. The blocks form a feed-forward graph (no block reads a signal that depends
+//! on its own outputs): Verilator orders whole always-blocks, so a block on both ends of the
+//! state loop would make it a combinational cycle (UNOPTFLAT) that it iterates every eval.
+
+use super::body::{BodyResponse, BodyState};
+use super::decode::Decode;
+use super::errors::ErrorPriority;
+use super::lanes::{LaneBank, LaneMasks};
+use super::levels::{Levels, Rejoin};
+use super::regs::{DebugView, NestFault, Response};
+use super::stack::Stacks;
+use super::targets::Targets;
+use rust_hdl::prelude::*;
+
+/// The SBU. Const generics: lanes `N`, `DW`, `CW = DW+3`, `IPW`, `XW = IPW+2` (exact target
+/// arithmetic), `NCW = N*CW`, `CICW = 5*DW`, `EW = IPW+DW`, `TOSW = 5*EW`.
+#[derive(LogicBlock)]
+pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize> {
+    /// Rising-edge clock.
+    pub clk: Signal<In, Clock>,
+    /// Synchronous, active-high reset: all lanes OFF, CICs 0, `fault` 0 (INIT is required before use).
+    pub rst: Signal<In, Bit>,
+    /// A request this cycle.
+    pub req_valid: Signal<In, Bit>,
+    /// Always 1 (kept for multi-cycle or multi-thread versions).
+    pub req_ready: Signal<Out, Bit>,
+    /// SBU op (`enc::op`); NOP for non-CF instructions.
+    pub req_op: Signal<In, Bits<5>>,
+    /// IP of the instruction.
+    pub req_ip: Signal<In, Bits<IPW>>,
+    /// Signed jump offset.
+    pub req_jip: Signal<In, Bits<IPW>>,
+    /// Signed convergence offset.
+    pub req_uip: Signal<In, Bits<IPW>>,
+    /// Predicate bits (the live mask for INIT).
+    pub req_pred: Signal<In, Bits<N>>,
+    /// One cycle after an accepted request.
+    pub rsp_valid: Signal<Out, Bit>,
+    /// IP to fetch next (for an error: the faulting IP).
+    pub rsp_next_ip: Signal<Out, Bits<IPW>>,
+    /// `E` before the step: the mask this instruction runs under.
+    pub rsp_exec_mask: Signal<Out, Bits<N>>,
+    /// `E'`: the mask for the instruction at `rsp_next_ip`.
+    pub rsp_lane_mask: Signal<Out, Bits<N>>,
+    /// Lanes whose predicate bit was used (E, or E1 for WHILE; 0 if ignored).
+    pub rsp_pred_mask: Signal<Out, Bits<N>>,
+    /// The step failed (§7).
+    pub rsp_err: Signal<Out, Bit>,
+    /// Error code (`enc::err`).
+    pub rsp_err_code: Signal<Out, Bits<5>>,
+    /// Branch type of SKIPPED_CONV and STACK_OVF (`enc::ty`), else 0.
+    pub rsp_err_type: Signal<Out, Bits<3>>,
+    /// Warning bits (`enc::warn`).
+    pub rsp_warn: Signal<Out, Bits<2>>,
+    /// Coverage event (`enc::ev`).
+    pub rsp_event: Signal<Out, Bits<6>>,
+    /// Current `E`, straight from the counters (for non-CF issue).
+    pub lane_mask: Signal<Out, Bits<N>>,
+    /// Sticky error flag; cleared by INIT.
+    pub fault: Signal<Out, Bit>,
+    /// Lane counters, lane n at bits `[n*CW, (n+1)*CW)`.
+    pub dbg_cnt: Signal<Out, Bits<NCW>>,
+    /// CICs IF, LOOP, CALL, BR, HALT from bit 0 up.
+    pub dbg_cic: Signal<Out, Bits<CICW>>,
+    /// `loop_nest`.
+    pub dbg_loop_nest: Signal<Out, Bits<DW>>,
+    /// Top entry `{ip, aux}` of each type, in `dbg_cic` order (0 when no level is open).
+    pub dbg_tos: Signal<Out, Bits<TOSW>>,
+    decode: Decode,
+    targets: Targets<IPW, XW>,
+    lanes: LaneBank<N, CW, NCW>,
+    masks: LaneMasks<N, CW, NCW>,
+    stacks: Stacks<IPW, DW>,
+    levels: Levels<N, DW, CW, IPW>,
+    rejoin: Rejoin<N, DW>,
+    state: BodyState<N, DW, CW, IPW>,
+    report: BodyResponse<N, IPW, XW>,
+    errors: ErrorPriority<N, DW, IPW>,
+    nest: NestFault<DW>,
+    response: Response<N, IPW, XW>,
+    debug: DebugView<DW, IPW, CICW, EW, TOSW>,
+}
+
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize> BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW> {
+    /// `maxd`: depth of the IF, LOOP and BR stacks; `maxd_call`: of the CALL stack.
+    pub fn new(maxd: usize, maxd_call: usize) -> Self {
+        assert!(CW == DW + 3 && XW == IPW + 2 && NCW == N * CW && CICW == 5 * DW && EW == IPW + DW && TOSW == 5 * EW);
+        assert!(maxd >= 1 && maxd_call >= 1 && maxd.max(maxd_call) < (1 << DW) && N <= 32);
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_op: Default::default(),
+            req_ip: Default::default(),
+            req_jip: Default::default(),
+            req_uip: Default::default(),
+            req_pred: Default::default(),
+            rsp_valid: Default::default(),
+            rsp_next_ip: Default::default(),
+            rsp_exec_mask: Default::default(),
+            rsp_lane_mask: Default::default(),
+            rsp_pred_mask: Default::default(),
+            rsp_err: Default::default(),
+            rsp_err_code: Default::default(),
+            rsp_err_type: Default::default(),
+            rsp_warn: Default::default(),
+            rsp_event: Default::default(),
+            lane_mask: Default::default(),
+            fault: Default::default(),
+            dbg_cnt: Default::default(),
+            dbg_cic: Default::default(),
+            dbg_loop_nest: Default::default(),
+            dbg_tos: Default::default(),
+            decode: Default::default(),
+            targets: Default::default(),
+            lanes: Default::default(),
+            masks: Default::default(),
+            stacks: Stacks::new(maxd, maxd_call),
+            levels: Default::default(),
+            rejoin: Default::default(),
+            state: Default::default(),
+            report: Default::default(),
+            errors: ErrorPriority::new(maxd, maxd_call),
+            nest: Default::default(),
+            response: Default::default(),
+            debug: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize> Logic for BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // clocks and resets
+        clock!(self, clk, lanes, stacks, nest, response);
+        self.lanes.rst.next = self.rst.val();
+        self.stacks.rst.next = self.rst.val();
+        self.nest.rst.next = self.rst.val();
+        self.response.rst.next = self.rst.val();
+        // the request
+        self.decode.op.next = self.req_op.val();
+        self.targets.ip.next = self.req_ip.val();
+        self.targets.jip.next = self.req_jip.val();
+        self.targets.uip.next = self.req_uip.val();
+        // lane-counter bank and lane masks
+        self.lanes.pred.next = self.req_pred.val();
+        self.lanes.e.next = self.masks.e.val();
+        self.lanes.rja_hit.next = self.rejoin.rja_hit.val();
+        self.lanes.rjb_en.next = self.state.rjb_en.val();
+        self.lanes.eqb.next = self.masks.eqb.val();
+        self.lanes.park_m.next = self.state.park_m.val();
+        self.lanes.park_code.next = self.state.park_code.val();
+        self.lanes.init.next = self.decode.ops.val().is_init;
+        self.lanes.commit.next = self.errors.commit.val();
+        self.masks.cnt.next = self.lanes.cnt.val();
+        self.masks.pred.next = self.req_pred.val();
+        self.masks.rja_code.next = self.levels.rja_code.val();
+        self.masks.rjb_code.next = self.levels.cur_loop.val();
+        // stacks
+        self.stacks.commit.next = self.errors.commit.val();
+        self.stacks.init.next = self.decode.ops.val().is_init;
+        self.stacks.stack_ops.next = self.state.stack_ops.val();
+        self.stacks.push_ip.next = self.state.push_ip.val();
+        self.stacks.push_aux.next = self.state.push_aux.val();
+        // levels: label match, codes, rejoin A
+        self.levels.ops.next = self.decode.ops.val();
+        self.levels.ip.next = self.req_ip.val();
+        self.levels.lab_j.next = self.targets.lab_j.val();
+        self.levels.lab_u.next = self.targets.lab_u.val();
+        self.levels.cic_if.next = self.stacks.cic_if.val();
+        self.levels.cic_loop.next = self.stacks.cic_loop.val();
+        self.levels.cic_call.next = self.stacks.cic_call.val();
+        self.levels.cic_br.next = self.stacks.cic_br.val();
+        self.levels.cic_halt.next = self.stacks.cic_halt.val();
+        self.levels.tos_ip_if.next = self.stacks.tos_ip_if.val();
+        self.levels.tos_ip_loop.next = self.stacks.tos_ip_loop.val();
+        self.levels.tos_ip_br.next = self.stacks.tos_ip_br.val();
+        self.levels.tos_ip_halt.next = self.stacks.tos_ip_halt.val();
+        self.levels.tos_aux_if.next = self.stacks.tos_aux_if.val();
+        self.levels.tos_aux_loop.next = self.stacks.tos_aux_loop.val();
+        self.levels.tos_aux_br.next = self.stacks.tos_aux_br.val();
+        // rejoin A
+        self.rejoin.ops.next = self.decode.ops.val();
+        self.rejoin.m.next = self.levels.m.val();
+        self.rejoin.pred.next = self.req_pred.val();
+        self.rejoin.jzero.next = self.targets.jzero.val();
+        self.rejoin.cic_call.next = self.stacks.cic_call.val();
+        self.rejoin.e.next = self.masks.e.val();
+        self.rejoin.e_none.next = self.masks.e_none.val();
+        self.rejoin.fc.next = self.masks.fc.val();
+        self.rejoin.eqa.next = self.masks.eqa.val();
+        self.rejoin.eqb.next = self.masks.eqb.val();
+        // body: state changes
+        self.state.ops.next = self.decode.ops.val();
+        self.state.e.next = self.masks.e.val();
+        self.state.t.next = self.masks.t.val();
+        self.state.wx.next = self.rejoin.wx.val();
+        self.state.e_none.next = self.masks.e_none.val();
+        self.state.t_none.next = self.masks.t_none.val();
+        self.state.t_all.next = self.masks.t_all.val();
+        self.state.fc.next = self.masks.fc.val();
+        self.state.still_any.next = self.rejoin.still_any.val();
+        self.state.wc_any.next = self.rejoin.wc_any.val();
+        self.state.wx_any.next = self.rejoin.wx_any.val();
+        self.state.eqb_none.next = self.rejoin.eqb_none.val();
+        self.state.m.next = self.levels.m.val();
+        self.state.label.next = self.levels.label.val();
+        self.state.cur_if.next = self.levels.cur_if.val();
+        self.state.new_if.next = self.levels.new_if.val();
+        self.state.park_loop.next = self.levels.park_loop.val();
+        self.state.park_cont.next = self.levels.park_cont.val();
+        self.state.cur_call.next = self.levels.cur_call.val();
+        self.state.new_call.next = self.levels.new_call.val();
+        self.state.park_br.next = self.levels.park_br.val();
+        self.state.halt1.next = self.levels.halt1.val();
+        self.state.lab_n.next = self.targets.lab_n.val();
+        self.state.jzero.next = self.targets.jzero.val();
+        self.state.cic_call.next = self.stacks.cic_call.val();
+        self.state.cic_halt.next = self.stacks.cic_halt.val();
+        self.state.tos_aux_call.next = self.stacks.tos_aux_call.val();
+        self.state.loop_nest.next = self.nest.loop_nest.val();
+        // body: response
+        self.report.ops.next = self.decode.ops.val();
+        self.report.e.next = self.masks.e.val();
+        self.report.t.next = self.masks.t.val();
+        self.report.e1.next = self.rejoin.e1.val();
+        self.report.e_none.next = self.masks.e_none.val();
+        self.report.t_none.next = self.masks.t_none.val();
+        self.report.t_all.next = self.masks.t_all.val();
+        self.report.fc.next = self.masks.fc.val();
+        self.report.pred_all.next = self.masks.pred_all.val();
+        self.report.still_any.next = self.rejoin.still_any.val();
+        self.report.wc_any.next = self.rejoin.wc_any.val();
+        self.report.wx_any.next = self.rejoin.wx_any.val();
+        self.report.eqb_none.next = self.rejoin.eqb_none.val();
+        self.report.m.next = self.levels.m.val();
+        self.report.ip_x.next = self.targets.ip_x.val();
+        self.report.tgt_n.next = self.targets.tgt_n.val();
+        self.report.tgt_j.next = self.targets.tgt_j.val();
+        self.report.tgt_u.next = self.targets.tgt_u.val();
+        self.report.tgt_u1.next = self.targets.tgt_u1.val();
+        self.report.jzero.next = self.targets.jzero.val();
+        self.report.tos_ip_call.next = self.stacks.tos_ip_call.val();
+        // errors
+        self.errors.valid.next = self.req_valid.val();
+        self.errors.pred.next = self.req_pred.val();
+        self.errors.fault.next = self.nest.fault.val();
+        self.errors.ops.next = self.decode.ops.val();
+        self.errors.sk_if.next = self.levels.sk_if.val();
+        self.errors.sk_loop.next = self.levels.sk_loop.val();
+        self.errors.sk_br.next = self.levels.sk_br.val();
+        self.errors.m.next = self.levels.m.val();
+        self.errors.jneg.next = self.targets.jneg.val();
+        self.errors.jzero.next = self.targets.jzero.val();
+        self.errors.jpos.next = self.targets.jpos.val();
+        self.errors.upos.next = self.targets.upos.val();
+        self.errors.j_le_u.next = self.targets.j_le_u.val();
+        self.errors.oor_n.next = self.targets.oor_n.val();
+        self.errors.oor_j.next = self.targets.oor_j.val();
+        self.errors.oor_u.next = self.targets.oor_u.val();
+        self.errors.oor_u1.next = self.targets.oor_u1.val();
+        self.errors.lab_j.next = self.targets.lab_j.val();
+        self.errors.lab_u.next = self.targets.lab_u.val();
+        self.errors.t_none.next = self.masks.t_none.val();
+        self.errors.t_all.next = self.masks.t_all.val();
+        self.errors.e_none.next = self.masks.e_none.val();
+        self.errors.fc.next = self.masks.fc.val();
+        self.errors.wc_any.next = self.rejoin.wc_any.val();
+        self.errors.wx_any.next = self.rejoin.wx_any.val();
+        self.errors.cic_if.next = self.stacks.cic_if.val();
+        self.errors.cic_loop.next = self.stacks.cic_loop.val();
+        self.errors.cic_call.next = self.stacks.cic_call.val();
+        self.errors.cic_br.next = self.stacks.cic_br.val();
+        self.errors.cic_halt.next = self.stacks.cic_halt.val();
+        self.errors.tos_ip_br.next = self.stacks.tos_ip_br.val();
+        self.errors.tos_aux_br.next = self.stacks.tos_aux_br.val();
+        self.errors.tos_ip_halt.next = self.stacks.tos_ip_halt.val();
+        self.errors.loop_nest.next = self.nest.loop_nest.val();
+        // loop_nest, fault, response register
+        self.nest.commit.next = self.errors.commit.val();
+        self.nest.init.next = self.decode.ops.val().is_init;
+        self.nest.ln_next.next = self.state.ln_next.val();
+        self.nest.fail.next = self.req_valid.val() && self.errors.err.val();
+        self.response.valid.next = self.req_valid.val();
+        self.response.ip.next = self.req_ip.val();
+        self.response.err.next = self.errors.err.val();
+        self.response.err_code.next = self.errors.err_code.val();
+        self.response.err_type.next = self.errors.err_type.val();
+        self.response.next_x.next = self.report.next_x.val();
+        self.response.go_on.next = self.report.go_on.val();
+        self.response.go_tgt.next = self.report.go_tgt.val();
+        self.response.pred_mask.next = self.report.pred_mask.val();
+        self.response.warn.next = self.report.warn.val();
+        self.response.evt.next = self.report.evt.val();
+        self.response.tgt_n.next = self.targets.tgt_n.val();
+        self.response.exec.next = self.masks.e.val();
+        self.response.lane.next = self.lanes.en_next.val();
+        // debug view
+        self.debug.cic_if.next = self.stacks.cic_if.val();
+        self.debug.cic_loop.next = self.stacks.cic_loop.val();
+        self.debug.cic_call.next = self.stacks.cic_call.val();
+        self.debug.cic_br.next = self.stacks.cic_br.val();
+        self.debug.cic_halt.next = self.stacks.cic_halt.val();
+        self.debug.tos_ip_if.next = self.stacks.tos_ip_if.val();
+        self.debug.tos_ip_loop.next = self.stacks.tos_ip_loop.val();
+        self.debug.tos_ip_call.next = self.stacks.tos_ip_call.val();
+        self.debug.tos_ip_br.next = self.stacks.tos_ip_br.val();
+        self.debug.tos_ip_halt.next = self.stacks.tos_ip_halt.val();
+        self.debug.tos_aux_if.next = self.stacks.tos_aux_if.val();
+        self.debug.tos_aux_loop.next = self.stacks.tos_aux_loop.val();
+        self.debug.tos_aux_call.next = self.stacks.tos_aux_call.val();
+        self.debug.tos_aux_br.next = self.stacks.tos_aux_br.val();
+        // outputs
+        self.req_ready.next = true;
+        self.rsp_valid.next = self.response.rsp_valid.val();
+        self.rsp_next_ip.next = self.response.rsp_next_ip.val();
+        self.rsp_exec_mask.next = self.response.rsp_exec_mask.val();
+        self.rsp_lane_mask.next = self.response.rsp_lane_mask.val();
+        self.rsp_pred_mask.next = self.response.rsp_pred_mask.val();
+        self.rsp_err.next = self.response.rsp_err.val();
+        self.rsp_err_code.next = self.response.rsp_err_code.val();
+        self.rsp_err_type.next = self.response.rsp_err_type.val();
+        self.rsp_warn.next = self.response.rsp_warn.val();
+        self.rsp_event.next = self.response.rsp_event.val();
+        self.lane_mask.next = self.masks.e.val();
+        self.fault.next = self.nest.fault.val();
+        self.dbg_cnt.next = self.lanes.cnt.val();
+        self.dbg_cic.next = self.debug.dbg_cic.val();
+        self.dbg_loop_nest.next = self.nest.loop_nest.val();
+        self.dbg_tos.next = self.debug.dbg_tos.val();
+    }
+}

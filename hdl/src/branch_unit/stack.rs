@@ -1,0 +1,275 @@
+//! The per-type convergence stacks (§2.1 `STK[t]`, `CIC[t]`): one instance per branch type.
+//!
+//! Shift stacks: entry 0 is always the top of stack (depth `CIC[t]`); a push shifts every entry
+//! one place down and a pop one place up. The TOS compares then need no read mux indexed by the
+//! CIC, and a push or pop is the same 3:1 mux per entry that an indexed write decoder would need.
+
+use crate::prims::RDff;
+use rust_hdl::prelude::*;
+
+/// The stack of one type (IF, LOOP, CALL or BR): `_depth` entries `{ip, aux}` and the CIC.
+#[derive(LogicBlock)]
+pub struct ConvStack<const IPW: usize, const DW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// The step commits; push, pop and clear (CIC to 0) act only then, in that priority (last wins).
+    pub commit: Signal<In, Bit>,
+    pub push: Signal<In, Bit>,
+    pub pop: Signal<In, Bit>,
+    pub clear: Signal<In, Bit>,
+    /// The entry a push writes.
+    pub push_ip: Signal<In, Bits<IPW>>,
+    pub push_aux: Signal<In, Bits<DW>>,
+    /// `CIC[t]` and the top entry (stale when the CIC is 0).
+    pub cic: Signal<Out, Bits<DW>>,
+    pub tos_ip: Signal<Out, Bits<IPW>>,
+    pub tos_aux: Signal<Out, Bits<DW>>,
+    cic_r: RDff<Bits<DW>>,
+    ip: Vec<RDff<Bits<IPW>>>,
+    aux: Vec<RDff<Bits<DW>>>,
+    _depth: usize,
+    _depth1: usize,
+}
+
+impl<const IPW: usize, const DW: usize> ConvStack<IPW, DW> {
+    pub fn new(depth: usize) -> Self {
+        assert!(depth >= 1 && depth < (1 << DW));
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            commit: Default::default(),
+            push: Default::default(),
+            pop: Default::default(),
+            clear: Default::default(),
+            push_ip: Default::default(),
+            push_aux: Default::default(),
+            cic: Default::default(),
+            tos_ip: Default::default(),
+            tos_aux: Default::default(),
+            cic_r: Default::default(),
+            ip: (0..depth).map(|_| RDff::default()).collect(),
+            aux: (0..depth).map(|_| RDff::default()).collect(),
+            _depth: depth,
+            _depth1: depth - 1,
+        }
+    }
+}
+
+impl<const IPW: usize, const DW: usize> Logic for ConvStack<IPW, DW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, cic_r);
+        self.cic_r.rst.next = self.rst.val();
+        self.cic_r.d.next = self.cic_r.q.val();
+        for k in 0..self._depth {
+            self.ip[k].clock.next = self.clock.val();
+            self.ip[k].rst.next = self.rst.val();
+            self.ip[k].d.next = self.ip[k].q.val();
+            self.aux[k].clock.next = self.clock.val();
+            self.aux[k].rst.next = self.rst.val();
+            self.aux[k].d.next = self.aux[k].q.val();
+        }
+        if self.commit.val() {
+            if self.push.val() {
+                self.cic_r.d.next = self.cic_r.q.val() + 1;
+                self.ip[0].d.next = self.push_ip.val();
+                self.aux[0].d.next = self.push_aux.val();
+                for k in 0..self._depth1 {
+                    self.ip[k + 1].d.next = self.ip[k].q.val();
+                    self.aux[k + 1].d.next = self.aux[k].q.val();
+                }
+            }
+            if self.pop.val() {
+                self.cic_r.d.next = self.cic_r.q.val() - 1;
+                for k in 0..self._depth1 {
+                    self.ip[k].d.next = self.ip[k + 1].q.val();
+                    self.aux[k].d.next = self.aux[k + 1].q.val();
+                }
+            }
+            if self.clear.val() {
+                self.cic_r.d.next = 0.into();
+            }
+        }
+        self.cic.next = self.cic_r.q.val();
+        self.tos_ip.next = self.ip[0].q.val();
+        self.tos_aux.next = self.aux[0].q.val();
+    }
+}
+
+/// The HALT level (§2.1: one entry, its aux not stored; `CIC[HALT]` is 0 or 1).
+#[derive(LogicBlock, Default)]
+pub struct HaltLevel<const IPW: usize, const DW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// As for [`ConvStack`]: act only when the step commits, clear last.
+    pub commit: Signal<In, Bit>,
+    pub push: Signal<In, Bit>,
+    pub pop: Signal<In, Bit>,
+    pub clear: Signal<In, Bit>,
+    pub push_ip: Signal<In, Bits<IPW>>,
+    /// `CIC[HALT]` and the halt label.
+    pub cic: Signal<Out, Bits<DW>>,
+    pub tos_ip: Signal<Out, Bits<IPW>>,
+    cic_r: RDff<Bits<DW>>,
+    ip: RDff<Bits<IPW>>,
+}
+
+impl<const IPW: usize, const DW: usize> Logic for HaltLevel<IPW, DW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, cic_r, ip);
+        self.cic_r.rst.next = self.rst.val();
+        self.ip.rst.next = self.rst.val();
+        self.cic_r.d.next = self.cic_r.q.val();
+        self.ip.d.next = self.ip.q.val();
+        if self.commit.val() {
+            if self.push.val() {
+                self.cic_r.d.next = 1.into();
+                self.ip.d.next = self.push_ip.val();
+            }
+            if self.pop.val() || self.clear.val() {
+                self.cic_r.d.next = 0.into();
+            }
+        }
+        self.cic.next = self.cic_r.q.val();
+        self.tos_ip.next = self.ip.q.val();
+    }
+}
+
+/// The stack operations of one step (from the body): a push or a pop per type, and the
+/// HALT shortcut's clear of the CALL level. One `LogicStruct` so that it is one port.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct StackOps {
+    pub push_if: Bit,
+    pub push_loop: Bit,
+    pub push_call: Bit,
+    pub push_br: Bit,
+    pub push_halt: Bit,
+    pub pop_if: Bit,
+    pub pop_loop: Bit,
+    pub pop_call: Bit,
+    pub pop_br: Bit,
+    pub pop_halt: Bit,
+    pub clr_call: Bit,
+}
+
+/// All five levels of §2.1, IF, LOOP, CALL, BR and HALT (also the order of `dbg_cic`/`dbg_tos`).
+/// Pushes write `{push_ip, push_aux}`; INIT clears every CIC, a HALT shortcut the CALL one.
+#[derive(LogicBlock)]
+pub struct Stacks<const IPW: usize, const DW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub commit: Signal<In, Bit>,
+    pub init: Signal<In, Bit>,
+    pub stack_ops: Signal<In, StackOps>,
+    pub push_ip: Signal<In, Bits<IPW>>,
+    pub push_aux: Signal<In, Bits<DW>>,
+    /// Each type's CIC and top entry.
+    pub cic_if: Signal<Out, Bits<DW>>,
+    pub cic_loop: Signal<Out, Bits<DW>>,
+    pub cic_call: Signal<Out, Bits<DW>>,
+    pub cic_br: Signal<Out, Bits<DW>>,
+    pub cic_halt: Signal<Out, Bits<DW>>,
+    pub tos_ip_if: Signal<Out, Bits<IPW>>,
+    pub tos_ip_loop: Signal<Out, Bits<IPW>>,
+    pub tos_ip_call: Signal<Out, Bits<IPW>>,
+    pub tos_ip_br: Signal<Out, Bits<IPW>>,
+    pub tos_ip_halt: Signal<Out, Bits<IPW>>,
+    pub tos_aux_if: Signal<Out, Bits<DW>>,
+    pub tos_aux_loop: Signal<Out, Bits<DW>>,
+    pub tos_aux_call: Signal<Out, Bits<DW>>,
+    pub tos_aux_br: Signal<Out, Bits<DW>>,
+    if_: ConvStack<IPW, DW>,
+    loop_: ConvStack<IPW, DW>,
+    call: ConvStack<IPW, DW>,
+    br: ConvStack<IPW, DW>,
+    halt: HaltLevel<IPW, DW>,
+}
+
+impl<const IPW: usize, const DW: usize> Stacks<IPW, DW> {
+    pub fn new(maxd: usize, maxd_call: usize) -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            commit: Default::default(),
+            init: Default::default(),
+            stack_ops: Default::default(),
+            push_ip: Default::default(),
+            push_aux: Default::default(),
+            cic_if: Default::default(),
+            cic_loop: Default::default(),
+            cic_call: Default::default(),
+            cic_br: Default::default(),
+            cic_halt: Default::default(),
+            tos_ip_if: Default::default(),
+            tos_ip_loop: Default::default(),
+            tos_ip_call: Default::default(),
+            tos_ip_br: Default::default(),
+            tos_ip_halt: Default::default(),
+            tos_aux_if: Default::default(),
+            tos_aux_loop: Default::default(),
+            tos_aux_call: Default::default(),
+            tos_aux_br: Default::default(),
+            if_: ConvStack::new(maxd),
+            loop_: ConvStack::new(maxd),
+            call: ConvStack::new(maxd_call),
+            br: ConvStack::new(maxd),
+            halt: Default::default(),
+        }
+    }
+}
+
+impl<const IPW: usize, const DW: usize> Logic for Stacks<IPW, DW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, if_, loop_, call, br, halt);
+        self.if_.rst.next = self.rst.val();
+        self.loop_.rst.next = self.rst.val();
+        self.call.rst.next = self.rst.val();
+        self.br.rst.next = self.rst.val();
+        self.halt.rst.next = self.rst.val();
+        self.if_.commit.next = self.commit.val();
+        self.loop_.commit.next = self.commit.val();
+        self.call.commit.next = self.commit.val();
+        self.br.commit.next = self.commit.val();
+        self.halt.commit.next = self.commit.val();
+        self.if_.push.next = self.stack_ops.val().push_if;
+        self.loop_.push.next = self.stack_ops.val().push_loop;
+        self.call.push.next = self.stack_ops.val().push_call;
+        self.br.push.next = self.stack_ops.val().push_br;
+        self.halt.push.next = self.stack_ops.val().push_halt;
+        self.if_.pop.next = self.stack_ops.val().pop_if;
+        self.loop_.pop.next = self.stack_ops.val().pop_loop;
+        self.call.pop.next = self.stack_ops.val().pop_call;
+        self.br.pop.next = self.stack_ops.val().pop_br;
+        self.halt.pop.next = self.stack_ops.val().pop_halt;
+        self.if_.clear.next = self.init.val();
+        self.loop_.clear.next = self.init.val();
+        self.call.clear.next = self.init.val() || self.stack_ops.val().clr_call;
+        self.br.clear.next = self.init.val();
+        self.halt.clear.next = self.init.val();
+        self.if_.push_ip.next = self.push_ip.val();
+        self.loop_.push_ip.next = self.push_ip.val();
+        self.call.push_ip.next = self.push_ip.val();
+        self.br.push_ip.next = self.push_ip.val();
+        self.halt.push_ip.next = self.push_ip.val();
+        self.if_.push_aux.next = self.push_aux.val();
+        self.loop_.push_aux.next = self.push_aux.val();
+        self.call.push_aux.next = self.push_aux.val();
+        self.br.push_aux.next = self.push_aux.val();
+        self.cic_if.next = self.if_.cic.val();
+        self.cic_loop.next = self.loop_.cic.val();
+        self.cic_call.next = self.call.cic.val();
+        self.cic_br.next = self.br.cic.val();
+        self.cic_halt.next = self.halt.cic.val();
+        self.tos_ip_if.next = self.if_.tos_ip.val();
+        self.tos_ip_loop.next = self.loop_.tos_ip.val();
+        self.tos_ip_call.next = self.call.tos_ip.val();
+        self.tos_ip_br.next = self.br.tos_ip.val();
+        self.tos_ip_halt.next = self.halt.tos_ip.val();
+        self.tos_aux_if.next = self.if_.tos_aux.val();
+        self.tos_aux_loop.next = self.loop_.tos_aux.val();
+        self.tos_aux_call.next = self.call.tos_aux.val();
+        self.tos_aux_br.next = self.br.tos_aux.val();
+    }
+}

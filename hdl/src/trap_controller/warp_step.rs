@@ -1,0 +1,382 @@
+//! `WarpStep`: one warp's next state after steps (1), (3) and (4) of §7.4 (the golden model's
+//! `n` for this warp, before SAVE and the exit), from the warp's registers and its inputs: the
+//! host window write (WEPC/WEMASK), the step-(3) FSM (exceptions, RETURN/PAUSE, RESUME, KILL,
+//! single-step) and the handler SR write over it; plus what the global logic reduces over the
+//! warps (`accepted`, `live`, `eligible`, `trap_next`, sticky flags).
+//!
+//! Purely combinational and apart from `WarpFsm`, which applies SAVE and the exit to these
+//! results: `exit` reads every warp's `trap_next`, so the block computing `trap_next` must not
+//! read `exit` (else Verilator sees a loop, UNOPTFLAT, and iterates).
+
+use super::enc;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
+    // ---- this warp's registers (state before the edge)
+    pub ws: Signal<In, Bits<3>>,
+    pub lcause: Signal<In, Bits<4>>,
+    pub ncause: Signal<In, Bits<4>>,
+    pub gpw: Signal<In, Bit>,
+    pub stepped: Signal<In, Bit>,
+    pub epc: Signal<In, Bits<PCW>>,
+    pub emask: Signal<In, Bits<T>>,
+    // ---- this warp's slice of the core inputs (§7.1), see `WarpFsm`
+    pub warp_valid: Signal<In, Bit>,
+    pub exc_valid: Signal<In, Bit>,
+    pub exc_cause: Signal<In, Bits<4>>,
+    pub exc_pc: Signal<In, Bits<PCW>>,
+    pub exc_mask: Signal<In, Bits<T>>,
+    pub ret_valid: Signal<In, Bit>,
+    pub pause_valid: Signal<In, Bit>,
+    pub bar_wait: Signal<In, Bit>,
+    pub issue_valid: Signal<In, Bit>,
+    pub issue_wid: Signal<In, Bits<WIDW>>,
+    pub sr_valid: Signal<In, Bit>,
+    pub sr_we: Signal<In, Bit>,
+    pub sr_wid: Signal<In, Bits<WIDW>>,
+    pub sr_sel: Signal<In, Bits<3>>,
+    pub sr_wdata: Signal<In, Bits<32>>,
+    // ---- from the CSR file and the mode, see `WarpFsm`
+    pub trap_en: Signal<In, Bit>,
+    pub ss_en: Signal<In, Bit>,
+    pub hmask: Signal<In, Bits<16>>,
+    pub kill: Signal<In, Bit>,
+    pub resume: Signal<In, Bit>,
+    pub win_we: Signal<In, Bit>,
+    pub win_emask: Signal<In, Bit>,
+    pub wsel: Signal<In, Bits<WIDW>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub mode: Signal<In, Bits<2>>,
+    // ---- next state after steps (1), (3), (4)
+    pub n_ws: Signal<Out, Bits<3>>,
+    pub n_lcause: Signal<Out, Bits<4>>,
+    pub n_ncause: Signal<Out, Bits<4>>,
+    pub n_gpw: Signal<Out, Bit>,
+    pub n_stepped: Signal<Out, Bit>,
+    pub n_epc: Signal<Out, Bits<PCW>>,
+    pub n_emask: Signal<Out, Bits<T>>,
+    // ---- results the global logic reduces over the warps
+    /// An exception was accepted (bit w of `acc`).
+    pub accepted: Signal<Out, Bit>,
+    /// RUN before and after step (3): `live(w)` of NORM, member of P at SAVE.
+    pub live: Signal<Out, Bit>,
+    /// `live` and not `bar_wait`: eligible for single-step.
+    pub eligible: Signal<Out, Bit>,
+    /// TRAP after step (3) (blocks the exit).
+    pub trap_next: Signal<Out, Bit>,
+    /// Sticky bits raised by this warp.
+    pub st: Signal<Out, Bits<16>>,
+    /// The SR write was for this warp and legal.
+    pub sr_ok: Signal<Out, Bit>,
+    /// The WEPC/WEMASK write was for this warp and legal.
+    pub win_ok: Signal<Out, Bit>,
+
+    // ---- names (enc)
+    k_wid: Constant<Bits<WIDW>>,
+    k_mode_norm: Constant<Bits<2>>,
+    k_mode_drain: Constant<Bits<2>>,
+    k_mode_handler: Constant<Bits<2>>,
+    k_ws_idle: Constant<Bits<3>>,
+    k_ws_run: Constant<Bits<3>>,
+    k_ws_trap: Constant<Bits<3>>,
+    k_ws_retw: Constant<Bits<3>>,
+    k_ws_paused: Constant<Bits<3>>,
+    k_ws_parked: Constant<Bits<3>>,
+    k_ws_rstr: Constant<Bits<3>>,
+    k_ws_killed: Constant<Bits<3>>,
+    k_cause_none: Constant<Bits<4>>,
+    k_cause_reg_range: Constant<Bits<4>>,
+    k_cause_unknown: Constant<Bits<4>>,
+    k_sticky_pause: Constant<Bits<16>>,
+    k_sticky_dblf: Constant<Bits<16>>,
+    k_sticky_fatal: Constant<Bits<16>>,
+    k_sticky_err_badret: Constant<Bits<16>>,
+    k_sticky_err_spur: Constant<Bits<16>>,
+    k_sticky_err_unk: Constant<Bits<16>>,
+    k_sticky_suppr: Constant<Bits<16>>,
+    k_sr_esr: Constant<Bits<3>>,
+    k_sr_epc: Constant<Bits<3>>,
+    k_sr_emask: Constant<Bits<3>>,
+
+    // ---- temporaries
+    m_norm: Signal<Local, Bit>,
+    m_drain: Signal<Local, Bit>,
+    m_handler: Signal<Local, Bit>,
+    // lmap(exc_cause): the recorded cause and whether it was reserved
+    cause_map: Signal<Local, Bits<4>>,
+    cause_unk: Signal<Local, Bit>,
+    spurious: Signal<Local, Bit>,
+    double_fault: Signal<Local, Bit>,
+    flags: Signal<Local, Bits<16>>,
+}
+
+impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW> {
+    /// The step of warp `wid`.
+    pub fn new(wid: usize) -> Self {
+        use enc::{cause, mode, sr, sticky, ws};
+        let k2 = |v: u64| Constant::new(Bits::<2>::from(v));
+        let k3 = |v: u64| Constant::new(Bits::<3>::from(v));
+        let k4 = |v: u64| Constant::new(Bits::<4>::from(v));
+        let k16 = |v: u64| Constant::new(Bits::<16>::from(v));
+        Self {
+            ws: Default::default(),
+            lcause: Default::default(),
+            ncause: Default::default(),
+            gpw: Default::default(),
+            stepped: Default::default(),
+            epc: Default::default(),
+            emask: Default::default(),
+            warp_valid: Default::default(),
+            exc_valid: Default::default(),
+            exc_cause: Default::default(),
+            exc_pc: Default::default(),
+            exc_mask: Default::default(),
+            ret_valid: Default::default(),
+            pause_valid: Default::default(),
+            bar_wait: Default::default(),
+            issue_valid: Default::default(),
+            issue_wid: Default::default(),
+            sr_valid: Default::default(),
+            sr_we: Default::default(),
+            sr_wid: Default::default(),
+            sr_sel: Default::default(),
+            sr_wdata: Default::default(),
+            trap_en: Default::default(),
+            ss_en: Default::default(),
+            hmask: Default::default(),
+            kill: Default::default(),
+            resume: Default::default(),
+            win_we: Default::default(),
+            win_emask: Default::default(),
+            wsel: Default::default(),
+            csr_wdata: Default::default(),
+            mode: Default::default(),
+            n_ws: Default::default(),
+            n_lcause: Default::default(),
+            n_ncause: Default::default(),
+            n_gpw: Default::default(),
+            n_stepped: Default::default(),
+            n_epc: Default::default(),
+            n_emask: Default::default(),
+            accepted: Default::default(),
+            live: Default::default(),
+            eligible: Default::default(),
+            trap_next: Default::default(),
+            st: Default::default(),
+            sr_ok: Default::default(),
+            win_ok: Default::default(),
+            k_wid: Constant::new((wid as u64).into()),
+            k_mode_norm: k2(mode::NORM),
+            k_mode_drain: k2(mode::DRAIN),
+            k_mode_handler: k2(mode::HANDLER),
+            k_ws_idle: k3(ws::IDLE),
+            k_ws_run: k3(ws::RUN),
+            k_ws_trap: k3(ws::TRAP),
+            k_ws_retw: k3(ws::RETW),
+            k_ws_paused: k3(ws::PAUSED),
+            k_ws_parked: k3(ws::PARKED),
+            k_ws_rstr: k3(ws::RSTR),
+            k_ws_killed: k3(ws::KILLED),
+            k_cause_none: k4(cause::NONE),
+            k_cause_reg_range: k4(cause::REG_RANGE),
+            k_cause_unknown: k4(cause::UNKNOWN),
+            k_sticky_pause: k16(sticky::PAUSE),
+            k_sticky_dblf: k16(sticky::DBLF),
+            k_sticky_fatal: k16(sticky::FATAL),
+            k_sticky_err_badret: k16(sticky::ERR_BADRET),
+            k_sticky_err_spur: k16(sticky::ERR_SPUR),
+            k_sticky_err_unk: k16(sticky::ERR_UNK),
+            k_sticky_suppr: k16(sticky::SUPPR),
+            k_sr_esr: k3(sr::ESR),
+            k_sr_epc: k3(sr::EPC),
+            k_sr_emask: k3(sr::EMASK),
+            m_norm: Default::default(),
+            m_drain: Default::default(),
+            m_handler: Default::default(),
+            cause_map: Default::default(),
+            cause_unk: Default::default(),
+            spurious: Default::default(),
+            double_fault: Default::default(),
+            flags: Default::default(),
+        }
+    }
+}
+
+impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WIDW, T, PCW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.m_norm.next = self.mode.val() == self.k_mode_norm.val();
+        self.m_drain.next = self.mode.val() == self.k_mode_drain.val();
+        self.m_handler.next = self.mode.val() == self.k_mode_handler.val();
+        self.n_ws.next = self.ws.val();
+        self.n_lcause.next = self.lcause.val();
+        self.n_ncause.next = self.ncause.val();
+        self.n_gpw.next = self.gpw.val();
+        self.n_stepped.next = self.stepped.val();
+        self.n_epc.next = self.epc.val();
+        self.n_emask.next = self.emask.val();
+        self.flags.next = 0.into();
+        self.accepted.next = false;
+
+        // (1) WEPC / WEMASK: only a PAUSED or PARKED window warp is writable
+        self.win_ok.next = self.win_we.val()
+            && self.wsel.val() == self.k_wid.val()
+            && (self.ws.val() == self.k_ws_paused.val() || self.ws.val() == self.k_ws_parked.val());
+        if self.win_ok.val() {
+            if self.win_emask.val() {
+                self.n_emask.next = self.csr_wdata.val().get_bits::<T>(0);
+            } else {
+                self.n_epc.next = self.csr_wdata.val().get_bits::<PCW>(0);
+            }
+        }
+
+        // (3) lmap: the local codes up to REG_RANGE are kept, the reserved ones become UNKNOWN
+        self.cause_map.next = self.exc_cause.val();
+        self.cause_unk.next = self.exc_cause.val() > self.k_cause_reg_range.val();
+        if self.cause_unk.val() {
+            self.cause_map.next = self.k_cause_unknown.val();
+        }
+        self.spurious.next = false;
+        self.double_fault.next = false;
+        if !self.warp_valid.val() {
+            // slot empty: context cleared
+            self.spurious.next = true;
+            self.n_ws.next = self.k_ws_idle.val();
+            self.n_lcause.next = self.k_cause_none.val();
+            self.n_ncause.next = self.k_cause_none.val();
+            self.n_gpw.next = false;
+            self.n_stepped.next = false;
+            self.n_epc.next = 0.into();
+            self.n_emask.next = 0.into();
+        } else if self.ws.val() == self.k_ws_idle.val() {
+            self.spurious.next = true;
+            self.n_ws.next = self.k_ws_run.val();
+        } else if self.ws.val() == self.k_ws_killed.val() {
+            self.spurious.next = true;
+        } else if self.kill.val() {
+            // the warp's other inputs are ignored, without flags
+            self.n_ws.next = self.k_ws_killed.val();
+        } else if self.ws.val() == self.k_ws_run.val() {
+            if self.ret_valid.val() || self.pause_valid.val() {
+                self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
+            }
+            if self.exc_valid.val() {
+                if self.exc_cause.val() == self.k_cause_none.val() {
+                    self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
+                } else if self.m_norm.val() || (self.m_drain.val() && self.lcause.val() == self.k_cause_none.val()) {
+                    // the warp's first exception of the episode: recorded
+                    if self.cause_unk.val() {
+                        self.flags.next = self.flags.val() | self.k_sticky_err_unk.val();
+                    }
+                    self.n_lcause.next = self.cause_map.val();
+                    self.n_epc.next = self.exc_pc.val();
+                    self.n_emask.next = self.exc_mask.val();
+                    if self.m_norm.val() && !self.trap_en.val() {
+                        self.n_ws.next = self.k_ws_parked.val();
+                        self.flags.next = self.flags.val() | self.k_sticky_fatal.val();
+                    } else {
+                        self.accepted.next = true;
+                    }
+                } else {
+                    // ENTER/HANDLER, or a second fault in DRAIN
+                    self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
+                }
+            }
+            if self.m_norm.val()
+                && self.ss_en.val()
+                && self.issue_valid.val()
+                && self.issue_wid.val() == self.k_wid.val()
+                && self.n_ws.val() == self.k_ws_run.val()
+            {
+                self.n_stepped.next = true;
+            }
+        } else if self.ws.val() == self.k_ws_trap.val() && self.m_handler.val() {
+            // inside the handler: exception > PAUSE > RETURN
+            if self.exc_valid.val() {
+                if self.exc_cause.val() == self.k_cause_none.val() {
+                    self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
+                } else {
+                    if self.cause_unk.val() {
+                        self.flags.next = self.flags.val() | self.k_sticky_err_unk.val();
+                    }
+                    if self.hmask.val().get_bit(self.cause_map.val().index()) {
+                        self.flags.next = self.flags.val() | self.k_sticky_suppr.val();
+                    } else {
+                        // double fault: parked, the original context kept
+                        self.double_fault.next = true;
+                        self.n_ws.next = self.k_ws_parked.val();
+                        self.n_ncause.next = self.cause_map.val();
+                        self.flags.next = self.flags.val() | self.k_sticky_dblf.val();
+                        if self.ret_valid.val() || self.pause_valid.val() {
+                            self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
+                        }
+                    }
+                }
+            }
+            if !self.double_fault.val() {
+                if self.pause_valid.val() {
+                    self.n_ws.next = self.k_ws_paused.val();
+                    self.flags.next = self.flags.val() | self.k_sticky_pause.val();
+                    if self.ret_valid.val() {
+                        self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
+                    }
+                } else if self.ret_valid.val() {
+                    self.n_ws.next = self.k_ws_retw.val();
+                }
+            }
+        } else if self.ws.val() == self.k_ws_trap.val() || self.ws.val() == self.k_ws_retw.val() {
+            // TRAP here means mode ENTER
+            self.spurious.next = true;
+        } else if self.ws.val() == self.k_ws_paused.val() || self.ws.val() == self.k_ws_parked.val() {
+            self.spurious.next = true;
+            if self.resume.val() {
+                if self.m_handler.val() {
+                    self.n_ws.next = self.k_ws_retw.val();
+                } else {
+                    self.n_ws.next = self.k_ws_rstr.val();
+                }
+            }
+        } else {
+            // RSTR: back to its own code, causes cleared
+            self.spurious.next = true;
+            self.n_ws.next = self.k_ws_run.val();
+            self.n_lcause.next = self.k_cause_none.val();
+            self.n_ncause.next = self.k_cause_none.val();
+            self.n_gpw.next = false;
+        }
+        if self.spurious.val() {
+            if self.exc_valid.val() {
+                self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
+            }
+            if self.ret_valid.val() || self.pause_valid.val() {
+                self.flags.next = self.flags.val() | self.k_sticky_err_badret.val();
+            }
+        }
+
+        // (4) handler SR write, after and over step (3): ESR (clears both nibbles), EPC, EMASK
+        self.sr_ok.next = self.sr_valid.val()
+            && self.sr_we.val()
+            && self.sr_wid.val() == self.k_wid.val()
+            && self.m_handler.val()
+            && self.ws.val() == self.k_ws_trap.val()
+            && self.warp_valid.val()
+            && self.sr_sel.val() <= self.k_sr_emask.val();
+        if self.sr_ok.val() {
+            if self.sr_sel.val() == self.k_sr_esr.val() {
+                self.n_lcause.next = self.k_cause_none.val();
+                self.n_gpw.next = false;
+            } else if self.sr_sel.val() == self.k_sr_epc.val() {
+                self.n_epc.next = self.sr_wdata.val().get_bits::<PCW>(0);
+            } else {
+                self.n_emask.next = self.sr_wdata.val().get_bits::<T>(0);
+            }
+        }
+
+        // results the global logic reduces over the warps
+        self.live.next = self.ws.val() == self.k_ws_run.val() && self.n_ws.val() == self.k_ws_run.val();
+        self.eligible.next = self.live.val() && !self.bar_wait.val();
+        self.trap_next.next = self.n_ws.val() == self.k_ws_trap.val();
+        self.st.next = self.flags.val();
+    }
+}
