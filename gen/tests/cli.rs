@@ -330,6 +330,43 @@ fn fpga_tables_are_generated_from_the_csv() {
     assert!(err.contains("README.md") && err.contains("docs/fpga.md") && err.contains("1.00"), "{err}");
 }
 
+/// The goal column checks each row against timing-closure §1's goal for that block, config and
+/// part: a csv where the RAG's small config reaches 40 / 100 / 150 MHz meets its goals, and the
+/// same rows with the ECP5 at 149.9 MHz miss exactly the ECP5 goal, by 0.1 MHz.
+#[test]
+fn fpga_tables_judge_each_row_by_its_own_timing_closure_goal() {
+    let header = "block,config,target,seed,lc_or_lut,ff,ebr,dsp,fmax_mhz,status";
+    let rows = |ecp5: &str| {
+        format!(
+            "{header}\nregion_addr_gen,small,up5k,1,4000,600,0,0,40.00,ok\nregion_addr_gen,small,hx8k,1,4000,600,0,0,100.00,ok\n\
+             region_addr_gen,small,ecp5-85f,1,2800,600,0,0,{ecp5},ok\n"
+        )
+    };
+    let tables = |csv: String| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("docs")).unwrap();
+        for f in ["README.md", "docs/fpga.md"] {
+            std::fs::copy(repo().join(f), dir.path().join(f)).unwrap();
+        }
+        std::fs::write(dir.path().join("docs/fpga-results.csv"), csv).unwrap();
+        let o = Command::new("python3")
+            .arg(repo().join("scripts/fpga/summarize.py"))
+            .args(["tables", "--root"])
+            .arg(dir.path())
+            .output()
+            .expect("python3 not found: scripts/fpga/summarize.py needs it (apt-get install -y python3)");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+        (read("README.md"), read("docs/fpga.md"))
+    };
+    let (readme, _) = tables(rows("150.00"));
+    assert!(readme.contains("| region_addr_gen | small | 4 000 / 40.0 | 4 000 / 100.0 | 2 800 / 150.0 | met |"), "{readme}");
+    let (readme, doc) = tables(rows("149.90"));
+    assert!(readme.contains("| 2 800 / 149.9 | missed: ECP5-85F ≥ 150 |"), "{readme}");
+    assert!(doc.contains("no: ≥ 150, short by 0.1"), "{doc}");
+    assert!(doc.contains("yes (≥ 40)") && doc.contains("yes (≥ 100)"), "{doc}");
+}
+
 /// scripts/fpga/build.sh rejects bad arguments with exit 2, a clear message and no output folder,
 /// before it builds or synthesises anything. eu-bist and eu-gen are stand-ins here (EU_BIST /
 /// EU_GEN, which build.sh takes instead of building them): they answer `list` like eu-bist and
