@@ -108,7 +108,7 @@ mod tests {
         let mut f: RDff<Bits<8>> = RDff::with_reset(0xA5.into());
         f.connect_all();
         assert_eq!(f.q.val().index(), 0xA5, "initial value");
-        let mut edge = |f: &mut RDff<Bits<8>>, d: u64, rst: bool| {
+        let edge = |f: &mut RDff<Bits<8>>, d: u64, rst: bool| {
             f.clock.next = Clock { clk: false };
             f.d.next = d.to_bits();
             f.rst.next = rst;

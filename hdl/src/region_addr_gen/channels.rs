@@ -1,26 +1,30 @@
-//! `Channels`: the last datapath section of the RAG: every channel's address from the two offset
+//! `Channels`: the last datapath sections of the RAG, every channel's address from the two offset
 //! tables (§2.2, mod RF), its straddle flag, `ch_valid`, and the final error/warning rules of §6.4
-//! (a fatal error zeroes the addresses and keeps only the fatal bits).
+//! (a fatal error zeroes the addresses and keeps only the fatal bits). Two sections joined by one
+//! pipeline join (a register or a wire, as `pipe` decides; `handshake::LEVELS_OF_PIPE`):
 //!
-//! Channel i sits in column x and row y of the region (row-major: x = i mod W, y = i div W;
-//! column-major: y = i mod H, x = i div H), so `addr(i) = (origin + col[x] + row[y]) mod RF`.
-//! The three terms are below RF, so the sum is below 3·RF: two compares against RF and 2·RF pick
-//! the result (a mask for a power-of-two RF).
+//! - `ChannelAddr`: channel i sits in column x and row y of the region (row-major: x = i mod W,
+//!   y = i div W; column-major: y = i mod H, x = i div H), so `addr(i) = (origin + col[x] +
+//!   row[y]) mod RF`. The three terms are below RF, so the sum is below 3·RF: two compares against
+//!   RF and 2·RF pick the result (a mask for a power-of-two RF).
+//! - `ChannelFlags`: the straddle flags, the W_STRADDLE OR and the final error/warning bits. RB
+//!   divides RF, so `addr(i) mod RB` (the address's low RB_W bits) is the sum's byte offset in its
+//!   register, and the straddle compare needs only the registered address: it runs after the join,
+//!   in parallel with nothing heavier, where before it followed the modulo in the same cycle.
 
 use super::enc::{warn, FATAL_MASK};
-use super::{Config, ERR_W, RAW_W, WARN_W};
+use super::{Config, ERR_W, RAW_W, TAG_W, WARN_W};
+use crate::prims::StageReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct Channels<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> {
+pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     /// col[x] = x·E·HS mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
     /// row[y] = y·E·VS mod RF.
     pub row_tab: Signal<In, Bits<ADDRW>>,
     /// reg·RB + sub.
     pub origin: Signal<In, Bits<AW>>,
-    /// log2 E.
-    pub es: Signal<In, Bits<2>>,
     /// log2 N.
     pub exec_log2: Signal<In, Bits<3>>,
     /// log2 W.
@@ -29,33 +33,20 @@ pub struct Channels<const NMAX: usize, const RBW: usize, const AW: usize, const 
     pub height_log2: Signal<In, Bits<3>>,
     /// Column-major order.
     pub colmajor: Signal<In, Bit>,
-    /// Error bits of the descriptor.
+    /// Error bits of the descriptor (only the fatal mask is read).
     pub err_in: Signal<In, Bits<ERR_W>>,
-    /// Warning bits so far.
-    pub warn_in: Signal<In, Bits<WARN_W>>,
     /// Channel addresses, `[A_W·i +: A_W]`, zero for i ≥ N or on a fatal error.
     pub addr: Signal<Out, Bits<ADDRW>>,
-    /// log2 E, 0 on a fatal error.
-    pub es_out: Signal<Out, Bits<2>>,
     /// Bit i: i < N and no fatal error.
     pub ch_valid: Signal<Out, Bits<NMAX>>,
-    /// Bit i: element i crosses a register boundary.
-    pub straddle: Signal<Out, Bits<NMAX>>,
-    /// Final error bits (only the fatal ones if any).
-    pub err_out: Signal<Out, Bits<ERR_W>>,
-    /// Final warning bits (0 on a fatal error).
-    pub warn_out: Signal<Out, Bits<WARN_W>>,
     k_idx: Vec<Constant<Bits<8>>>,
     k_slot: Vec<Constant<Bits<16>>>,
     k_one8: Constant<Bits<8>>,
-    k_one: Constant<Bits<RAW_W>>,
     k_rf: Constant<Bits<RAW_W>>,
     k_rf2: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
     k_amask: Constant<Bits<RAW_W>>,
-    k_rb: Constant<Bits<RAW_W>>,
     k_fatal: Constant<Bits<ERR_W>>,
-    k_warn_w_straddle: Constant<Bits<WARN_W>>,
     fatal: Signal<Local, Bit>,
     wmask: Signal<Local, Bits<8>>,
     hmask: Signal<Local, Bits<8>>,
@@ -68,7 +59,7 @@ pub struct Channels<const NMAX: usize, const RBW: usize, const AW: usize, const 
     cut: Signal<Local, Bits<AW>>,
 }
 
-impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, RBW, AW, ADDRW> {
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelAddr<NMAX, AW, ADDRW> {
     pub fn new(cfg: &Config) -> Self {
         let rf = cfg.rf_bytes() as u64;
         let k = |v: u64| Constant::new(v.to_bits());
@@ -76,30 +67,21 @@ impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> C
             col_tab: Default::default(),
             row_tab: Default::default(),
             origin: Default::default(),
-            es: Default::default(),
             exec_log2: Default::default(),
             width_log2: Default::default(),
             height_log2: Default::default(),
             colmajor: Default::default(),
             err_in: Default::default(),
-            warn_in: Default::default(),
             addr: Default::default(),
-            es_out: Default::default(),
             ch_valid: Default::default(),
-            straddle: Default::default(),
-            err_out: Default::default(),
-            warn_out: Default::default(),
             k_idx: (0..NMAX).map(|i| Constant::new((i as u64).to_bits())).collect(),
             k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
             k_one8: Constant::new(1u64.to_bits()),
-            k_one: k(1),
             k_rf: k(rf),
             k_rf2: k(2 * rf),
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_amask: k((1 << AW) - 1),
-            k_rb: k(cfg.reg_bytes as u64),
             k_fatal: Constant::new(FATAL_MASK.to_bits()),
-            k_warn_w_straddle: Constant::new(warn::W_STRADDLE.to_bits()),
             fatal: Default::default(),
             wmask: Default::default(),
             hmask: Default::default(),
@@ -114,9 +96,7 @@ impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> C
     }
 }
 
-impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> Logic
-    for Channels<NMAX, RBW, AW, ADDRW>
-{
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelAddr<NMAX, AW, ADDRW> {
     #[hdl_gen]
     fn update(&mut self) {
         self.fatal.next = (self.err_in.val() & self.k_fatal.val()).any();
@@ -124,7 +104,6 @@ impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> L
         self.hmask.next = (self.k_one8.val() << self.height_log2.val()) - 1;
         self.addr.next = 0.into();
         self.ch_valid.next = 0.into();
-        self.straddle.next = 0.into();
         for i in 0..NMAX {
             if self.colmajor.val() {
                 self.y.next = self.k_idx[i].val() & self.hmask.val();
@@ -157,14 +136,79 @@ impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> L
             self.sum.next = self.sum.val() & self.k_amask.val();
             self.live.next = ((self.k_idx[i].val() >> self.exec_log2.val()) == 0) & !self.fatal.val();
             self.ch_valid.next = self.ch_valid.val().replace_bit(i, self.live.val());
-            self.straddle.next = self.straddle.val().replace_bit(
-                i,
-                self.live.val() & ((self.sum.val() & (self.k_rb.val() - 1)) + (self.k_one.val() << self.es.val()) > self.k_rb.val()),
-            );
             self.cut.next = bit_cast::<AW, RAW_W>(self.sum.val());
             if self.live.val() {
                 self.addr.next = self.addr.val() | (bit_cast::<ADDRW, AW>(self.cut.val()) << self.k_slot[i].val());
             }
+        }
+    }
+}
+
+#[derive(LogicBlock)]
+pub struct ChannelFlags<const NMAX: usize, const AW: usize, const ADDRW: usize> {
+    /// Channel addresses from `ChannelAddr` (zero where not `ch_valid`).
+    pub addr: Signal<In, Bits<ADDRW>>,
+    /// Bit i: i < N and no fatal error.
+    pub ch_valid: Signal<In, Bits<NMAX>>,
+    /// log2 E.
+    pub es: Signal<In, Bits<2>>,
+    /// Error bits of the descriptor.
+    pub err_in: Signal<In, Bits<ERR_W>>,
+    /// Warning bits so far.
+    pub warn_in: Signal<In, Bits<WARN_W>>,
+    /// log2 E, 0 on a fatal error.
+    pub es_out: Signal<Out, Bits<2>>,
+    /// Bit i: element i crosses a register boundary.
+    pub straddle: Signal<Out, Bits<NMAX>>,
+    /// Final error bits (only the fatal ones if any).
+    pub err_out: Signal<Out, Bits<ERR_W>>,
+    /// Final warning bits (0 on a fatal error).
+    pub warn_out: Signal<Out, Bits<WARN_W>>,
+    k_slot: Vec<Constant<Bits<16>>>,
+    k_one: Constant<Bits<RAW_W>>,
+    k_rb: Constant<Bits<RAW_W>>,
+    k_fatal: Constant<Bits<ERR_W>>,
+    k_warn_w_straddle: Constant<Bits<WARN_W>>,
+    fatal: Signal<Local, Bit>,
+    chan: Signal<Local, Bits<AW>>,
+}
+
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelFlags<NMAX, AW, ADDRW> {
+    pub fn new(cfg: &Config) -> Self {
+        Self {
+            addr: Default::default(),
+            ch_valid: Default::default(),
+            es: Default::default(),
+            err_in: Default::default(),
+            warn_in: Default::default(),
+            es_out: Default::default(),
+            straddle: Default::default(),
+            err_out: Default::default(),
+            warn_out: Default::default(),
+            k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
+            k_one: Constant::new(1u64.to_bits()),
+            k_rb: Constant::new((cfg.reg_bytes as u64).to_bits()),
+            k_fatal: Constant::new(FATAL_MASK.to_bits()),
+            k_warn_w_straddle: Constant::new(warn::W_STRADDLE.to_bits()),
+            fatal: Default::default(),
+            chan: Default::default(),
+        }
+    }
+}
+
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelFlags<NMAX, AW, ADDRW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.fatal.next = (self.err_in.val() & self.k_fatal.val()).any();
+        self.straddle.next = 0.into();
+        for i in 0..NMAX {
+            self.chan.next = self.addr.val().get_bits::<AW>(self.k_slot[i].val().index());
+            self.straddle.next = self.straddle.val().replace_bit(
+                i,
+                self.ch_valid.val().get_bit(i)
+                    & ((bit_cast::<RAW_W, AW>(self.chan.val()) & (self.k_rb.val() - 1)) + (self.k_one.val() << self.es.val())
+                        > self.k_rb.val()),
+            );
         }
         self.err_out.next = self.err_in.val();
         self.warn_out.next = self.warn_in.val();
@@ -177,5 +221,144 @@ impl<const NMAX: usize, const RBW: usize, const AW: usize, const ADDRW: usize> L
             self.warn_out.next = 0.into();
             self.es_out.next = 0.into();
         }
+    }
+}
+
+/// `ChannelAddr`, the join after it (registers when `registered`), and `ChannelFlags`.
+#[derive(LogicBlock)]
+pub struct Channels<const NMAX: usize, const AW: usize, const ADDRW: usize> {
+    /// Clock of the join's registers.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset of the join's registers.
+    pub rst: Signal<In, Bit>,
+    /// The join loads (a valid descriptor enters `ChannelFlags`).
+    pub en: Signal<In, Bit>,
+    /// col[x] = x·E·HS mod RF, `[A_W·x +: A_W]`.
+    pub col_tab: Signal<In, Bits<ADDRW>>,
+    /// row[y] = y·E·VS mod RF.
+    pub row_tab: Signal<In, Bits<ADDRW>>,
+    /// reg·RB + sub.
+    pub origin: Signal<In, Bits<AW>>,
+    /// log2 E.
+    pub es: Signal<In, Bits<2>>,
+    /// log2 N.
+    pub exec_log2: Signal<In, Bits<3>>,
+    /// log2 W.
+    pub width_log2: Signal<In, Bits<3>>,
+    /// log2 H.
+    pub height_log2: Signal<In, Bits<3>>,
+    /// Column-major order.
+    pub colmajor: Signal<In, Bit>,
+    /// Error bits of the descriptor.
+    pub err_in: Signal<In, Bits<ERR_W>>,
+    /// Warning bits so far.
+    pub warn_in: Signal<In, Bits<WARN_W>>,
+    /// Operand tag.
+    pub tag_in: Signal<In, Bits<TAG_W>>,
+    /// Channel addresses, `[A_W·i +: A_W]`, zero for i ≥ N or on a fatal error.
+    pub addr: Signal<Out, Bits<ADDRW>>,
+    /// log2 E, 0 on a fatal error.
+    pub es_out: Signal<Out, Bits<2>>,
+    /// Bit i: i < N and no fatal error.
+    pub ch_valid: Signal<Out, Bits<NMAX>>,
+    /// Bit i: element i crosses a register boundary.
+    pub straddle: Signal<Out, Bits<NMAX>>,
+    /// Final error bits (only the fatal ones if any).
+    pub err_out: Signal<Out, Bits<ERR_W>>,
+    /// Final warning bits (0 on a fatal error).
+    pub warn_out: Signal<Out, Bits<WARN_W>>,
+    /// `tag_in` after the join.
+    pub tag_out: Signal<Out, Bits<TAG_W>>,
+    address: ChannelAddr<NMAX, AW, ADDRW>,
+    j4_addr: StageReg<Bits<ADDRW>>,
+    j4_ch_valid: StageReg<Bits<NMAX>>,
+    j4_es: StageReg<Bits<2>>,
+    j4_err: StageReg<Bits<ERR_W>>,
+    j4_warn: StageReg<Bits<WARN_W>>,
+    j4_tag: StageReg<Bits<TAG_W>>,
+    flags: ChannelFlags<NMAX, AW, ADDRW>,
+}
+
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, AW, ADDRW> {
+    pub fn new(cfg: &Config, registered: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            en: Default::default(),
+            col_tab: Default::default(),
+            row_tab: Default::default(),
+            origin: Default::default(),
+            es: Default::default(),
+            exec_log2: Default::default(),
+            width_log2: Default::default(),
+            height_log2: Default::default(),
+            colmajor: Default::default(),
+            err_in: Default::default(),
+            warn_in: Default::default(),
+            tag_in: Default::default(),
+            addr: Default::default(),
+            es_out: Default::default(),
+            ch_valid: Default::default(),
+            straddle: Default::default(),
+            err_out: Default::default(),
+            warn_out: Default::default(),
+            tag_out: Default::default(),
+            address: ChannelAddr::new(cfg),
+            j4_addr: StageReg::new(registered),
+            j4_ch_valid: StageReg::new(registered),
+            j4_es: StageReg::new(registered),
+            j4_err: StageReg::new(registered),
+            j4_warn: StageReg::new(registered),
+            j4_tag: StageReg::new(registered),
+            flags: ChannelFlags::new(cfg),
+        }
+    }
+}
+
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for Channels<NMAX, AW, ADDRW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, j4_addr, j4_ch_valid, j4_es, j4_err, j4_warn, j4_tag);
+        self.j4_addr.rst.next = self.rst.val();
+        self.j4_ch_valid.rst.next = self.rst.val();
+        self.j4_es.rst.next = self.rst.val();
+        self.j4_err.rst.next = self.rst.val();
+        self.j4_warn.rst.next = self.rst.val();
+        self.j4_tag.rst.next = self.rst.val();
+        self.j4_addr.en.next = self.en.val();
+        self.j4_ch_valid.en.next = self.en.val();
+        self.j4_es.en.next = self.en.val();
+        self.j4_err.en.next = self.en.val();
+        self.j4_warn.en.next = self.en.val();
+        self.j4_tag.en.next = self.en.val();
+        // ---- addresses ----
+        self.address.col_tab.next = self.col_tab.val();
+        self.address.row_tab.next = self.row_tab.val();
+        self.address.origin.next = self.origin.val();
+        self.address.exec_log2.next = self.exec_log2.val();
+        self.address.width_log2.next = self.width_log2.val();
+        self.address.height_log2.next = self.height_log2.val();
+        self.address.colmajor.next = self.colmajor.val();
+        self.address.err_in.next = self.err_in.val();
+        // ---- join 4 ----
+        self.j4_addr.d.next = self.address.addr.val();
+        self.j4_ch_valid.d.next = self.address.ch_valid.val();
+        self.j4_es.d.next = self.es.val();
+        self.j4_err.d.next = self.err_in.val();
+        self.j4_warn.d.next = self.warn_in.val();
+        self.j4_tag.d.next = self.tag_in.val();
+        // ---- flags ----
+        self.flags.addr.next = self.j4_addr.q.val();
+        self.flags.ch_valid.next = self.j4_ch_valid.q.val();
+        self.flags.es.next = self.j4_es.q.val();
+        self.flags.err_in.next = self.j4_err.q.val();
+        self.flags.warn_in.next = self.j4_warn.q.val();
+        self.addr.next = self.j4_addr.q.val();
+        self.ch_valid.next = self.j4_ch_valid.q.val();
+        self.es_out.next = self.flags.es_out.val();
+        self.straddle.next = self.flags.straddle.val();
+        self.err_out.next = self.flags.err_out.val();
+        self.warn_out.next = self.flags.warn_out.val();
+        self.tag_out.next = self.j4_tag.q.val();
     }
 }

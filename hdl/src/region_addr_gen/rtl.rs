@@ -1,8 +1,8 @@
 //! RTL of the RAG top `eu_region_addr_gen` (spec §6.2–§6.4, timing-closure §3.1): one descriptor
 //! in, N_MAX channel byte addresses out, valid/ready on both sides, latency 1 + `pipe`.
 //!
-//! The datapath is five sections joined by `Carry`/`StageReg` joins, of which `pipe` makes 0..4
-//! registers (`handshake::LEVELS_OF_PIPE`), and the output register:
+//! The datapath is six sections joined by five `Carry`/`StageReg` joins, of which `pipe` makes
+//! 0..4 registers (`handshake::LEVELS_OF_PIPE`), and the output register:
 //!
 //! | section | block | does |
 //! |---|---|---|
@@ -10,7 +10,8 @@
 //! | stride | `Stride` | E·HS, E·VS mod RF (modular doubling), the last channel's offset, row overlap |
 //! | table-lo | `TableLevel` × ⌈L/2⌉ and `StepDouble`s (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
 //! | table-hi | `TableLevel` × ⌊L/2⌋, `RangeCheck` | the upper levels; E_OOB / W_WRAP / region overlap |
-//! | channels | `Channels` | addr(i) = (origin + col[x] + row[y]) mod RF, straddle, ch_valid, final err/warn |
+//! | channel-addr | `ChannelAddr` (in `Channels`) | addr(i) = (origin + col[x] + row[y]) mod RF, ch_valid |
+//! | channel-flags | `ChannelFlags` (in `Channels`, after its join 4) | straddle from addr mod RB, W_STRADDLE, final err/warn |
 //!
 //! (L = log2 N_MAX.) `Handshake` holds the valid bits. No section reads a later one, so the
 //! block graph is feed-forward apart from the registers. Every register is an `RDff` (inside
@@ -118,7 +119,7 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     carry3: Carry<AW>,
     j3_col_tab: StageReg<Bits<ADDRW>>,
     j3_row_tab: StageReg<Bits<ADDRW>>,
-    channels: Channels<NMAX, RBW, AW, ADDRW>,
+    channels: Channels<NMAX, AW, ADDRW>,
     // output register (§6.3: holds while out_valid and not out_ready)
     out_addr_r: StageReg<Bits<ADDRW>>,
     out_es_r: StageReg<Bits<2>>,
@@ -208,7 +209,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             carry3: Carry::new(joins[3]),
             j3_col_tab: StageReg::new(joins[3]),
             j3_row_tab: StageReg::new(joins[3]),
-            channels: Channels::new(cfg),
+            channels: Channels::new(cfg, joins[4]),
             out_addr_r: StageReg::new(true),
             out_es_r: StageReg::new(true),
             out_ch_valid_r: StageReg::new(true),
@@ -230,7 +231,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clock, reset, and the load enables of the joins (Handshake's level k) ----
-        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_vs_raw, j0_w_span, j0_h_span, j0_is_dst, carry1, j1_col_step, j1_row_step, j1_span, j1_is_dst, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_vs_raw, j0_w_span, j0_h_span, j0_is_dst, carry1, j1_col_step, j1_row_step, j1_span, j1_is_dst, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
@@ -255,6 +256,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry3.rst.next = self.rst.val();
         self.j3_col_tab.rst.next = self.rst.val();
         self.j3_row_tab.rst.next = self.rst.val();
+        self.channels.rst.next = self.rst.val();
         self.out_addr_r.rst.next = self.rst.val();
         self.out_es_r.rst.next = self.rst.val();
         self.out_ch_valid_r.rst.next = self.rst.val();
@@ -285,13 +287,14 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry3.en.next = self.hs.load.val().get_bit(3);
         self.j3_col_tab.en.next = self.hs.load.val().get_bit(3);
         self.j3_row_tab.en.next = self.hs.load.val().get_bit(3);
-        self.out_addr_r.en.next = self.hs.load.val().get_bit(4);
-        self.out_es_r.en.next = self.hs.load.val().get_bit(4);
-        self.out_ch_valid_r.en.next = self.hs.load.val().get_bit(4);
-        self.out_straddle_r.en.next = self.hs.load.val().get_bit(4);
-        self.out_err_r.en.next = self.hs.load.val().get_bit(4);
-        self.out_warn_r.en.next = self.hs.load.val().get_bit(4);
-        self.out_tag_r.en.next = self.hs.load.val().get_bit(4);
+        self.channels.en.next = self.hs.load.val().get_bit(4);
+        self.out_addr_r.en.next = self.hs.load.val().get_bit(5);
+        self.out_es_r.en.next = self.hs.load.val().get_bit(5);
+        self.out_ch_valid_r.en.next = self.hs.load.val().get_bit(5);
+        self.out_straddle_r.en.next = self.hs.load.val().get_bit(5);
+        self.out_err_r.en.next = self.hs.load.val().get_bit(5);
+        self.out_warn_r.en.next = self.hs.load.val().get_bit(5);
+        self.out_tag_r.en.next = self.hs.load.val().get_bit(5);
         self.hs.in_valid.next = self.in_valid.val();
         self.hs.out_ready.next = self.out_ready.val();
         self.in_ready.next = self.hs.in_ready.val();
@@ -430,6 +433,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.channels.colmajor.next = self.carry3.colmajor_out.val();
         self.channels.err_in.next = self.carry3.err_out.val();
         self.channels.warn_in.next = self.carry3.warn_out.val();
+        self.channels.tag_in.next = self.carry3.tag_out.val();
         // ---- output register ----
         self.out_addr_r.d.next = self.channels.addr.val();
         self.out_es_r.d.next = self.channels.es_out.val();
@@ -437,7 +441,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.out_straddle_r.d.next = self.channels.straddle.val();
         self.out_err_r.d.next = self.channels.err_out.val();
         self.out_warn_r.d.next = self.channels.warn_out.val();
-        self.out_tag_r.d.next = self.carry3.tag_out.val();
+        self.out_tag_r.d.next = self.channels.tag_out.val();
         self.out_addr.next = self.out_addr_r.q.val();
         self.out_esize_log2.next = self.out_es_r.q.val();
         self.out_ch_valid.next = self.out_ch_valid_r.q.val();
