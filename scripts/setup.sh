@@ -2,8 +2,11 @@
 # Installs the tools the tests need when they are missing:
 #   apt-get (Debian/Ubuntu): verilator (co-simulation), yosys (lint/synthesis gate, formal),
 #     z3 (formal solver), iverilog (the board builds' BIST tops simulated from power-up)
-#   pip: fusesoc (the suite checks that eu-gen's CAPI2 core file is accepted), into the venv
-#     ${EU_TOOLS_VENV:-~/.cache/eu-rtl/tools-venv} when `fusesoc` is not already on PATH
+#     graphviz (`dot`: the stage diagrams of docs/figures)
+#   pip, into the venv ${EU_TOOLS_VENV:-~/.cache/eu-rtl/tools-venv} when not already on PATH:
+#     fusesoc (the suite checks that eu-gen's CAPI2 core file is accepted) and
+#     wavedrom 2.0.3.post3 (`wavedrompy`: the timing diagrams of docs/figures; pinned, because the
+#     committed SVGs are compared byte for byte)
 #   scripts/setup.sh --fpga  also: nextpnr-ice40, fpga-icestorm (iCE40 place-and-route).
 # Prints what it does; exits non-zero with a clear message if a tool cannot be installed.
 # Every test that needs one of these tools fails (naming this script) when it is missing.
@@ -15,23 +18,28 @@ need yosys yosys
 need z3 z3
 need g++ g++
 need iverilog iverilog
+need dot graphviz
 if [ "${1:-}" = "--fpga" ]; then
   need nextpnr-ice40 nextpnr-ice40
   need icepack fpga-icestorm
 fi
 
-# fusesoc from PyPI (Debian's python refuses a system-wide pip install): a venv of our own.
+# Python tools from PyPI (Debian's python refuses a system-wide pip install): a venv of our own.
 tools_venv=${EU_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eu-rtl/tools-venv}
-pip_fusesoc() {
-  command -v fusesoc >/dev/null 2>&1 && return 0
-  [ -x "$tools_venv/bin/fusesoc" ] && return 0
-  echo "setup: installing fusesoc (PyPI) into $tools_venv"
-  python3 -m venv "$tools_venv" || { echo "setup: python3 -m venv failed (apt-get install -y python3-venv)" >&2; exit 1; }
-  "$tools_venv/bin/pip" install -q fusesoc || { echo "setup: pip install fusesoc failed" >&2; exit 1; }
-  echo "setup: installed fusesoc $("$tools_venv/bin/fusesoc" --version)"
+pip_tool() {  # pip_tool COMMAND PACKAGE
+  command -v "$1" >/dev/null 2>&1 && return 0
+  [ -x "$tools_venv/bin/$1" ] && return 0
+  echo "setup: installing $2 (PyPI) into $tools_venv"
+  [ -x "$tools_venv/bin/pip" ] || python3 -m venv "$tools_venv" || { echo "setup: python3 -m venv failed (apt-get install -y python3-venv)" >&2; exit 1; }
+  "$tools_venv/bin/pip" install -q "$2" || { echo "setup: pip install $2 failed" >&2; exit 1; }
+  echo "setup: installed $2"
+}
+pip_tools() {
+  pip_tool fusesoc fusesoc
+  pip_tool wavedrompy wavedrom==2.0.3.post3
 }
 
-if [ ${#pkgs[@]} -eq 0 ]; then pip_fusesoc; exit 0; fi
+if [ ${#pkgs[@]} -eq 0 ]; then pip_tools; exit 0; fi
 
 echo "setup: installing ${pkgs[*]}"
 sudo=""
@@ -49,4 +57,4 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null
 for p in "${pkgs[@]}"; do echo "setup: installed $p"; done
 verilator --version
-pip_fusesoc
+pip_tools

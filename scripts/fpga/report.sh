@@ -23,7 +23,7 @@
 #
 # Blocks and their BIST configs come from `eu-bist list` (sim::bist::registry), so a block is
 # picked up as soon as it registers a BIST top. eu-bist and eu-gen are built once, in release,
-# before the first run. Each (block, config, target, seed) runs scripts/fpga/build.sh; the second
+# before the first run (or taken from $EU_BIST / $EU_GEN when both are set, as build.sh does). Each (block, config, target, seed) runs scripts/fpga/build.sh; the second
 # seed reuses the first one's synthesis. A config that does not fit stops after its first seed.
 # Exit status: non-zero (after writing the csv and the tables) if any build failed (synthesis,
 # place and route, packing) or did not route within --pnr-timeout; such runs are named on stderr.
@@ -53,10 +53,14 @@ for t in $targets; do
   [[ " $all_targets " == *" $t "* ]] || { echo "report.sh: unknown target '$t' ($all_targets)" >&2; exit 2; }
 done
 
-echo "report.sh: building eu-bist and eu-gen (cargo build --release; the first build takes a few minutes)" >&2
-(cd "$root" && cargo build --release -q -p sim -p eu-gen --bin eu-bist --bin eu-gen) || { echo "report.sh: cargo build failed" >&2; exit 1; }
-bin=${CARGO_TARGET_DIR:-$root/target}/release
-export EU_BIST=$bin/eu-bist EU_GEN=$bin/eu-gen   # build.sh takes these instead of building again
+if [ -n "${EU_BIST:-}" ] && [ -n "${EU_GEN:-}" ]; then
+  echo "report.sh: using EU_BIST=$EU_BIST and EU_GEN=$EU_GEN (built from this commit, please)" >&2
+else
+  echo "report.sh: building eu-bist and eu-gen (cargo build --release; the first build takes a few minutes)" >&2
+  (cd "$root" && cargo build --release -q -p sim -p eu-gen --bin eu-bist --bin eu-gen) || { echo "report.sh: cargo build failed" >&2; exit 1; }
+  bin=${CARGO_TARGET_DIR:-$root/target}/release
+  export EU_BIST=$bin/eu-bist EU_GEN=$bin/eu-gen   # build.sh takes these instead of building again
+fi
 list=$("$EU_BIST" list) || { echo "report.sh: eu-bist list failed" >&2; exit 1; }
 for b in $blocks; do
   awk '{print $1}' <<<"$list" | grep -qx "$b" || { echo "report.sh: unknown block '$b' (blocks: $(awk '{print $1}' <<<"$list" | xargs))" >&2; exit 2; }

@@ -56,6 +56,13 @@ mod generated {
 }
 pub use generated::MODELS;
 
+impl ModelDesc {
+    /// The port lists, for a timing diagram (`waves::wavedrom`).
+    pub fn ports(&self) -> crate::waves::Ports<'static> {
+        crate::waves::Ports { id: self.id, inputs: self.inputs, outputs: self.outputs }
+    }
+}
+
 /// Every model the build verilated.
 pub fn models() -> &'static [ModelDesc] {
     MODELS
@@ -101,7 +108,7 @@ fn write_field(buf: &mut [u32], base: usize, lsb: usize, width: usize, v: u64) {
     }
 }
 
-fn read_field(buf: &[u32], base: usize, lsb: usize, width: usize) -> u64 {
+pub(crate) fn read_field(buf: &[u32], base: usize, lsb: usize, width: usize) -> u64 {
     // Fast path for word-aligned fields up to 64 bits.
     if lsb % 32 == 0 && width <= 64 {
         let w = base + lsb / 32;
@@ -171,6 +178,8 @@ pub struct Dut {
     history_dropped: u64,
     rst: Option<In>,
     label: String,
+    /// `capture_waves`: the cycles captured so far (figures).
+    waves: Option<Vec<crate::waves::Cycle>>,
 }
 
 /// How many steps of input history are kept for the waveform replay. Beyond that the replay
@@ -200,6 +209,7 @@ impl Dut {
             history_dropped: 0,
             rst,
             label: String::new(),
+            waves: None,
         };
         d.settle();
         d
@@ -320,9 +330,25 @@ impl Dut {
     /// One clock cycle: inputs applied with the clock low, rising edge, falling edge.
     /// Outputs read afterwards show the state after the edge.
     pub fn tick(&mut self) {
+        if let Some(w) = self.waves.as_mut() {
+            // the cycle as a timing diagram shows it: this cycle's inputs, and the outputs before
+            // the edge (an evaluation without an edge changes no state)
+            unsafe { (self.desc.ffi.step)(self.h, self.inp.as_ptr(), self.out.as_mut_ptr(), 0) };
+            w.push(crate::waves::Cycle { inputs: self.inp.clone(), outputs: self.out.clone() });
+        }
         self.record(1);
         unsafe { (self.desc.ffi.step)(self.h, self.inp.as_ptr(), self.out.as_mut_ptr(), 1) };
         self.cycle += 1;
+    }
+
+    /// From now on every `tick` keeps its cycle for a timing diagram (`take_waves`).
+    pub fn capture_waves(&mut self) {
+        self.waves = Some(Vec::new());
+    }
+
+    /// The cycles captured since `capture_waves`; capturing stops.
+    pub fn take_waves(&mut self) -> Vec<crate::waves::Cycle> {
+        self.waves.take().expect("capture_waves was not called")
     }
 
     /// Holds `rst` high for `cycles` cycles with the other inputs as they are, then drops it.

@@ -19,3 +19,7 @@ pub mod latency;
 pub mod bist;
 /// Cycle models of the block golden models for the FPGA BIST tops (with their stimulus shaping).
 pub mod bist_models;
+/// Timing diagrams of co-simulation runs (WaveDrom), for the documentation figures.
+pub mod waves;
+/// The documentation figures' scenarios and stage diagrams (`eu-figures`).
+pub mod figures;
