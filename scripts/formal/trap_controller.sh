@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded model check of the emitted eu_trap_controller (W=4) with yosys `sat`.
 #
-#   scripts/formal/trap_controller.sh <eu_trap_controller W=4 .v> [--steps N]
+#   scripts/formal/trap_controller.sh <eu_trap_controller W=4 .v> [--steps N] [--pipe1]
 #        [--mutate-design | --mutate-property]
 #
 # Reads the emitted Verilog, exposes the state registers the properties talk about (mode, ctrl,
@@ -12,6 +12,8 @@
 #   --mutate-design    first breaks the RTL text (a second exception in DRAIN overwrites the
 #                      first one's LCAUSE, and warp 0 may issue in the ENTER cycle): must FAIL.
 #   --mutate-property  adds a false assertion ("no warp ever reaches TRAP"): must FAIL.
+#   --pipe1            the Verilog is a pipe = 1 build (inputs registered once, timing-closure
+#                      §3.3): the checker's shadow logic reads the inputs one cycle late too.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="${1:?usage: $0 <eu_trap_controller.v> [--steps N] [--mutate-design|--mutate-property]}"
@@ -19,12 +21,14 @@ shift
 steps=22
 show="${TC_FORMAL_SHOW:-}"
 defs=""
+pipe=0
 mutate_design=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --steps) steps="$2"; shift 2 ;;
     --mutate-design) mutate_design=1; shift ;;
-    --mutate-property) defs="-DMUTATE_PROPERTY"; shift ;;
+    --mutate-property) defs="$defs -DMUTATE_PROPERTY"; shift ;;
+    --pipe1) defs="$defs -DPIPE1"; pipe=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -60,7 +64,7 @@ sat -seq $steps -prove-asserts -set-init-zero -verify -show-inputs $show -timeou
 rc=$?
 set -e
 if [ $rc -eq 0 ] && grep -q "SAT proof finished - no model found: SUCCESS" "$log"; then
-  echo "PASS: all assertions hold for $steps cycles from reset (W=4)"
+  echo "PASS: all assertions hold for $steps cycles from reset (W=4, pipe $pipe)"
   exit 0
 fi
 grep -E "failed|FAIL|ERROR|Assert" "$log" | head -20 || true

@@ -17,6 +17,9 @@
 //                 warp leaves TRAP (RETURN, PAUSE, exception in the handler), or the host killed /
 //                 the scheduler dropped the warp.
 //  P_REPORT       while owed and TRAP, an ESR read by that warp returns the cause in ESR[3:0].
+// With PIPE1 defined the design is the pipe = 1 build (timing-closure §3.3): the step sees every
+// input one cycle late, so the shadow logic reads the inputs through the same one-cycle delay
+// (reset to 0 with rst, as the design's input stage), and the properties are unchanged.
 // Stimulus is free except rst (high in the first cycle only) and the wide data inputs (PCs,
 // masks, SR write data), which no property depends on and which are tied to 0 to keep the SAT
 // problem small.
@@ -55,12 +58,34 @@ module tc_formal(input clk,
     .\warps$0$ws_q (ws0), .\warps$1$ws_q (ws1), .\warps$2$ws_q (ws2), .\warps$3$ws_q (ws3),
     .\warps$0$lcause_q (lc0), .\warps$1$lcause_q (lc1), .\warps$2$lcause_q (lc2), .\warps$3$lcause_q (lc3));
 
+  // the inputs as the step sees them (PIPE1: one cycle late, 0 after reset)
+  wire [3:0] warp_valid_s, exc_valid_s, ret_valid_s, pause_valid_s;
+  wire [15:0] exc_cause_s;
+  wire sr_valid_s, sr_we_s, csr_valid_s, csr_we_s;
+  wire [1:0] sr_wid_s;
+  wire [2:0] sr_sel_s;
+  wire [7:0] csr_addr_s;
+  wire [3:0] csr_wdata_s;
+`ifdef PIPE1
+  reg [51:0] in_d = 52'd0;
+  always @(posedge clk)
+    in_d <= rst ? 52'd0 : {warp_valid, exc_valid, ret_valid, pause_valid, exc_cause, sr_valid, sr_we,
+                           csr_valid, csr_we, sr_wid, sr_sel, csr_addr, csr_wdata[3:0]};
+  assign {warp_valid_s, exc_valid_s, ret_valid_s, pause_valid_s, exc_cause_s, sr_valid_s, sr_we_s,
+          csr_valid_s, csr_we_s, sr_wid_s, sr_sel_s, csr_addr_s, csr_wdata_s} = in_d;
+`else
+  assign {warp_valid_s, exc_valid_s, ret_valid_s, pause_valid_s, exc_cause_s, sr_valid_s, sr_we_s,
+          csr_valid_s, csr_we_s, sr_wid_s, sr_sel_s, csr_addr_s, csr_wdata_s} =
+         {warp_valid, exc_valid, ret_valid, pause_valid, exc_cause, sr_valid, sr_we,
+          csr_valid, csr_we, sr_wid, sr_sel, csr_addr, csr_wdata[3:0]};
+`endif
+
   localparam NORM = 2'd0, DRAIN = 2'd1, ENTER = 2'd2, HANDLER = 2'd3;
   localparam IDLE = 3'd0, RUN = 3'd1, TRAP = 3'd2, RETW = 3'd3;
 
   wire [11:0] wsv = {ws3, ws2, ws1, ws0};
   wire [15:0] lcv = {lc3, lc2, lc1, lc0};
-  wire kill_wr = csr_valid && csr_we && csr_addr == 8'h20;
+  wire kill_wr = csr_valid_s && csr_we_s && csr_addr_s == 8'h20;
 
   reg [3:0] owed = 4'd0;
   wire [3:0] ok_aon, ok_norm, ok_retw, ok_redir, ok_kept, ok_report, ok_mut;
@@ -70,19 +95,19 @@ module tc_formal(input clk,
   generate for (w = 0; w < 4; w = w + 1) begin : g
     wire [2:0] s = wsv[3*w +: 3];
     wire [3:0] lc = lcv[4*w +: 4];
-    wire [3:0] c = exc_cause[4*w +: 4];
+    wire [3:0] c = exc_cause_s[4*w +: 4];
     wire [3:0] cm = (c <= 4'd6) ? c : 4'd15;
     wire free = !warp_halt[w];
-    wire killed = kill_wr && csr_wdata[w] && s != IDLE && s != 3'd7;
+    wire killed = kill_wr && csr_wdata_s[w] && s != IDLE && s != 3'd7;
     // spec §7.4 step (3), RUN arm: the exception is recorded (and not parked as FATAL)
-    wire accept = warp_valid[w] && exc_valid[w] && !killed && s == RUN && c != 4'd0
+    wire accept = warp_valid_s[w] && exc_valid_s[w] && !killed && s == RUN && c != 4'd0
                   && ((mode == NORM && ctrl[0]) || (mode == DRAIN && lc == 4'd0));
-    wire esr_read = sr_valid && !sr_we && sr_wid == w && sr_sel == 3'd0;
-    wire esr_clear = sr_valid && sr_we && sr_wid == w && sr_sel == 3'd0;
+    wire esr_read = sr_valid_s && !sr_we_s && sr_wid_s == w && sr_sel_s == 3'd0;
+    wire esr_clear = sr_valid_s && sr_we_s && sr_wid_s == w && sr_sel_s == 3'd0;
     // delivered: read or cleared by the handler, or the warp leaves TRAP (RETURN, PAUSE, double
     // fault; an exception masked by HMASK also ends the tracking, conservatively); retired
-    wire done = !warp_valid[w] || killed || (s == TRAP && (esr_read || esr_clear))
-                || (s == TRAP && mode == HANDLER && (ret_valid[w] || pause_valid[w] || exc_valid[w]));
+    wire done = !warp_valid_s[w] || killed || (s == TRAP && (esr_read || esr_clear))
+                || (s == TRAP && mode == HANDLER && (ret_valid_s[w] || pause_valid_s[w] || exc_valid_s[w]));
 
     always @(posedge clk) begin
       if (rst) begin

@@ -18,6 +18,7 @@ pub mod csr;
 pub mod enc;
 pub mod episode;
 pub mod global;
+pub mod input_stage;
 pub mod mode;
 pub mod rtl;
 pub mod save_exit;
@@ -49,11 +50,15 @@ pub struct Config {
     pub haddr_reset: u64,
     /// HAS_SSTEP: single-step hardware present.
     pub has_sstep: bool,
+    /// Pipeline depth of timing-closure §3.3, 0 or 1: with 1 every input is registered once
+    /// before the §7.4 step (and so the SR/CSR read data come one cycle after the request);
+    /// every reaction is one cycle later. 0 is the spec's timing.
+    pub pipe: u32,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { warps: 8, threads: 32, pc_width: 32, haddr_reset: 0, has_sstep: true }
+        Self { warps: 8, threads: 32, pc_width: 32, haddr_reset: 0, has_sstep: true, pipe: 0 }
     }
 }
 
@@ -92,7 +97,8 @@ fn build<
         SECTION,
         crate::params!(
             "W" => W, "T" => T, "PC_W" => PCW, "WID_W" => WIDW,
-            "HADDR_RESET" => format!("{:#x}", cfg.haddr_reset), "HAS_SSTEP" => cfg.has_sstep as u8
+            "HADDR_RESET" => format!("{:#x}", cfg.haddr_reset), "HAS_SSTEP" => cfg.has_sstep as u8,
+            "PIPE" => cfg.pipe
         ),
     )?;
     if W == 1 {
@@ -153,6 +159,7 @@ impl BlockGen for Block {
         check_one_of(SECTION, "threads", cfg.threads, &[32])?;
         check_one_of(SECTION, "pc_width", cfg.pc_width, &[32])?;
         check_range(SECTION, "haddr_reset", cfg.haddr_reset, 0, (1u64 << cfg.pc_width) - 1)?;
+        check_one_of(SECTION, "pipe", cfg.pipe, &[0, 1])?;
         Ok(())
     }
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
@@ -168,11 +175,17 @@ impl BlockGen for Block {
         Ok(vec![m])
     }
     fn cosim_configs() -> Vec<(&'static str, Config)> {
+        // W = 8 is the spec's and eu-gen's default; "<variant>_p" twins run every test at pipe = 1
+        // (timing-closure §3.3): W = 4 (the E1-E9 examples, the FPGA config) and W = 8
+        let p1 = |w| Config { pipe: 1, ..Config::with_warps(w) };
         vec![
             ("w1", Config::with_warps(1)),
             ("w4", Config::with_warps(4)),
+            ("w8", Config::with_warps(8)),
             ("w16", Config::with_warps(16)),
             ("w32", Config::with_warps(32)),
+            ("w4_p", p1(4)),
+            ("w8_p", p1(8)),
         ]
     }
 }
@@ -180,6 +193,39 @@ impl BlockGen for Block {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `pipe` is 0 or 1 (timing-closure §3.3): anything else names the key and the values.
+    #[test]
+    fn pipe_is_zero_or_one() {
+        for pipe in [0, 1] {
+            Block::validate(&Config { pipe, ..Default::default() }).unwrap();
+        }
+        let e = Block::validate(&Config { pipe: 2, ..Default::default() }).unwrap_err();
+        assert_eq!(e.key, "trap_controller.pipe");
+        assert!(e.msg.contains('0') && e.msg.contains('1') && e.msg.contains('2'), "{e}");
+        let c: Config = toml::from_str("warps = 4\npipe = 1\n").unwrap();
+        assert_eq!((c.warps, c.pipe), (4, 1));
+    }
+
+    /// pipe = 1 adds exactly one register per input port (the input stage); pipe = 0 has the
+    /// same stage as wires.
+    #[test]
+    fn pipe1_registers_every_input_once() {
+        for w in [1, 4] {
+            let v0 = Block::emit(&Config::with_warps(w)).unwrap().remove(0).verilog;
+            let v1 = Block::emit(&Config { pipe: 1, ..Config::with_warps(w) }).unwrap().remove(0).verilog;
+            // the StageRegs' `localparam k_registered = 1'?0|1;`, by value
+            let stage = |v: &str, registered: char| {
+                v.lines()
+                    .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .filter(|l| l.starts_with("localparam k_registered =") && l.trim_end_matches(';').ends_with(registered))
+                    .count()
+            };
+            // 26 input ports besides clk and rst
+            assert_eq!((stage(&v0, '0'), stage(&v0, '1')), (26, 0), "W={w} pipe 0");
+            assert_eq!((stage(&v1, '0'), stage(&v1, '1')), (0, 26), "W={w} pipe 1");
+        }
+    }
 
     #[test]
     fn scalar_selects_are_stripped_per_module() {

@@ -3,6 +3,7 @@
 //!
 //! | sub-block | step | registers |
 //! |---|---|---|
+//! | `inputs: InputStage` | every input port once before the step (timing-closure §3.3, `pipe` = 1; wires with 0) | the inputs, one cycle late |
 //! | `csr: CsrRegs` | (1) host CSR write | CTRL, HADDR, IRQ_EN, HMASK, WSEL, VTBASE |
 //! | `global: GlobalEvents` | (2) global events, their consumption at SAVE | GPEND, HTMASK, GCAUSE |
 //! | `warps[w]: WarpFsm` | outputs, (1) WEPC/WEMASK, (3), (4), SAVE and exit per warp | ws, LCAUSE, NCAUSE, GPW, STEPPED, EPC, EMASK |
@@ -20,6 +21,7 @@
 use super::csr::{CsrRead, CsrRegs};
 use super::episode::Episode;
 use super::global::GlobalEvents;
+use super::input_stage::InputStage;
 use super::mode::ModeCtl;
 use super::save_exit::SaveExit;
 use super::sr::SrPort;
@@ -44,7 +46,8 @@ pub struct TrapCtl<
 > {
     /// Clock; every register samples on its rising edge.
     pub clk: Signal<In, Clock>,
-    /// Synchronous, active-high reset of every register to its §7.2 value.
+    /// Synchronous, active-high reset of every register to its §7.2 value. Not delayed by
+    /// `pipe`: it also clears the input stage (idle inputs for the first cycle after reset).
     pub rst: Signal<In, Bit>,
     /// Slot w holds a live warp.
     pub warp_valid: Signal<In, Bits<W>>,
@@ -119,11 +122,13 @@ pub struct TrapCtl<
     pub bcast_out: Signal<Out, Bit>,
     /// Late-bound vector-table base (VTBASE).
     pub vt_base: Signal<Out, Bits<PCW>>,
-    /// SR read data: combinational read of the pre-edge state.
+    /// SR read data: read of the pre-edge state, combinational from the request with `pipe` = 0,
+    /// from the registered request (one cycle after the request) with `pipe` = 1.
     pub sr_rdata: Signal<Out, Bits<32>>,
-    /// CSR read data: combinational read of the pre-edge state.
+    /// CSR read data: as `sr_rdata`, for the host's request.
     pub csr_rdata: Signal<Out, Bits<32>>,
 
+    inputs: InputStage<W, WIDW, WC, WT, WPC>,
     csr: CsrRegs<W, WIDW, PCW>,
     global: GlobalEvents<W>,
     warps: [WarpFsm<WIDW, T, PCW>; W],
@@ -196,6 +201,7 @@ impl<
             vt_base: Default::default(),
             sr_rdata: Default::default(),
             csr_rdata: Default::default(),
+            inputs: InputStage::new(cfg.pipe == 1),
             csr: CsrRegs::new(cfg.haddr_reset, cfg.has_sstep),
             global: Default::default(),
             warps: std::array::from_fn(WarpFsm::new),
@@ -226,6 +232,36 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
+        // every input through the input stage (registers with pipe = 1, wires with 0); rst is not delayed
+        self.inputs.clk.next = self.clk.val();
+        self.inputs.rst.next = self.rst.val();
+        self.inputs.warp_valid.next = self.warp_valid.val();
+        self.inputs.exc_valid.next = self.exc_valid.val();
+        self.inputs.exc_cause.next = self.exc_cause.val();
+        self.inputs.exc_pc.next = self.exc_pc.val();
+        self.inputs.exc_mask.next = self.exc_mask.val();
+        self.inputs.ret_valid.next = self.ret_valid.val();
+        self.inputs.pause_valid.next = self.pause_valid.val();
+        self.inputs.warp_pc.next = self.warp_pc.val();
+        self.inputs.warp_mask.next = self.warp_mask.val();
+        self.inputs.quiesced.next = self.quiesced.val();
+        self.inputs.bar_wait.next = self.bar_wait.val();
+        self.inputs.issue_valid.next = self.issue_valid.val();
+        self.inputs.issue_wid.next = self.issue_wid.val();
+        self.inputs.host_int.next = self.host_int.val();
+        self.inputs.sm_evt_valid.next = self.sm_evt_valid.val();
+        self.inputs.sm_evt_cause.next = self.sm_evt_cause.val();
+        self.inputs.bcast_in.next = self.bcast_in.val();
+        self.inputs.sr_valid.next = self.sr_valid.val();
+        self.inputs.sr_wid.next = self.sr_wid.val();
+        self.inputs.sr_sel.next = self.sr_sel.val();
+        self.inputs.sr_we.next = self.sr_we.val();
+        self.inputs.sr_wdata.next = self.sr_wdata.val();
+        self.inputs.csr_valid.next = self.csr_valid.val();
+        self.inputs.csr_we.next = self.csr_we.val();
+        self.inputs.csr_addr.next = self.csr_addr.val();
+        self.inputs.csr_wdata.next = self.csr_wdata.val();
+
         self.csr.clk.next = self.clk.val();
         self.global.clk.next = self.clk.val();
         self.episode.clk.next = self.clk.val();
@@ -238,18 +274,18 @@ impl<
         self.status.rst.next = self.rst.val();
 
         // (1) host CSR port
-        self.csr.csr_valid.next = self.csr_valid.val();
-        self.csr.csr_we.next = self.csr_we.val();
-        self.csr.csr_addr.next = self.csr_addr.val();
-        self.csr.csr_wdata.next = self.csr_wdata.val();
+        self.csr.csr_valid.next = self.inputs.csr_valid_s1.val();
+        self.csr.csr_we.next = self.inputs.csr_we_s1.val();
+        self.csr.csr_addr.next = self.inputs.csr_addr_s1.val();
+        self.csr.csr_wdata.next = self.inputs.csr_wdata_s1.val();
 
         // (2) global events
         self.global.gpend_clr.next = self.csr.gpend_clr.val();
         self.global.hint.next = self.csr.hint.val();
-        self.global.host_int.next = self.host_int.val();
-        self.global.sm_evt_valid.next = self.sm_evt_valid.val();
-        self.global.sm_evt_cause.next = self.sm_evt_cause.val();
-        self.global.bcast_in.next = self.bcast_in.val();
+        self.global.host_int.next = self.inputs.host_int_s1.val();
+        self.global.sm_evt_valid.next = self.inputs.sm_evt_valid_s1.val();
+        self.global.sm_evt_cause.next = self.inputs.sm_evt_cause_s1.val();
+        self.global.bcast_in.next = self.inputs.bcast_in_s1.val();
         self.global.save.next = self.save_exit.save.val();
 
         // per warp: its slice of every vector port; results to the global logic
@@ -261,23 +297,23 @@ impl<
                 for i in 0..W {
                     self.warps[i].clk.next = self.clk.val();
                     self.warps[i].rst.next = self.rst.val();
-                    self.warps[i].warp_valid.next = self.warp_valid.val().get_bit(i);
-                    self.warps[i].exc_valid.next = self.exc_valid.val().get_bit(i);
-                    self.warps[i].exc_cause.next = self.exc_cause.val().get_bits::<4>(i * 4);
-                    self.warps[i].exc_pc.next = self.exc_pc.val().get_bits::<PCW>(i * kpc);
-                    self.warps[i].exc_mask.next = self.exc_mask.val().get_bits::<T>(i * kt);
-                    self.warps[i].ret_valid.next = self.ret_valid.val().get_bit(i);
-                    self.warps[i].pause_valid.next = self.pause_valid.val().get_bit(i);
-                    self.warps[i].warp_pc.next = self.warp_pc.val().get_bits::<PCW>(i * kpc);
-                    self.warps[i].warp_mask.next = self.warp_mask.val().get_bits::<T>(i * kt);
-                    self.warps[i].bar_wait.next = self.bar_wait.val().get_bit(i);
-                    self.warps[i].issue_valid.next = self.issue_valid.val();
-                    self.warps[i].issue_wid.next = self.issue_wid.val();
-                    self.warps[i].sr_valid.next = self.sr_valid.val();
-                    self.warps[i].sr_we.next = self.sr_we.val();
-                    self.warps[i].sr_wid.next = self.sr_wid.val();
-                    self.warps[i].sr_sel.next = self.sr_sel.val();
-                    self.warps[i].sr_wdata.next = self.sr_wdata.val();
+                    self.warps[i].warp_valid.next = self.inputs.warp_valid_s1.val().get_bit(i);
+                    self.warps[i].exc_valid.next = self.inputs.exc_valid_s1.val().get_bit(i);
+                    self.warps[i].exc_cause.next = self.inputs.exc_cause_s1.val().get_bits::<4>(i * 4);
+                    self.warps[i].exc_pc.next = self.inputs.exc_pc_s1.val().get_bits::<PCW>(i * kpc);
+                    self.warps[i].exc_mask.next = self.inputs.exc_mask_s1.val().get_bits::<T>(i * kt);
+                    self.warps[i].ret_valid.next = self.inputs.ret_valid_s1.val().get_bit(i);
+                    self.warps[i].pause_valid.next = self.inputs.pause_valid_s1.val().get_bit(i);
+                    self.warps[i].warp_pc.next = self.inputs.warp_pc_s1.val().get_bits::<PCW>(i * kpc);
+                    self.warps[i].warp_mask.next = self.inputs.warp_mask_s1.val().get_bits::<T>(i * kt);
+                    self.warps[i].bar_wait.next = self.inputs.bar_wait_s1.val().get_bit(i);
+                    self.warps[i].issue_valid.next = self.inputs.issue_valid_s1.val();
+                    self.warps[i].issue_wid.next = self.inputs.issue_wid_s1.val();
+                    self.warps[i].sr_valid.next = self.inputs.sr_valid_s1.val();
+                    self.warps[i].sr_we.next = self.inputs.sr_we_s1.val();
+                    self.warps[i].sr_wid.next = self.inputs.sr_wid_s1.val();
+                    self.warps[i].sr_sel.next = self.inputs.sr_sel_s1.val();
+                    self.warps[i].sr_wdata.next = self.inputs.sr_wdata_s1.val();
                     self.warps[i].trap_en.next = self.csr.trap_en.val();
                     self.warps[i].ss_en.next = self.csr.ss_en.val();
                     self.warps[i].hmask.next = self.csr.hmask_q.val();
@@ -286,7 +322,7 @@ impl<
                     self.warps[i].win_we.next = self.csr.win_we.val();
                     self.warps[i].win_emask.next = self.csr.win_emask.val();
                     self.warps[i].wsel.next = self.csr.wsel_q.val();
-                    self.warps[i].csr_wdata.next = self.csr_wdata.val();
+                    self.warps[i].csr_wdata.next = self.inputs.csr_wdata_s1.val();
                     self.warps[i].mode.next = self.mode_ctl.mode_q.val();
                     self.warps[i].save.next = self.save_exit.save.val();
                     self.warps[i].ss_trig.next = self.mode_ctl.ss_trig_q.val();
@@ -345,7 +381,7 @@ impl<
 
         // (6) mode
         self.save_exit.mode.next = self.mode_ctl.mode_q.val();
-        self.save_exit.quiesced.next = self.quiesced.val();
+        self.save_exit.quiesced.next = self.inputs.quiesced_s1.val();
         self.mode_ctl.save.next = self.save_exit.save.val();
         self.mode_ctl.exit.next = self.save_exit.exit.val();
         self.mode_ctl.trap_en.next = self.csr.trap_en.val();
@@ -362,8 +398,8 @@ impl<
         self.status.episode_st.next = self.episode.st.val();
         self.status.mode_st.next = self.mode_ctl.st.val();
         self.status.sticky_clr.next = self.csr.sticky_clr.val();
-        self.status.sr_valid.next = self.sr_valid.val();
-        self.status.sr_we.next = self.sr_we.val();
+        self.status.sr_valid.next = self.inputs.sr_valid_s1.val();
+        self.status.sr_we.next = self.inputs.sr_we_s1.val();
         self.status.win_we.next = self.csr.win_we.val();
         self.status.irq_en.next = self.csr.irq_en_q.val();
         self.host_irq.next = self.status.host_irq.val();
@@ -371,9 +407,9 @@ impl<
 
         // reads of the pre-edge state
         self.view.wsel.next = self.csr.wsel_q.val();
-        self.csr_read.csr_valid.next = self.csr_valid.val();
-        self.csr_read.csr_we.next = self.csr_we.val();
-        self.csr_read.csr_addr.next = self.csr_addr.val();
+        self.csr_read.csr_valid.next = self.inputs.csr_valid_s1.val();
+        self.csr_read.csr_we.next = self.inputs.csr_we_s1.val();
+        self.csr_read.csr_addr.next = self.inputs.csr_addr_s1.val();
         self.csr_read.ctrl.next = self.csr.ctrl_q.val();
         self.csr_read.haddr.next = self.csr.haddr_q.val();
         self.csr_read.mode.next = self.mode_ctl.mode_q.val();
@@ -394,10 +430,10 @@ impl<
         self.csr_read.vtbase.next = self.csr.vtbase_q.val();
         self.csr_read.gcause.next = self.global.gcause_q.val();
         self.csr_rdata.next = self.csr_read.csr_rdata.val();
-        self.sr.sr_valid.next = self.sr_valid.val();
-        self.sr.sr_we.next = self.sr_we.val();
-        self.sr.sr_wid.next = self.sr_wid.val();
-        self.sr.sr_sel.next = self.sr_sel.val();
+        self.sr.sr_valid.next = self.inputs.sr_valid_s1.val();
+        self.sr.sr_we.next = self.inputs.sr_we_s1.val();
+        self.sr.sr_wid.next = self.inputs.sr_wid_s1.val();
+        self.sr.sr_sel.next = self.inputs.sr_sel_s1.val();
         self.sr.tgid.next = self.episode.tgid_q.val();
         self.sr_rdata.next = self.sr.sr_rdata.val();
     }

@@ -2,14 +2,16 @@
 
 use super::{all, bits, Words};
 use crate::bist::{CycleModel, Layout};
-use crate::golden::trap_controller::{reset_state, step, Inputs, Params, State, NORM};
+use crate::golden::trap_controller::{Cycle, Inputs, Params, NORM};
 use hdl::trap_controller::enc::sticky;
 
 /// The golden step function of spec §7.4 on the raw ports (its outputs are already the Mealy
-/// view: registered ones from the state, `sr_rdata`/`csr_rdata` also from the inputs).
+/// view: registered ones from the state, `sr_rdata`/`csr_rdata` also from the inputs), behind the
+/// config's `pipe` input delay (`golden::trap_controller::Cycle`).
 pub struct TrapCycles {
     pub p: Params,
-    pub s: State,
+    /// The step's state and input delay.
+    pub cyc: Cycle,
     w: Words,
     /// Cycles per global mode (NORM, DRAIN, ENTER, HANDLER) and handler entries (coverage).
     pub mode_cycles: [u64; 4],
@@ -31,7 +33,7 @@ impl TrapCycles {
         };
         TrapCycles {
             p,
-            s: reset_state(&p),
+            cyc: Cycle::new(p, cfg.pipe),
             w: Words::of(&Layout::of(&dut)),
             mode_cycles: [0; 4],
             entries: 0,
@@ -43,7 +45,7 @@ impl TrapCycles {
 
 impl CycleModel for TrapCycles {
     fn reset(&mut self) {
-        self.s = reset_state(&self.p);
+        self.cyc.reset();
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
         let w = &self.w;
@@ -90,14 +92,14 @@ impl CycleModel for TrapCycles {
             inp.warp_pc[k] = per("warp_pc", k, 32);
             inp.warp_mask[k] = per("warp_mask", k, 32);
         }
-        let before = self.s.sticky;
-        self.mode_cycles[self.s.mode as usize & 3] += 1;
-        let (s2, out) = step(&self.p, &self.s, &inp);
+        let before = self.cyc.s;
+        self.mode_cycles[before.mode as usize & 3] += 1;
+        let out = self.cyc.tick(&inp);
+        let s2 = &self.cyc.s;
         self.cycles += 1;
-        self.entries += (self.s.mode == NORM && s2.mode != NORM) as u64;
+        self.entries += (before.mode == NORM && s2.mode != NORM) as u64;
         let errors = sticky::ERR_BADRET | sticky::ERR_SPUR | sticky::ERR_UNK | sticky::SUPPR | sticky::GDROP | sticky::ERR_SR | sticky::ERR_CSR;
-        self.err_cycles += ((s2.sticky & !before) as u64 & errors != 0) as u64;
-        self.s = s2;
+        self.err_cycles += ((s2.sticky & !before.sticky) as u64 & errors != 0) as u64;
         o[w.o("warp_halt")] = out.warp_halt;
         o[w.o("drain_req")] = out.drain_req as u32;
         o[w.o("trap_mode")] = out.trap_mode as u32;
@@ -139,7 +141,7 @@ impl CycleModel for TrapBist {
         let wm = w.i("warp_mask");
         let c = i[wm + 2] as u64 | (i[wm + 3] as u64) << 32;
         let bit = |k: u32| (c >> k) & 1 == 1;
-        let trap_mode = self.inner.s.mode != NORM;
+        let trap_mode = self.inner.cyc.s.mode != NORM;
         if !all(c, 0, 5) {
             b[w.i("warp_valid")] = 0xF;
         }

@@ -680,3 +680,108 @@ pub fn check_invariants(p: &Params, s: &State) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Cycle model of the block with its `pipe` parameter (timing-closure §3.3): the step function
+/// above behind the block's input stage. With `pipe` = 1 the step sees, in each cycle, the
+/// inputs of the cycle before (a one-stage [`FixedLatency`](crate::latency::FixedLatency) of
+/// [`Inputs`], idle = all zero after reset), so every reaction, the SR/CSR read data included,
+/// comes one cycle later; with `pipe` = 0 it is the step function itself. What the step
+/// computes is unchanged (§2.1 of timing-closure: latency is the wrapper's, not the model's).
+/// `rst` is not delayed: [`Cycle::reset`] clears the state and the delay line together.
+#[derive(Clone, Debug)]
+pub struct Cycle {
+    pub p: Params,
+    /// The step's state: after every input the step has seen (with `pipe` = 1, all but the
+    /// last cycle's).
+    pub s: State,
+    delay: Option<crate::latency::FixedLatency<Inputs>>,
+}
+
+impl Cycle {
+    /// `pipe` ∈ {0, 1}.
+    pub fn new(p: Params, pipe: u32) -> Self {
+        assert!(pipe <= 1, "trap_controller pipe is 0 or 1, got {pipe}");
+        let delay = (pipe == 1).then(|| crate::latency::FixedLatency::new(1, Inputs::default()));
+        Cycle { p, s: reset_state(&p), delay }
+    }
+    pub fn pipe(&self) -> u32 {
+        self.delay.is_some() as u32
+    }
+    /// Synchronous reset: the §7.2 reset state, and idle inputs in the input stage.
+    pub fn reset(&mut self) {
+        self.s = reset_state(&self.p);
+        if let Some(d) = &mut self.delay {
+            d.reset();
+        }
+    }
+    /// The inputs the step sees in a cycle with `i` on the ports.
+    pub fn seen<'a>(&'a self, i: &'a Inputs) -> &'a Inputs {
+        match &self.delay {
+            Some(d) => d.out(),
+            None => i,
+        }
+    }
+    /// The outputs during a cycle with `i` on the ports (with `pipe` = 1 they do not depend on `i`).
+    pub fn outputs(&self, i: &Inputs) -> Outputs {
+        outputs(&self.p, &self.s, self.seen(i))
+    }
+    /// One clock edge at the end of a cycle with `i` on the ports; returns that cycle's outputs.
+    pub fn tick(&mut self, i: &Inputs) -> Outputs {
+        let (n, o) = step(&self.p, &self.s, self.seen(i));
+        self.s = n;
+        if let Some(d) = &mut self.delay {
+            d.tick(*i);
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod cycle_tests {
+    use super::*;
+
+    /// With pipe 1 the wrapper shows, one cycle late, exactly what the step function shows for
+    /// the same input sequence (state and every output), resets included.
+    #[test]
+    fn pipe1_is_the_step_one_cycle_late() {
+        let p = Params::new(4);
+        let (mut c0, mut c1) = (Cycle::new(p, 0), Cycle::new(p, 1));
+        let mut x = 0x9E37_79B9u32;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        let mut prev0: Option<Outputs> = None;
+        for cycle in 0..5000 {
+            let r = rnd();
+            let mut i = Inputs { warp_valid: 0xF, quiesced: r & 1 == 1, ..Default::default() };
+            if r >> 1 & 7 == 0 {
+                i.exc_valid = r >> 4 & 0xF;
+                for w in 0..4 {
+                    i.exc_cause[w] = (rnd() % 8) as u8;
+                    i.exc_pc[w] = rnd();
+                }
+            }
+            i.ret_valid = if r >> 8 & 3 == 0 { r >> 10 & 0xF } else { 0 };
+            i.sr_valid = true;
+            i.sr_wid = r >> 14 & 3;
+            i.csr_valid = r >> 16 & 1 == 1;
+            i.csr_addr = (rnd() % 0x54) as u8 & !3;
+            // pipe 1 shows in this cycle what pipe 0 showed in the previous one
+            let o1 = c1.outputs(&i);
+            if let Some(o0) = prev0 {
+                assert_eq!(o1, o0, "cycle {cycle}");
+            }
+            let o0 = c0.tick(&i);
+            assert_eq!(c1.tick(&i), o1);
+            prev0 = Some(o0);
+            if rnd() % 500 == 0 {
+                c0.reset();
+                c1.reset();
+                prev0 = Some(outputs(&p, &reset_state(&p), &Inputs::default()));
+            }
+        }
+    }
+}
