@@ -6,12 +6,13 @@ use super::enc::op;
 use super::front::Front;
 use super::round_pack::RoundPack;
 use super::rtl::Cuts;
-use crate::prims::{Mul, RDff};
+use crate::prims::{Delay, Mul, MulDsp, RDff};
 use rust_hdl::prelude::*;
 
 /// One lane with the fused TANH tail (FUSED = 1, LAT = 6): stage 4 accumulates and selects the
 /// multiplicand m = min(|x|, 1) of op TANH (2^23, i.e. 1, for the other ops and |x| >= 1);
-/// stage 5 forms N*m; stage 6 rounds once and packs.
+/// stage 5 forms N*m; stage 6 rounds once and packs. Cut D of `lat` (`Cuts::mul3_dsp`) makes the
+/// N*m multiplier a `MulDsp` (input registers: one cycle more in stage 5).
 #[derive(LogicBlock)]
 pub struct Lane {
     pub clk: Signal<In, Clock>,
@@ -25,7 +26,9 @@ pub struct Lane {
     pub dout: Signal<Out, Bits<32>>,
     front: Front,
     accum: Accumulate,
-    m3: Mul<32, 32, 64>,
+    /// N*m: `Mul` without cut D, `MulDsp` with it (one of the two is empty)
+    m3: Vec<Mul<32, 32, 64>>,
+    m3_dsp: Vec<MulDsp<32, 32, 64>>,
     round: RoundPack,
     // ---- stage 4
     en4: RDff<Bit>,
@@ -39,21 +42,24 @@ pub struct Lane {
     exb4: RDff<Bits<10>>,
     // ---- stage 5
     nh: Signal<Local, Bits<64>>,
-    en5: RDff<Bit>,
-    byp5: RDff<Bit>,
-    bv5: RDff<Bits<32>>,
-    fmt5: RDff<Bits<2>>,
-    ftz5: RDff<Bit>,
-    s5: RDff<Bit>,
-    p5h: RDff<Bits<64>>,
-    exb5: RDff<Bits<12>>,
+    en5: Delay<Bit>,
+    byp5: Delay<Bit>,
+    bv5: Delay<Bits<32>>,
+    fmt5: Delay<Bits<2>>,
+    ftz5: Delay<Bit>,
+    s5: Delay<Bit>,
+    p5h: Delay<Bits<64>>,
+    exb5: Delay<Bits<12>>,
     // ---- stage 6
     out6: RDff<Bits<32>>,
     k_op_tanh: Constant<Bits<2>>,
+    _n_m3: usize,
+    _n_m3_dsp: usize,
 }
 
 impl Lane {
     pub fn new(canon_nan: bool, cuts: Cuts) -> Self {
+        let d = cuts.mul3_dsp as usize;
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -65,7 +71,8 @@ impl Lane {
             dout: Default::default(),
             front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp),
             accum: Default::default(),
-            m3: Default::default(),
+            m3: (0..1 - d).map(|_| Mul::default()).collect(),
+            m3_dsp: (0..d).map(|_| MulDsp::default()).collect(),
             round: RoundPack::new(cuts.round_split),
             en4: Default::default(),
             byp4: Default::default(),
@@ -77,16 +84,18 @@ impl Lane {
             mm4: Default::default(),
             exb4: Default::default(),
             nh: Default::default(),
-            en5: Default::default(),
-            byp5: Default::default(),
-            bv5: Default::default(),
-            fmt5: Default::default(),
-            ftz5: Default::default(),
-            s5: Default::default(),
-            p5h: Default::default(),
-            exb5: Default::default(),
+            en5: Delay::new(1 + d),
+            byp5: Delay::new(1 + d),
+            bv5: Delay::new(1 + d),
+            fmt5: Delay::new(1 + d),
+            ftz5: Delay::new(1 + d),
+            s5: Delay::new(1 + d),
+            p5h: Delay::new(1 + d),
+            exb5: Delay::new(1 + d),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
+            _n_m3: 1 - d,
+            _n_m3_dsp: d,
         }
     }
 }
@@ -120,8 +129,6 @@ impl Logic for Lane {
         self.front.fmt.next = self.fmt.val();
         self.front.ftz.next = self.ftz.val();
         self.front.din.next = self.din.val();
-        self.m3.clock.next = self.clk.val();
-        self.m3.rst.next = self.rst.val();
         self.round.clk.next = self.clk.val();
         self.round.rst.next = self.rst.val();
         // ================= stage 4: accumulate, fused multiplicand =================
@@ -151,8 +158,20 @@ impl Logic for Lane {
         self.ftz4.d.next = self.front.s3_ftz.val();
 
         // ================= stage 5: N * m =================
-        self.m3.a.next = self.n4.q.val().get_bits::<32>(0);
-        self.m3.b.next = bit_cast::<32, 24>(self.mm4.q.val());
+        for i in 0..self._n_m3 {
+            self.m3[i].clock.next = self.clk.val();
+            self.m3[i].rst.next = self.rst.val();
+            self.m3[i].a.next = self.n4.q.val().get_bits::<32>(0);
+            self.m3[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
+            self.round.pp.next = self.m3[i].p.val() + self.p5h.q.val();
+        }
+        for i in 0..self._n_m3_dsp {
+            self.m3_dsp[i].clock.next = self.clk.val();
+            self.m3_dsp[i].en.next = true;
+            self.m3_dsp[i].a.next = self.n4.q.val().get_bits::<32>(0);
+            self.m3_dsp[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
+            self.round.pp.next = self.m3_dsp[i].p.val() + self.p5h.q.val();
+        }
         self.nh.next = 0.into();
         if self.n4.q.val().get_bit(32) {
             self.nh.next = bit_cast::<64, 24>(self.mm4.q.val()) << 32;
@@ -170,7 +189,6 @@ impl Logic for Lane {
         self.s5.d.next = self.s4.q.val();
 
         // ================= stage 6: normalise, round, pack =================
-        self.round.pp.next = self.m3.p.val() + self.p5h.q.val();
         self.round.exb.next = self.exb5.q.val();
         self.round.fmt.next = self.fmt5.q.val();
         self.round.ftz.next = self.ftz5.q.val();

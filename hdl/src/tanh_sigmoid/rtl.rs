@@ -22,25 +22,26 @@ use rust_hdl::prelude::*;
 /// The pipeline cuts that `lat` above the spec's LAT adds inside the datapath, in this fixed order
 /// (each one cycle): A `round_split` (normalise | round + pack, `RoundPack`), B `rom_reg` (a second
 /// register on the ROM word, the EBR's output register, `Front`), C `mul_dsp` (the coefficient
-/// multipliers with DSP input registers, `prims::MulDsp`, `Front`). Cycles beyond these are output
-/// registers behind the datapath.
+/// multipliers with DSP input registers, `prims::MulDsp`, `Front`), and with the fused tail only D
+/// `mul3_dsp` (the N*m multiplier as `MulDsp`, `Lane`). Cycles beyond these are output registers
+/// behind the datapath.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cuts {
     pub round_split: bool,
     pub rom_reg: bool,
     pub mul_dsp: bool,
+    pub mul3_dsp: bool,
 }
 
 impl Cuts {
-    /// How many cycles the cuts can add.
-    pub const MAX: usize = 3;
-    /// The cuts for `extra` = lat − LAT cycles (the first `min(extra, MAX)` in order A, B, C).
-    pub fn for_extra(extra: usize) -> Self {
-        Self { round_split: extra >= 1, rom_reg: extra >= 2, mul_dsp: extra >= 3 }
+    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D (D only with the
+    /// fused tail, which has the N*m multiplier).
+    pub fn for_extra(extra: usize, fused: bool) -> Self {
+        Self { round_split: extra >= 1, rom_reg: extra >= 2, mul_dsp: extra >= 3, mul3_dsp: fused && extra >= 4 }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        self.round_split as usize + self.rom_reg as usize + self.mul_dsp as usize
+        self.round_split as usize + self.rom_reg as usize + self.mul_dsp as usize + self.mul3_dsp as usize
     }
 }
 
@@ -67,7 +68,7 @@ pub struct TanhSigmoid<const LANES: usize, const DW: usize, const TAGW: usize> {
     dmask: Delay<Bits<LANES>>,
     dtag: Delay<Bits<TAGW>>,
     /// `lat` above the spec's LAT and its cuts: one delay line of the remaining
-    /// `lat − LAT − cuts` stages on the data (none up to LAT + `Cuts::MAX`).
+    /// `lat − LAT − cuts` stages on the data (none while the cuts cover `lat`).
     retime: Vec<Delay<Bits<DW>>>,
     collect: Signal<Local, Bits<DW>>,
     lo: Signal<Local, Bits<32>>,
@@ -86,7 +87,7 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
         let base = if fused { 6 } else { 4 };
         assert!(lat >= base, "lat {lat} below the datapath's {base}");
         let (nf, nu) = if fused { (LANES, 0) } else { (0, LANES) };
-        let cuts = Cuts::for_extra(lat - base);
+        let cuts = Cuts::for_extra(lat - base, fused);
         let behind = lat - base - cuts.cycles();
         Self {
             clk: Default::default(),
