@@ -221,7 +221,7 @@ fn random_control_masks_tags_bubbles_reserved_and_reset() {
     let seed = 99u64;
     println!("seed {seed}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    for variant in ["lanes8", "lanes1", UNFUSED_CANON] {
+    for variant in ["lanes8", "lanes1", UNFUSED_CANON].into_iter().chain(DEEPER) {
         let mut b = Bench::new(variant);
         for n in 0..200_000u32 {
             let fmt = rng.gen_range(0..4u8);
@@ -413,47 +413,95 @@ fn invariants_symmetry_and_ranges() {
     }
 }
 
-/// The latency-aware co-simulation on a block whose latency is changed in a test-only variant:
-/// `lanes1_lat9` is the default unit with `lat = 9` (three output stages more than the spec's 6).
-/// The same transaction-level golden model, behind a 9-stage `FixedLatency`, checks every port
-/// every cycle through random traffic with bubbles, every op and format, and resets.
-const LAT9: &str = "lanes1_lat9";
+/// The deeper pipelines (`lat` above the spec's LAT; hdl `rtl::Cuts`), test-only variants: lanes1 at
+/// LAT + 1 (cut A: normalise | round + pack), LAT + 3 (A, B the ROM output register, C the DSP input
+/// registers of the coefficient multipliers), LAT + 4 (A-C and D, the N*m multiplier's DSP input
+/// registers), and FUSED = 0 / CANON_NAN = 1 at LAT + 4 (A-C, which is all of its cuts, and one
+/// output register behind them). Each is checked against the same
+/// transaction-level golden model behind a `FixedLatency` of its `lat`, every port every cycle.
+const DEEPER: [&str; 4] = ["lanes1_lat7", "lanes1_lat9", "lanes1_lat10", "lanes1_unfused_canon_lat8"];
 
-#[test]
-fn raised_latency_variant_matches_the_golden_model_through_the_latency_wrapper() {
-    let mut b = Bench::new(LAT9);
-    assert_eq!(b.gold.lat(), 9);
-    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
-    for n in 0..100_000u32 {
-        let i = VecIn {
-            valid: rng.gen_bool(0.8),
-            op: rng.gen_range(0..4u8),
-            fmt: rng.gen_range(0..4u8),
-            ftz: rng.gen(),
-            mask: rng.gen_range(0..2),
-            tag: rng.gen::<u32>() & 0xFF,
-            data: vec![if rng.gen() { rng.gen() } else { rng.gen_range(-20.0f32..20.0).to_bits() }],
-        };
-        b.cycle(&i);
-        if n % 30_000 == 29_999 {
-            b.dut.reset(1);
-            b.gold.reset();
-        }
-    }
-    b.run_values(OP_TANH, FMT_FP32, false, &fp32_directed());
+/// The ops a variant implements (op TANH is reserved without the fused tail; the reserved op is
+/// covered by the random-control and directed tests).
+fn ops_of(b: &Bench) -> &'static [u8] {
+    if b.params.fused { &[OP_TANH_PRE, OP_SIGMOID, OP_TANH] } else { &[OP_TANH_PRE, OP_SIGMOID] }
 }
 
 #[test]
-fn raised_latency_result_leaves_exactly_lat_cycles_after_its_input() {
-    let mut b = Bench::new(LAT9);
-    let (o_valid, o_tag, o_data) = (b.p.out_valid, b.p.out_tag, b.p.out_data);
-    let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 0x5A, data: vec![0], ..Default::default() };
-    let idle = VecIn { data: vec![0], ..Default::default() };
-    // sigmoid(0) = 0.5 exactly; the input's own clock edge is cycle 1
-    for n in 1..=11 {
-        b.cycle(if n == 1 { &x } else { &idle });
-        let got = (b.dut.get(o_valid), b.dut.get(o_tag), b.dut.get(o_data));
-        assert_eq!(got, if n == 9 { (1, 0x5A, 0.5f32.to_bits() as u64) } else { (0, 0, 0) }, "after clock edge {n}");
+fn deeper_pipelines_every_fp16_and_bf16_input_all_ops_both_ftz() {
+    let all: Vec<u32> = (0..=0xFFFFu32).collect();
+    for variant in DEEPER {
+        let mut b = Bench::new(variant);
+        for fmt in [FMT_FP16, FMT_BF16] {
+            for &op in ops_of(&b) {
+                for ftz in [false, true] {
+                    b.run_values(op, fmt, ftz, &all);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn deeper_pipelines_fp32_directed_and_random_1e6_per_op() {
+    let seed = 0xdee9_u64;
+    println!("seed {seed}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let directed = fp32_directed();
+    for variant in DEEPER {
+        let mut b = Bench::new(variant);
+        for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, OP_RESERVED] {
+            for ftz in [false, true] {
+                b.run_values(op, FMT_FP32, ftz, &directed);
+            }
+        }
+        for &op in ops_of(&b) {
+            // half uniform bit patterns, half uniform in (-32, 32)
+            let vals: Vec<u32> =
+                (0..1_000_000).map(|i| if i % 2 == 0 { rng.gen() } else { rng.gen_range(-32.0f32..32.0).to_bits() }).collect();
+            b.run_values(op, FMT_FP32, false, &vals);
+        }
+    }
+}
+
+#[test]
+fn deeper_pipelines_match_the_golden_model_through_the_latency_wrapper() {
+    for (variant, lat) in DEEPER.into_iter().zip([7, 9, 10, 8]) {
+        let mut b = Bench::new(variant);
+        assert_eq!(b.gold.lat(), lat);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+        for n in 0..100_000u32 {
+            let i = VecIn {
+                valid: rng.gen_bool(0.8),
+                op: rng.gen_range(0..4u8),
+                fmt: rng.gen_range(0..4u8),
+                ftz: rng.gen(),
+                mask: rng.gen_range(0..2),
+                tag: rng.gen::<u32>() & 0xFF,
+                data: vec![if rng.gen() { rng.gen() } else { rng.gen_range(-20.0f32..20.0).to_bits() }],
+            };
+            b.cycle(&i);
+            if n % 30_000 == 29_999 {
+                b.dut.reset(1);
+                b.gold.reset();
+            }
+        }
+    }
+}
+
+#[test]
+fn deeper_pipeline_result_leaves_exactly_lat_cycles_after_its_input() {
+    for (variant, lat) in DEEPER.into_iter().zip([7u32, 9, 10, 8]) {
+        let mut b = Bench::new(variant);
+        let (o_valid, o_tag, o_data) = (b.p.out_valid, b.p.out_tag, b.p.out_data);
+        let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 0x5A, data: vec![0], ..Default::default() };
+        let idle = VecIn { data: vec![0], ..Default::default() };
+        // sigmoid(0) = 0.5 exactly; the input's own clock edge is cycle 1
+        for n in 1..=lat + 2 {
+            b.cycle(if n == 1 { &x } else { &idle });
+            let got = (b.dut.get(o_valid), b.dut.get(o_tag), b.dut.get(o_data));
+            assert_eq!(got, if n == lat { (1, 0x5A, 0.5f32.to_bits() as u64) } else { (0, 0, 0) }, "{variant}: after clock edge {n}");
+        }
     }
 }
 

@@ -3,8 +3,13 @@
 //! docs/tanh_sigmoid.md). `enc` names the op and format codes, `tables` fits the coefficient ROMs,
 //! `rtl` is the rust-hdl design.
 
+pub mod accumulate;
+pub mod decode;
 pub mod enc;
+pub mod front;
+pub mod lane;
 pub mod rtl;
+pub mod round_pack;
 pub mod tables;
 
 use crate::check::{check_one_of, ConfigError};
@@ -25,8 +30,11 @@ pub struct Config {
     /// 0: NaN results keep sign and payload (quieted); 1: the format's canonical quiet NaN (§6.4).
     pub canon_nan: u8,
     /// LAT, the latency in cycles (spec §6.2, timing-closure §3.5). 0: the spec's LAT (6 with the
-    /// fused tail, 4 without), today's Verilog exactly. A larger value adds `lat − LAT` output
-    /// register stages behind the datapath (allowed up to LAT + 8).
+    /// fused tail, 4 without), today's timing exactly. A larger value adds `lat − LAT` stages
+    /// (allowed up to LAT + 8): first the datapath cuts in their fixed order (`rtl::Cuts`: LAT + 1
+    /// splits normalise | round + pack, LAT + 2 adds the ROM output register, LAT + 3 the DSP input
+    /// registers of the coefficient multipliers, LAT + 4 (fused only) those of the N*m multiplier),
+    /// then output registers behind the datapath.
     pub lat: usize,
 }
 
@@ -114,9 +122,14 @@ impl BlockGen for Block {
             ("lanes8", Config::default()),
             // FUSED = 0 (LAT = 4, op TANH reserved) and CANON_NAN = 1 together: one small model
             ("lanes1_unfused_canon", Config { lanes: 1, fused: 0, canon_nan: 1, ..Config::default() }),
-            // test-only: the latency raised by 3 output stages, checked through the
-            // latency-aware golden wrapper (sim::latency::FixedLatency)
+            // test-only: the latency raised by 1, 3 and 4 cycles, i.e. the datapath cuts A,
+            // A+B+C and A+B+C+D of `lat` (rtl::Cuts), checked through the latency-aware golden
+            // wrapper (sim::latency::FixedLatency)
+            ("lanes1_lat7", Config { lanes: 1, lat: 7, ..Config::default() }),
             ("lanes1_lat9", Config { lanes: 1, lat: 9, ..Config::default() }),
+            ("lanes1_lat10", Config { lanes: 1, lat: 10, ..Config::default() }),
+            // FUSED = 0 at LAT + 4: all three cuts and one output register behind them
+            ("lanes1_unfused_canon_lat8", Config { lanes: 1, fused: 0, canon_nan: 1, lat: 8, ..Config::default() }),
         ]
     }
 }

@@ -1,0 +1,267 @@
+//! `Decode`: stage 1 of a lane (combinational; `Front` registers its outputs): widen the input to
+//! fp32 (exact), NaN / zero / ftz, the bypass value of the special cases and clamp rows, and the
+//! ROM row and Delta.
+
+use super::enc::{fmt, op};
+// the function select and the ROM half use op bit 0
+const _: () = assert!(super::enc::op_bit0_is_sigmoid());
+use rust_hdl::prelude::*;
+
+/// Stage-1 decode of one lane's input.
+#[derive(LogicBlock)]
+pub struct Decode {
+    /// op code of the vector
+    pub op: Signal<In, Bits<2>>,
+    /// format code of the vector
+    pub fmt: Signal<In, Bits<2>>,
+    /// flush subnormal inputs (and results) to zero
+    pub ftz: Signal<In, Bit>,
+    /// the lane's input word
+    pub din: Signal<In, Bits<32>>,
+    /// the input widened to fp32 (flushed when ftz)
+    pub x: Signal<Out, Bits<32>>,
+    /// the result is `bv` (reserved op/format, NaN, zero, clamp rows)
+    pub byp: Signal<Out, Bit>,
+    /// the bypass result
+    pub bv: Signal<Out, Bits<32>>,
+    /// ROM row within the function's half
+    pub row: Signal<Out, Bits<9>>,
+    /// Delta, the offset in the row (u0.23)
+    pub delta: Signal<Out, Bits<23>>,
+    /// CANON_NAN: NaN inputs give the format's canonical quiet NaN
+    canon: Constant<Bit>,
+    /// FUSED: op TANH exists; without it op TANH is reserved
+    fused: Constant<Bit>,
+    h: Signal<Local, Bits<16>>,
+    raw16: Signal<Local, Bits<32>>,
+    isnan: Signal<Local, Bit>,
+    nanq: Signal<Local, Bits<32>>,
+    cnan: Signal<Local, Bits<32>>,
+    v: Signal<Local, Bits<10>>,
+    nz: Signal<Local, Bits<8>>,
+    insub: Signal<Local, Bit>,
+    ex: Signal<Local, Bits<8>>,
+    mx: Signal<Local, Bits<23>>,
+    sx: Signal<Local, Bit>,
+    sig: Signal<Local, Bits<24>>,
+    zero: Signal<Local, Bit>,
+    istanh: Signal<Local, Bit>,
+    ee: Signal<Local, Bits<9>>,
+    q: Signal<Local, Bits<32>>,
+    sgn: Signal<Local, Bits<32>>,
+    one: Signal<Local, Bits<32>>,
+    k_op_tanh_pre: Constant<Bits<2>>,
+    k_op_tanh: Constant<Bits<2>>,
+    k_op_reserved: Constant<Bits<2>>,
+    k_fmt_fp32: Constant<Bits<2>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+    k_fmt_reserved: Constant<Bits<2>>,
+}
+
+impl Decode {
+    pub fn new(fused: bool, canon_nan: bool) -> Self {
+        Self {
+            op: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            din: Default::default(),
+            x: Default::default(),
+            byp: Default::default(),
+            bv: Default::default(),
+            row: Default::default(),
+            delta: Default::default(),
+            canon: Constant::new(canon_nan),
+            fused: Constant::new(fused),
+            h: Default::default(),
+            raw16: Default::default(),
+            isnan: Default::default(),
+            nanq: Default::default(),
+            cnan: Default::default(),
+            v: Default::default(),
+            nz: Default::default(),
+            insub: Default::default(),
+            ex: Default::default(),
+            mx: Default::default(),
+            sx: Default::default(),
+            sig: Default::default(),
+            zero: Default::default(),
+            istanh: Default::default(),
+            ee: Default::default(),
+            q: Default::default(),
+            sgn: Default::default(),
+            one: Default::default(),
+            k_op_tanh_pre: Constant::new(op::TANH_PRE.into()),
+            k_op_tanh: Constant::new(op::TANH.into()),
+            k_op_reserved: Constant::new(op::RESERVED.into()),
+            k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+            k_fmt_reserved: Constant::new(fmt::RESERVED.into()),
+        }
+    }
+}
+
+impl Logic for Decode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.h.next = self.din.val().get_bits::<16>(0);
+        self.raw16.next = bit_cast::<32, 16>(self.h.val());
+        if self.fmt.val() == self.k_fmt_fp32.val() {
+            self.raw16.next = self.din.val();
+        }
+        // NaN in the input format: quieted (sign and payload kept), or the canonical quiet NaN
+        self.isnan.next = false;
+        self.nanq.next = self.raw16.val();
+        self.cnan.next = 0x7FC0.into();
+        if self.fmt.val() == self.k_fmt_fp32.val() {
+            self.isnan.next = (self.din.val().get_bits::<8>(23) == 0xFF) & (self.din.val().get_bits::<23>(0) != 0);
+            self.nanq.next = self.din.val() | 0x40_0000;
+            self.cnan.next = 0x7FC0_0000.into();
+        }
+        if self.fmt.val() == self.k_fmt_fp16.val() {
+            self.isnan.next = (self.h.val().get_bits::<5>(10) == 0x1F) & (self.h.val().get_bits::<10>(0) != 0);
+            self.nanq.next = self.raw16.val() | 0x200;
+            self.cnan.next = 0x7E00.into();
+        }
+        if self.fmt.val() == self.k_fmt_bf16.val() {
+            self.isnan.next = (self.h.val().get_bits::<8>(7) == 0xFF) & (self.h.val().get_bits::<7>(0) != 0);
+            self.nanq.next = self.raw16.val() | 0x40;
+        }
+        if self.canon.val() {
+            self.nanq.next = self.cnan.val();
+        }
+        // widen to fp32 (exact)
+        self.x.next = self.din.val();
+        self.insub.next = (self.din.val().get_bits::<8>(23) == 0) & (self.din.val().get_bits::<23>(0) != 0);
+        // fp16 subnormal: normalise the 10-bit fraction (shift by 8, 4, 2, 1 while the top is clear)
+        self.v.next = self.h.val().get_bits::<10>(0);
+        self.nz.next = 0.into();
+        if self.v.val().get_bits::<8>(2) == 0 {
+            self.v.next = self.v.val() << 8;
+            self.nz.next = self.nz.val() + 8;
+        }
+        if self.v.val().get_bits::<4>(6) == 0 {
+            self.v.next = self.v.val() << 4;
+            self.nz.next = self.nz.val() + 4;
+        }
+        if self.v.val().get_bits::<2>(8) == 0 {
+            self.v.next = self.v.val() << 2;
+            self.nz.next = self.nz.val() + 2;
+        }
+        if !self.v.val().get_bit(9) {
+            self.v.next = self.v.val() << 1;
+            self.nz.next = self.nz.val() + 1;
+        }
+        if self.fmt.val() == self.k_fmt_fp16.val() {
+            self.insub.next = (self.h.val().get_bits::<5>(10) == 0) & (self.h.val().get_bits::<10>(0) != 0);
+            if self.h.val().get_bits::<5>(10) == 0x1F {
+                self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
+                    | 0x7F80_0000
+                    | (bit_cast::<32, 10>(self.h.val().get_bits::<10>(0)) << 13);
+            } else if self.h.val().get_bits::<5>(10) != 0 {
+                self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
+                    | (bit_cast::<32, 5>(self.h.val().get_bits::<5>(10) + 0) + 112) << 23
+                    | (bit_cast::<32, 10>(self.h.val().get_bits::<10>(0)) << 13);
+            } else if self.h.val().get_bits::<10>(0) != 0 {
+                self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
+                    | (bit_cast::<32, 8>(112 - self.nz.val()) << 23)
+                    | (bit_cast::<32, 9>(self.v.val().get_bits::<9>(0)) << 14);
+            } else {
+                self.x.next = bit_cast::<32, 16>(self.h.val() & 0x8000) << 16;
+            }
+        }
+        if self.fmt.val() == self.k_fmt_bf16.val() {
+            self.x.next = bit_cast::<32, 16>(self.h.val()) << 16;
+            self.insub.next = (self.h.val().get_bits::<8>(7) == 0) & (self.h.val().get_bits::<7>(0) != 0);
+        }
+        if self.ftz.val() & self.insub.val() {
+            self.x.next = self.x.val() & 0x8000_0000_u64;
+        }
+        self.sx.next = self.x.val().get_bit(31);
+        self.ex.next = self.x.val().get_bits::<8>(23);
+        self.mx.next = self.x.val().get_bits::<23>(0);
+        self.sig.next = bit_cast::<24, 23>(self.mx.val());
+        if self.ex.val() != 0 {
+            self.sig.next = bit_cast::<24, 23>(self.mx.val()) | 0x80_0000;
+        }
+        self.zero.next = (self.ex.val() == 0) & (self.mx.val() == 0);
+        // bit 0 of the op code is 1 for SIGMOID only (`enc::op_bit0_is_sigmoid`)
+        self.istanh.next = !self.op.val().get_bit(0);
+        self.ee.next = bit_cast::<9, 8>(self.ex.val());
+        if self.istanh.val() {
+            self.ee.next = bit_cast::<9, 8>(self.ex.val()) + 1;
+        }
+        // region 0: Q = arg/h as u6.23 (truncated); regions 1..4: row from the binade and M[22:17]
+        if self.ee.val() >= 122 {
+            self.q.next = bit_cast::<32, 24>(self.sig.val()) << (self.ee.val() - 122);
+        } else if (122 - self.ee.val()) < 32 {
+            self.q.next = bit_cast::<32, 24>(self.sig.val()) >> (122 - self.ee.val());
+        } else {
+            self.q.next = 0.into();
+        }
+        if self.ee.val() <= 127 {
+            self.row.next = self.q.val().get_bits::<9>(23);
+            self.delta.next = self.q.val().get_bits::<23>(0);
+        } else {
+            self.row.next = ((self.ee.val() - 127) << 6) | bit_cast::<9, 6>(self.mx.val().get_bits::<6>(17));
+            self.delta.next = bit_cast::<23, 17>(self.mx.val().get_bits::<17>(0)) << 6;
+        }
+        // constants of the format
+        self.sgn.next = bit_cast::<32, 1>(self.sx.val().into()) << 15;
+        self.one.next = 0x3F80.into();
+        if self.fmt.val() == self.k_fmt_fp32.val() {
+            self.sgn.next = bit_cast::<32, 1>(self.sx.val().into()) << 31;
+            self.one.next = 0x3F80_0000.into();
+        }
+        if self.fmt.val() == self.k_fmt_fp16.val() {
+            self.one.next = 0x3C00.into();
+        }
+        // bypass: reserved, NaN, zero, clamp rows
+        self.byp.next = false;
+        self.bv.next = 0.into();
+        if self.istanh.val() {
+            if self.zero.val() {
+                self.byp.next = true;
+                self.bv.next = self.sgn.val();
+                if self.op.val() == self.k_op_tanh_pre.val() {
+                    self.bv.next = self.sgn.val() | self.one.val();
+                }
+            } else if self.ee.val() <= 115 {
+                self.byp.next = true;
+                self.bv.next = self.raw16.val();
+                if self.op.val() == self.k_op_tanh_pre.val() {
+                    self.bv.next = self.sgn.val() | self.one.val();
+                }
+            } else if self.ee.val() >= 132 {
+                self.byp.next = true;
+                self.bv.next = self.sgn.val() | self.one.val();
+            }
+        } else {
+            if self.zero.val() {
+                self.byp.next = true;
+                self.bv.next = 0x3800.into();
+                if self.fmt.val() == self.k_fmt_fp32.val() {
+                    self.bv.next = 0x3F00_0000.into();
+                }
+                if self.fmt.val() == self.k_fmt_bf16.val() {
+                    self.bv.next = 0x3F00.into();
+                }
+            } else if self.ex.val() >= 132 {
+                self.byp.next = true;
+                self.bv.next = 0.into();
+                if !self.sx.val() {
+                    self.bv.next = self.one.val();
+                }
+            }
+        }
+        if self.isnan.val() {
+            self.byp.next = true;
+            self.bv.next = self.nanq.val();
+        }
+        if (self.op.val() == self.k_op_reserved.val()) | (self.fmt.val() == self.k_fmt_reserved.val()) | ((self.op.val() == self.k_op_tanh.val()) & !self.fused.val()) {
+            self.byp.next = true;
+            self.bv.next = 0x7FC0_0000.into();
+        }
+    }
+}

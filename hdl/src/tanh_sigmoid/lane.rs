@@ -1,0 +1,278 @@
+//! The two lane tails: `Lane` (FUSED = 1, stages 4-6) and `LaneUnfused` (FUSED = 0, stage 4),
+//! both behind the shared `Front` (stages 1-3).
+
+use super::accumulate::Accumulate;
+use super::enc::op;
+use super::front::Front;
+use super::round_pack::RoundPack;
+use super::rtl::Cuts;
+use crate::prims::{Delay, Mul, MulDsp, RDff};
+use rust_hdl::prelude::*;
+
+/// One lane with the fused TANH tail (FUSED = 1, LAT = 6): stage 4 accumulates and selects the
+/// multiplicand m = min(|x|, 1) of op TANH (2^23, i.e. 1, for the other ops and |x| >= 1);
+/// stage 5 forms N*m; stage 6 rounds once and packs. Cut D of `lat` (`Cuts::mul3_dsp`) makes the
+/// N*m multiplier a `MulDsp` (input registers: one cycle more in stage 5).
+#[derive(LogicBlock)]
+pub struct Lane {
+    pub clk: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// valid & mask for this lane
+    pub en: Signal<In, Bit>,
+    pub op: Signal<In, Bits<2>>,
+    pub fmt: Signal<In, Bits<2>>,
+    pub ftz: Signal<In, Bit>,
+    pub din: Signal<In, Bits<32>>,
+    pub dout: Signal<Out, Bits<32>>,
+    front: Front,
+    accum: Accumulate,
+    /// N*m: `Mul` without cut D, `MulDsp` with it (one of the two is empty)
+    m3: Vec<Mul<32, 32, 64>>,
+    m3_dsp: Vec<MulDsp<32, 32, 64>>,
+    round: RoundPack,
+    // ---- stage 4
+    en4: RDff<Bit>,
+    byp4: RDff<Bit>,
+    bv4: RDff<Bits<32>>,
+    fmt4: RDff<Bits<2>>,
+    ftz4: RDff<Bit>,
+    s4: RDff<Bit>,
+    n4: RDff<Bits<34>>,
+    mm4: RDff<Bits<24>>,
+    exb4: RDff<Bits<10>>,
+    // ---- stage 5
+    nh: Signal<Local, Bits<64>>,
+    en5: Delay<Bit>,
+    byp5: Delay<Bit>,
+    bv5: Delay<Bits<32>>,
+    fmt5: Delay<Bits<2>>,
+    ftz5: Delay<Bit>,
+    s5: Delay<Bit>,
+    p5h: Delay<Bits<64>>,
+    exb5: Delay<Bits<12>>,
+    // ---- stage 6
+    out6: RDff<Bits<32>>,
+    k_op_tanh: Constant<Bits<2>>,
+    _n_m3: usize,
+    _n_m3_dsp: usize,
+}
+
+impl Lane {
+    pub fn new(canon_nan: bool, cuts: Cuts) -> Self {
+        let d = cuts.mul3_dsp as usize;
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            en: Default::default(),
+            op: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            din: Default::default(),
+            dout: Default::default(),
+            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp),
+            accum: Default::default(),
+            m3: (0..1 - d).map(|_| Mul::default()).collect(),
+            m3_dsp: (0..d).map(|_| MulDsp::default()).collect(),
+            round: RoundPack::new(cuts.round_split),
+            en4: Default::default(),
+            byp4: Default::default(),
+            bv4: Default::default(),
+            fmt4: Default::default(),
+            ftz4: Default::default(),
+            s4: Default::default(),
+            n4: Default::default(),
+            mm4: Default::default(),
+            exb4: Default::default(),
+            nh: Default::default(),
+            en5: Delay::new(1 + d),
+            byp5: Delay::new(1 + d),
+            bv5: Delay::new(1 + d),
+            fmt5: Delay::new(1 + d),
+            ftz5: Delay::new(1 + d),
+            s5: Delay::new(1 + d),
+            p5h: Delay::new(1 + d),
+            exb5: Delay::new(1 + d),
+            out6: Default::default(),
+            k_op_tanh: Constant::new(op::TANH.into()),
+            _n_m3: 1 - d,
+            _n_m3_dsp: d,
+        }
+    }
+}
+
+impl Logic for Lane {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clk, en4, byp4, bv4, fmt4, ftz4, s4, n4, mm4, exb4, en5, byp5, bv5, fmt5, ftz5, s5, p5h, exb5, out6);
+        self.en4.rst.next = self.rst.val();
+        self.byp4.rst.next = self.rst.val();
+        self.bv4.rst.next = self.rst.val();
+        self.fmt4.rst.next = self.rst.val();
+        self.ftz4.rst.next = self.rst.val();
+        self.s4.rst.next = self.rst.val();
+        self.n4.rst.next = self.rst.val();
+        self.mm4.rst.next = self.rst.val();
+        self.exb4.rst.next = self.rst.val();
+        self.en5.rst.next = self.rst.val();
+        self.byp5.rst.next = self.rst.val();
+        self.bv5.rst.next = self.rst.val();
+        self.fmt5.rst.next = self.rst.val();
+        self.ftz5.rst.next = self.rst.val();
+        self.s5.rst.next = self.rst.val();
+        self.p5h.rst.next = self.rst.val();
+        self.exb5.rst.next = self.rst.val();
+        self.out6.rst.next = self.rst.val();
+        self.front.clk.next = self.clk.val();
+        self.front.rst.next = self.rst.val();
+        self.front.en.next = self.en.val();
+        self.front.op.next = self.op.val();
+        self.front.fmt.next = self.fmt.val();
+        self.front.ftz.next = self.ftz.val();
+        self.front.din.next = self.din.val();
+        self.round.clk.next = self.clk.val();
+        self.round.rst.next = self.rst.val();
+        // ================= stage 4: accumulate, fused multiplicand =================
+        self.accum.c0.next = self.front.s3_c0.val();
+        self.accum.p1.next = self.front.s3_p1.val();
+        self.accum.p2.next = self.front.s3_p2.val();
+        self.accum.c1neg.next = self.front.s3_c1neg.val();
+        self.accum.c2neg.next = self.front.s3_c2neg.val();
+        self.accum.d.next = self.front.s3_d.val();
+        self.accum.sq.next = self.front.s3_sq.val();
+        self.accum.k.next = self.front.s3_k.val();
+        self.accum.isig.next = self.front.s3_op.val().get_bit(0);
+        self.accum.neg.next = self.front.s3_x.val().get_bit(31);
+        self.n4.d.next = self.accum.n.val();
+        self.s4.d.next = self.accum.s.val();
+        // op TANH with |x| < 1: m = the significand of |x|, exponent folded into exb
+        self.mm4.d.next = 0x80_0000.into();
+        self.exb4.d.next = self.accum.exb.val();
+        if (self.front.s3_op.val() == self.k_op_tanh.val()) & (self.front.s3_x.val().get_bits::<8>(23) < 127) {
+            self.mm4.d.next = bit_cast::<24, 23>(self.front.s3_x.val().get_bits::<23>(0)) | 0x80_0000;
+            self.exb4.d.next = bit_cast::<10, 8>(self.front.s3_x.val().get_bits::<8>(23)) + 74;
+        }
+        self.en4.d.next = self.front.s3_en.val();
+        self.byp4.d.next = self.front.s3_byp.val();
+        self.bv4.d.next = self.front.s3_bv.val();
+        self.fmt4.d.next = self.front.s3_fmt.val();
+        self.ftz4.d.next = self.front.s3_ftz.val();
+
+        // ================= stage 5: N * m =================
+        for i in 0..self._n_m3 {
+            self.m3[i].clock.next = self.clk.val();
+            self.m3[i].rst.next = self.rst.val();
+            self.m3[i].a.next = self.n4.q.val().get_bits::<32>(0);
+            self.m3[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
+            self.round.pp.next = self.m3[i].p.val() + self.p5h.q.val();
+        }
+        for i in 0..self._n_m3_dsp {
+            self.m3_dsp[i].clock.next = self.clk.val();
+            self.m3_dsp[i].en.next = true;
+            self.m3_dsp[i].a.next = self.n4.q.val().get_bits::<32>(0);
+            self.m3_dsp[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
+            self.round.pp.next = self.m3_dsp[i].p.val() + self.p5h.q.val();
+        }
+        self.nh.next = 0.into();
+        if self.n4.q.val().get_bit(32) {
+            self.nh.next = bit_cast::<64, 24>(self.mm4.q.val()) << 32;
+        }
+        if self.n4.q.val().get_bit(33) {
+            self.nh.next = self.nh.val() + (bit_cast::<64, 24>(self.mm4.q.val()) << 33);
+        }
+        self.p5h.d.next = self.nh.val();
+        self.exb5.d.next = bit_cast::<12, 10>(self.exb4.q.val());
+        self.en5.d.next = self.en4.q.val();
+        self.byp5.d.next = self.byp4.q.val();
+        self.bv5.d.next = self.bv4.q.val();
+        self.fmt5.d.next = self.fmt4.q.val();
+        self.ftz5.d.next = self.ftz4.q.val();
+        self.s5.d.next = self.s4.q.val();
+
+        // ================= stage 6: normalise, round, pack =================
+        self.round.exb.next = self.exb5.q.val();
+        self.round.fmt.next = self.fmt5.q.val();
+        self.round.ftz.next = self.ftz5.q.val();
+        self.round.s.next = self.s5.q.val();
+        self.round.en.next = self.en5.q.val();
+        self.round.byp.next = self.byp5.q.val();
+        self.round.bv.next = self.bv5.q.val();
+        self.out6.d.next = self.round.out.val();
+        self.dout.next = self.out6.q.val();
+    }
+}
+
+/// One lane without the fused tail (FUSED = 0, LAT = 4): stage 4 accumulates, rounds and packs.
+#[derive(LogicBlock)]
+pub struct LaneUnfused {
+    pub clk: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// valid & mask for this lane
+    pub en: Signal<In, Bit>,
+    pub op: Signal<In, Bits<2>>,
+    pub fmt: Signal<In, Bits<2>>,
+    pub ftz: Signal<In, Bit>,
+    pub din: Signal<In, Bits<32>>,
+    pub dout: Signal<Out, Bits<32>>,
+    front: Front,
+    accum: Accumulate,
+    round: RoundPack,
+    out4: RDff<Bits<32>>,
+}
+
+impl LaneUnfused {
+    pub fn new(canon_nan: bool, cuts: Cuts) -> Self {
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            en: Default::default(),
+            op: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            din: Default::default(),
+            dout: Default::default(),
+            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp),
+            accum: Default::default(),
+            round: RoundPack::new(cuts.round_split),
+            out4: Default::default(),
+        }
+    }
+}
+
+impl Logic for LaneUnfused {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clk, out4);
+        self.out4.rst.next = self.rst.val();
+        self.front.clk.next = self.clk.val();
+        self.front.rst.next = self.rst.val();
+        self.front.en.next = self.en.val();
+        self.front.op.next = self.op.val();
+        self.front.fmt.next = self.fmt.val();
+        self.front.ftz.next = self.ftz.val();
+        self.front.din.next = self.din.val();
+        self.round.clk.next = self.clk.val();
+        self.round.rst.next = self.rst.val();
+        // ================= stage 4: accumulate, normalise, round, pack =================
+        self.accum.c0.next = self.front.s3_c0.val();
+        self.accum.p1.next = self.front.s3_p1.val();
+        self.accum.p2.next = self.front.s3_p2.val();
+        self.accum.c1neg.next = self.front.s3_c1neg.val();
+        self.accum.c2neg.next = self.front.s3_c2neg.val();
+        self.accum.d.next = self.front.s3_d.val();
+        self.accum.sq.next = self.front.s3_sq.val();
+        self.accum.k.next = self.front.s3_k.val();
+        self.accum.isig.next = self.front.s3_op.val().get_bit(0);
+        self.accum.neg.next = self.front.s3_x.val().get_bit(31);
+        // m = 1 = 2^23 * 2^-23: N*m is a shift
+        self.round.pp.next = bit_cast::<64, 34>(self.accum.n.val()) << 23;
+        self.round.exb.next = bit_cast::<12, 10>(self.accum.exb.val());
+        self.round.fmt.next = self.front.s3_fmt.val();
+        self.round.ftz.next = self.front.s3_ftz.val();
+        self.round.s.next = self.accum.s.val();
+        self.round.en.next = self.front.s3_en.val();
+        self.round.byp.next = self.front.s3_byp.val();
+        self.round.bv.next = self.front.s3_bv.val();
+        self.out4.d.next = self.round.out.val();
+        self.dout.next = self.out4.q.val();
+    }
+}

@@ -1,0 +1,241 @@
+//! `RoundPack`: normalise, round and pack (the last stage of a lane), optionally cut in two.
+
+use super::enc::fmt;
+use crate::prims::StageReg;
+use rust_hdl::prelude::*;
+
+/// Normalise, round (RNE, fp16 gradual underflow, ftz on results) and pack the value
+/// `pp` * 2^(`exb` - 256), `pp` in [2^52, 2^58); then the bypass value and the enable. The
+/// lane registers `out`. Combinational unless built with `cut` (pipeline cut A of `lat`): then a
+/// register between the two halves, after the normalising shift and the sticky bit and before
+/// the rounding increment and the pack, adds one cycle.
+#[derive(LogicBlock)]
+pub struct RoundPack {
+    /// clock of the cut registers (unused without the cut)
+    pub clk: Signal<In, Clock>,
+    /// synchronous reset of the cut registers
+    pub rst: Signal<In, Bit>,
+    pub pp: Signal<In, Bits<64>>,
+    pub exb: Signal<In, Bits<12>>,
+    pub fmt: Signal<In, Bits<2>>,
+    pub ftz: Signal<In, Bit>,
+    pub s: Signal<In, Bit>,
+    pub en: Signal<In, Bit>,
+    pub byp: Signal<In, Bit>,
+    pub bv: Signal<In, Bits<32>>,
+    pub out: Signal<Out, Bits<32>>,
+    msb: Signal<Local, Bits<12>>,
+    pm1: Signal<Local, Bits<12>>,
+    cb: Signal<Local, Bits<12>>,
+    kx: Signal<Local, Bits<12>>,
+    sa: Signal<Local, Bits<12>>,
+    sb: Signal<Local, Bits<12>>,
+    sh: Signal<Local, Bits<12>>,
+    sh1: Signal<Local, Bits<12>>,
+    hi1: Signal<Local, Bits<64>>,
+    stk: Signal<Local, Bit>,
+    e0: Signal<Local, Bits<12>>,
+    // ---- the cut (registers with `cut`, wires without): first half -> second half
+    j_hi: StageReg<Bits<33>>,
+    j_stk: StageReg<Bit>,
+    j_e0: StageReg<Bits<12>>,
+    j_fmt: StageReg<Bits<2>>,
+    j_ftz: StageReg<Bit>,
+    j_s: StageReg<Bit>,
+    j_en: StageReg<Bit>,
+    j_byp: StageReg<Bit>,
+    j_bv: StageReg<Bits<32>>,
+    // ---- second half
+    pm1b: Signal<Local, Bits<12>>,
+    hi: Signal<Local, Bits<33>>,
+    rq: Signal<Local, Bits<32>>,
+    carry: Signal<Local, Bit>,
+    norm: Signal<Local, Bit>,
+    expf: Signal<Local, Bits<12>>,
+    mant: Signal<Local, Bits<32>>,
+    mag: Signal<Local, Bits<32>>,
+    k_fmt_fp32: Constant<Bits<2>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+}
+
+impl RoundPack {
+    /// With `cut`, a register between the halves (one more cycle).
+    pub fn new(cut: bool) -> Self {
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            pp: Default::default(),
+            exb: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            s: Default::default(),
+            en: Default::default(),
+            byp: Default::default(),
+            bv: Default::default(),
+            out: Default::default(),
+            msb: Default::default(),
+            pm1: Default::default(),
+            cb: Default::default(),
+            kx: Default::default(),
+            sa: Default::default(),
+            sb: Default::default(),
+            sh: Default::default(),
+            sh1: Default::default(),
+            hi1: Default::default(),
+            stk: Default::default(),
+            e0: Default::default(),
+            j_hi: StageReg::new(cut),
+            j_stk: StageReg::new(cut),
+            j_e0: StageReg::new(cut),
+            j_fmt: StageReg::new(cut),
+            j_ftz: StageReg::new(cut),
+            j_s: StageReg::new(cut),
+            j_en: StageReg::new(cut),
+            j_byp: StageReg::new(cut),
+            j_bv: StageReg::new(cut),
+            pm1b: Default::default(),
+            hi: Default::default(),
+            rq: Default::default(),
+            carry: Default::default(),
+            norm: Default::default(),
+            expf: Default::default(),
+            mant: Default::default(),
+            mag: Default::default(),
+            k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+        }
+    }
+}
+
+impl Logic for RoundPack {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ================= first half: leading one, shift amount, shift, sticky =================
+        self.msb.next = 52.into();
+        if self.pp.val().get_bit(53) {
+            self.msb.next = 53.into();
+        }
+        if self.pp.val().get_bit(54) {
+            self.msb.next = 54.into();
+        }
+        if self.pp.val().get_bit(55) {
+            self.msb.next = 55.into();
+        }
+        if self.pp.val().get_bit(56) {
+            self.msb.next = 56.into();
+        }
+        if self.pp.val().get_bit(57) {
+            self.msb.next = 57.into();
+        }
+        // per format: p-1, 1280 + emin - (p-1), (p-1) + bias - 256 negated
+        self.pm1.next = 23.into();
+        self.cb.next = 1131.into();
+        self.kx.next = 106.into();
+        if self.fmt.val() == self.k_fmt_fp16.val() {
+            self.pm1.next = 10.into();
+            self.cb.next = 1256.into();
+            self.kx.next = 231.into();
+        }
+        if self.fmt.val() == self.k_fmt_bf16.val() {
+            self.pm1.next = 7.into();
+            self.cb.next = 1147.into();
+            self.kx.next = 122.into();
+        }
+        // shift = max(msb - (p-1), emin - (p-1) - e)  (offset 1024)
+        self.sa.next = self.msb.val() + 1024 - self.pm1.val();
+        self.sb.next = self.cb.val() - self.exb.val();
+        self.sh.next = self.sa.val() - 1024;
+        if self.sb.val() > self.sa.val() {
+            self.sh.next = self.sb.val() - 1024;
+        }
+        self.sh1.next = self.sh.val() - 1;
+        self.hi1.next = self.pp.val() >> self.sh1.val();
+        self.stk.next = (self.pp.val() - (self.hi1.val() << self.sh1.val())) != 0;
+        self.e0.next = self.exb.val() + self.sh.val() - self.kx.val();
+        // ================= the cut =================
+        self.j_hi.clock.next = self.clk.val();
+        self.j_stk.clock.next = self.clk.val();
+        self.j_e0.clock.next = self.clk.val();
+        self.j_fmt.clock.next = self.clk.val();
+        self.j_ftz.clock.next = self.clk.val();
+        self.j_s.clock.next = self.clk.val();
+        self.j_en.clock.next = self.clk.val();
+        self.j_byp.clock.next = self.clk.val();
+        self.j_bv.clock.next = self.clk.val();
+        self.j_hi.rst.next = self.rst.val();
+        self.j_stk.rst.next = self.rst.val();
+        self.j_e0.rst.next = self.rst.val();
+        self.j_fmt.rst.next = self.rst.val();
+        self.j_ftz.rst.next = self.rst.val();
+        self.j_s.rst.next = self.rst.val();
+        self.j_en.rst.next = self.rst.val();
+        self.j_byp.rst.next = self.rst.val();
+        self.j_bv.rst.next = self.rst.val();
+        self.j_hi.en.next = true;
+        self.j_stk.en.next = true;
+        self.j_e0.en.next = true;
+        self.j_fmt.en.next = true;
+        self.j_ftz.en.next = true;
+        self.j_s.en.next = true;
+        self.j_en.en.next = true;
+        self.j_byp.en.next = true;
+        self.j_bv.en.next = true;
+        // hi1[32:0] is all the rounding reads (rq = hi1[32:1], guard hi1[0], lsb hi1[1])
+        self.j_hi.d.next = self.hi1.val().get_bits::<33>(0);
+        self.j_stk.d.next = self.stk.val();
+        self.j_e0.d.next = self.e0.val();
+        self.j_fmt.d.next = self.fmt.val();
+        self.j_ftz.d.next = self.ftz.val();
+        self.j_s.d.next = self.s.val();
+        self.j_en.d.next = self.en.val();
+        self.j_byp.d.next = self.byp.val();
+        self.j_bv.d.next = self.bv.val();
+        // ================= second half: RNE increment, exponent, pack =================
+        self.hi.next = self.j_hi.q.val();
+        self.pm1b.next = 23.into();
+        if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
+            self.pm1b.next = 10.into();
+        }
+        if self.j_fmt.q.val() == self.k_fmt_bf16.val() {
+            self.pm1b.next = 7.into();
+        }
+        self.rq.next = bit_cast::<32, 33>(self.hi.val() >> 1);
+        if self.hi.val().get_bit(0) & (self.j_stk.q.val() | self.hi.val().get_bit(1)) {
+            self.rq.next = bit_cast::<32, 33>(self.hi.val() >> 1) + 1;
+        }
+        self.carry.next = (self.rq.val() >> (self.pm1b.val() + 1)) != 0;
+        self.norm.next = (self.rq.val() >> self.pm1b.val()) != 0;
+        self.expf.next = self.j_e0.q.val();
+        self.mant.next = self.rq.val();
+        if self.carry.val() {
+            self.expf.next = self.j_e0.q.val() + 1;
+            self.mant.next = self.rq.val() >> 1;
+        }
+        if self.j_fmt.q.val() == self.k_fmt_fp32.val() {
+            self.mag.next = (bit_cast::<32, 12>(self.expf.val()) << 23) | (self.mant.val() & 0x7F_FFFF)
+                | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 31);
+        } else if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
+            self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0x1F) << 10) | (self.mant.val() & 0x3FF)
+                | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 15);
+        } else {
+            self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0xFF) << 7) | (self.mant.val() & 0x7F)
+                | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 15);
+        }
+        if !self.norm.val() {
+            // subnormal (fp16 sigmoid): exponent field 0; flushed to zero with ftz
+            self.mag.next = self.rq.val();
+            if self.j_ftz.q.val() {
+                self.mag.next = 0.into();
+            }
+        }
+        self.out.next = 0.into();
+        if self.j_en.q.val() {
+            self.out.next = self.mag.val();
+            if self.j_byp.q.val() {
+                self.out.next = self.j_bv.q.val();
+            }
+        }
+    }
+}
