@@ -1,18 +1,46 @@
 //! The three group buffers' storage (spec §2.3): `reg[4][16]` (32-bit), `ce[4][4]`,
-//! `iptr[4][4]` and `tag[4][4]` of each buffer, behind RAM-like ports, so that issue 16 can
-//! replace the flops by a memory. The registers are organised as 12 lines (buffer b, pixel p)
-//! of 16 words; a row (p, k) is words 4k..4k+3 of line (b, p).
+//! `iptr[4][4]` and `tag[4][4]` of each buffer, in RAM (issue 16, timing-closure §3.4).
 //!
-//! Read ports (address in, data out, from the flops only): the issue port (line of the slot's
-//! pixel, its CE bit, row k's P0 iptr), the fill port (row k's P0 iptr, for ERR_SIMD), the drain
-//! port (one row with its sideband, 0 while not enabled) and the write-back port (the CE bits
-//! of the written pixel, for cxw's read-modify-write).
-//! Write ports: the fill row (plus zeroing the scratch rows ≥ R on the last row) and the S4
-//! write-back (one word per lane, the pixel's CE bits); fill wins over S4. Each flop is
-//! written once, from a gathered write enable and data (clock-enable flops in synthesis).
-//! No read data depends on a write port, so the block never closes a combinational loop.
+//! ## Bank plan
+//!
+//! Accesses per clock (§2.10), each to a line (b, p) = 16 words of pixel p of buffer b:
+//! issue reads the whole line (ip, p) (any of r0..r15 may be an operand); S4 writes up to
+//! NUM_ALUS words of line (sh3.b, sh3.p) at any positions; fill writes one row (fp, p, k) of 4
+//! words; drain reads one row (dp, p, k). Issue and drain are never the same buffer, nor are
+//! fill and S4 (§7.3), but they are the same memories: each word position sees up to two
+//! writes and two reads per clock, and the RAM primitive has one write and one read port.
+//!
+//! * Two write ports by a live-value table (LVT): the fill data goes to a **fill store**, the
+//!   S4 results to an **S4 store**, and `dirty[b][p][n]` (192 flops) says which of the two holds
+//!   word n: set by an S4 write of it, cleared for the whole buffer when its group's first row
+//!   is accepted. A word with dirty = 0 in a row k ≥ R is scratch and reads 0 (this replaces
+//!   zeroing the scratch rows on the last fill row).
+//! * Two read ports by two copies of each store, one read by issue, one by drain.
+//! * Banks: fill store for issue: 4 row banks k (128 bits, address {b, p}); fill store for
+//!   drain: one memory of 128 data + 5 iptr + 8 tag bits at address {b, k, p}; S4 store for
+//!   issue and for drain: 16 word banks n each (32 bits, address {b, p}), so that the lanes'
+//!   writes (distinct words; a later lane wins a shared one) each hit their own bank.
+//!   37 `Ram`s, every one 1 write + 1 read port per clock.
+//! * Buffer rotation by base pointer: the buffer index is the high address bits; nothing moves.
+//! * The CE bit is the write enable: an S4 bank is written only when we4 = sh3.live (the slot's
+//!   CE bit) and a lane names its word, so a skipped slot writes no RAM at all.
+//! * Registered read hidden by reading one cycle early: the sequencer gives the next cycle's
+//!   issue line and drain row (`issue_next_*`, `drain_next_*`), the memories are read with that
+//!   address, and their data arrives in the cycle of the issue / drain. The one write that this
+//!   misses is the S4 write at the same edge (the previous slot of the same pixel, or the tail
+//!   write into a row about to be drained, §7.3); it is kept in `fwd_*` for one clock and wins
+//!   over the RAM data (it is also the only same-address read-during-write, whose RAM data is
+//!   undefined). Fill writes never meet a read of the same word at the same edge: the last fill
+//!   row is pixel 3 and the first issue pixel 0; drain and fill are different buffers.
+//!   So §7.3 timing is unchanged (row latency 8R).
+//! * Kept in flops: `ce` (48 bits: read by issue, drain and the cxw read-modify-write in the
+//!   same clock), the P0 iptrs (12 × 5: fetch and ERR_SIMD), `dirty` and the forwarding
+//!   registers.
+//!
+//! Ports are as before, plus the one-cycle-early addresses and the issuing group's R − 1.
+//! Every read port depends only on registers; no read data depends on a write port.
 
-use crate::prims::RDff;
+use crate::prims::{RDff, Ram};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -22,11 +50,15 @@ pub struct GroupBuffers<const NA: usize> {
     /// Issue read port: buffer and slot ix = {k, p} → line (b, p), ce[p][k], iptr[0][k].
     pub issue_buf: Signal<In, Bits<2>>,
     pub issue_slot: Signal<In, Bits<4>>,
+    /// R − 1 of the issuing group (rows above it are scratch).
+    pub issue_rm1: Signal<In, Bits<2>>,
+    /// `issue_buf` and `issue_slot` of the next cycle (the RAM read address).
+    pub issue_next_buf: Signal<In, Bits<2>>,
+    pub issue_next_slot: Signal<In, Bits<4>>,
     pub issue_line: Vec<Signal<Out, Bits<32>>>,
     pub issue_ce: Signal<Out, Bit>,
     pub issue_iptr0: Signal<Out, Bits<5>>,
-    /// Fill write port: row n = {k, p} of buffer `fill_buf` takes the row and its sideband;
-    /// with `fill_last`, rows k > `fill_rm1` of every pixel are zeroed.
+    /// Fill write port: row n = {k, p} of buffer `fill_buf` takes the row and its sideband.
     pub fill_we: Signal<In, Bit>,
     pub fill_buf: Signal<In, Bits<2>>,
     pub fill_n: Signal<In, Bits<4>>,
@@ -34,14 +66,15 @@ pub struct GroupBuffers<const NA: usize> {
     pub fill_ce: Signal<In, Bit>,
     pub fill_iptr: Signal<In, Bits<5>>,
     pub fill_tag: Signal<In, Bits<8>>,
-    pub fill_last: Signal<In, Bit>,
-    pub fill_rm1: Signal<In, Bits<2>>,
     /// Fill read port: iptr[0][k] of the filled row's k.
     pub fill_iptr0: Signal<Out, Bits<5>>,
     /// Drain read port: row n = {k, p} of buffer `drain_buf` (all 0 unless `drain_en`).
     pub drain_en: Signal<In, Bit>,
     pub drain_buf: Signal<In, Bits<2>>,
     pub drain_n: Signal<In, Bits<4>>,
+    /// `drain_buf` and `drain_n` of the next cycle (the RAM read address).
+    pub drain_next_buf: Signal<In, Bits<2>>,
+    pub drain_next_n: Signal<In, Bits<4>>,
     pub drain_data: Signal<Out, Bits<128>>,
     pub drain_ce: Signal<Out, Bit>,
     pub drain_iptr: Signal<Out, Bits<5>>,
@@ -61,16 +94,34 @@ pub struct GroupBuffers<const NA: usize> {
     c2: Vec<Constant<Bits<2>>>,
     c4: Vec<Constant<Bits<4>>>,
     c5: Vec<Constant<Bits<5>>>,
-    /// index b*64 + p*16 + n (registers), b*16 + p*4 + k (ce, iptr, tag)
-    regs: Vec<RDff<Bits<32>>>,
+    /// fill store, issue copy: row bank k, address {b, p}
+    fill_rows: Vec<Ram<128, 4>>,
+    /// fill store, drain copy: {tag, iptr, data} at address {b, k, p}
+    fill_drain: Ram<141, 6>,
+    /// S4 store, issue and drain copies: word bank n, address {b, p}
+    s4_issue: Vec<Ram<32, 4>>,
+    s4_drain: Vec<Ram<32, 4>>,
+    /// LVT: word n of line (b, p) (index b*4 + p) was last written by S4
+    dirty: Vec<RDff<Bits<16>>>,
+    /// index b*16 + p*4 + k (ce), b*4 + k (P0 iptr)
     ce: Vec<RDff<Bit>>,
-    iptr: Vec<RDff<Bits<5>>>,
-    tag: Vec<RDff<Bits<8>>>,
-    /// the gathered write enable and data of each register and CE bit
-    rwe: Vec<Signal<Local, Bit>>,
-    rwd: Vec<Signal<Local, Bits<32>>>,
+    iptr0: Vec<RDff<Bits<5>>>,
+    /// the S4 write of the last edge (missed by the one-cycle-early RAM read)
+    fwd_we: RDff<Bit>,
+    fwd_buf: RDff<Bits<2>>,
+    fwd_pix: RDff<Bits<2>>,
+    fwd_reg: Vec<RDff<Bits<5>>>,
+    fwd_data: Vec<RDff<Bits<32>>>,
+    /// S4 write enable and data per word bank
+    swe: Signal<Local, Bits<16>>,
+    swd: Vec<Signal<Local, Bits<32>>>,
     cwe: Vec<Signal<Local, Bit>>,
     cwd: Vec<Signal<Local, Bit>>,
+    /// dirty bits of the issuing / drained line; the forwarded write hits that line
+    idirty: Signal<Local, Bits<16>>,
+    ddirty: Signal<Local, Bits<16>>,
+    ifwd: Signal<Local, Bit>,
+    dfwd: Signal<Local, Bit>,
     /// the drained row's four words
     ow: Vec<Signal<Local, Bits<32>>>,
 }
@@ -85,6 +136,9 @@ impl<const NA: usize> GroupBuffers<NA> {
             rst: Default::default(),
             issue_buf: Default::default(),
             issue_slot: Default::default(),
+            issue_rm1: Default::default(),
+            issue_next_buf: Default::default(),
+            issue_next_slot: Default::default(),
             issue_line: v(16),
             issue_ce: Default::default(),
             issue_iptr0: Default::default(),
@@ -95,12 +149,12 @@ impl<const NA: usize> GroupBuffers<NA> {
             fill_ce: Default::default(),
             fill_iptr: Default::default(),
             fill_tag: Default::default(),
-            fill_last: Default::default(),
-            fill_rm1: Default::default(),
             fill_iptr0: Default::default(),
             drain_en: Default::default(),
             drain_buf: Default::default(),
             drain_n: Default::default(),
+            drain_next_buf: Default::default(),
+            drain_next_n: Default::default(),
             drain_data: Default::default(),
             drain_ce: Default::default(),
             drain_iptr: Default::default(),
@@ -116,14 +170,26 @@ impl<const NA: usize> GroupBuffers<NA> {
             c2: (0..4u64).map(|i| Constant::new(i.into())).collect(),
             c4: (0..16u64).map(|i| Constant::new(i.into())).collect(),
             c5: (0..16u64).map(|i| Constant::new(i.into())).collect(),
-            regs: v(192),
+            fill_rows: v(4),
+            fill_drain: Default::default(),
+            s4_issue: v(16),
+            s4_drain: v(16),
+            dirty: v(12),
             ce: v(48),
-            iptr: v(48),
-            tag: v(48),
-            rwe: v(192),
-            rwd: v(192),
+            iptr0: v(12),
+            fwd_we: Default::default(),
+            fwd_buf: Default::default(),
+            fwd_pix: Default::default(),
+            fwd_reg: v(NA),
+            fwd_data: v(NA),
+            swe: Default::default(),
+            swd: v(16),
             cwe: v(48),
             cwd: v(48),
+            idirty: Default::default(),
+            ddirty: Default::default(),
+            ifwd: Default::default(),
+            dfwd: Default::default(),
             ow: v(4),
         }
     }
@@ -132,30 +198,105 @@ impl<const NA: usize> GroupBuffers<NA> {
 impl<const NA: usize> Logic for GroupBuffers<NA> {
     #[hdl_gen]
     fn update(&mut self) {
-        for i in 0..192 {
-            self.regs[i].clock.next = self.clock.val();
-            self.regs[i].rst.next = self.rst.val();
-            self.regs[i].d.next = self.regs[i].q.val();
-            self.rwe[i].next = false;
-            self.rwd[i].next = 0.into();
-        }
+        // ---- flops: clock, reset, hold ----
         for i in 0..48 {
             self.ce[i].clock.next = self.clock.val();
             self.ce[i].rst.next = self.rst.val();
             self.ce[i].d.next = self.ce[i].q.val();
             self.cwe[i].next = false;
             self.cwd[i].next = false;
-            self.iptr[i].clock.next = self.clock.val();
-            self.iptr[i].rst.next = self.rst.val();
-            self.iptr[i].d.next = self.iptr[i].q.val();
-            self.tag[i].clock.next = self.clock.val();
-            self.tag[i].rst.next = self.rst.val();
-            self.tag[i].d.next = self.tag[i].q.val();
+        }
+        for i in 0..12 {
+            self.dirty[i].clock.next = self.clock.val();
+            self.dirty[i].rst.next = self.rst.val();
+            self.dirty[i].d.next = self.dirty[i].q.val();
+            self.iptr0[i].clock.next = self.clock.val();
+            self.iptr0[i].rst.next = self.rst.val();
+            self.iptr0[i].d.next = self.iptr0[i].q.val();
+        }
+        dff_setup!(self, clock, fwd_we, fwd_buf, fwd_pix);
+        self.fwd_we.rst.next = self.rst.val();
+        self.fwd_buf.rst.next = self.rst.val();
+        self.fwd_pix.rst.next = self.rst.val();
+        for j in 0..NA {
+            self.fwd_reg[j].clock.next = self.clock.val();
+            self.fwd_reg[j].rst.next = self.rst.val();
+            self.fwd_data[j].clock.next = self.clock.val();
+            self.fwd_data[j].rst.next = self.rst.val();
         }
 
-        // ---- issue read port ----
+        // ---- S4 write: one word per bank (a later lane wins), the CE bit as write enable ----
+        self.swe.next = 0.into();
+        for n in 0..16 {
+            self.swd[n].next = 0.into();
+            for j in 0..NA {
+                if self.wb_reg[j].val() == self.c5[n].val() {
+                    self.swe.next = self.swe.val().replace_bit(n, self.wb_we.val());
+                    self.swd[n].next = self.wb_data[j].val();
+                }
+            }
+        }
+        for n in 0..16 {
+            self.s4_issue[n].clock.next = self.clock.val();
+            self.s4_issue[n].write_enable.next = self.swe.val().get_bit(n);
+            self.s4_issue[n].write_address.next = bit_cast::<4, 2>(self.wb_buf.val()) << 2 | bit_cast::<4, 2>(self.wb_pix.val());
+            self.s4_issue[n].write_data.next = self.swd[n].val();
+            self.s4_issue[n].read_enable.next = true;
+            self.s4_issue[n].read_address.next = bit_cast::<4, 2>(self.issue_next_buf.val()) << 2 | bit_cast::<4, 2>(self.issue_next_slot.val().get_bits::<2>(0));
+            self.s4_drain[n].clock.next = self.clock.val();
+            self.s4_drain[n].write_enable.next = self.swe.val().get_bit(n);
+            self.s4_drain[n].write_address.next = bit_cast::<4, 2>(self.wb_buf.val()) << 2 | bit_cast::<4, 2>(self.wb_pix.val());
+            self.s4_drain[n].write_data.next = self.swd[n].val();
+            self.s4_drain[n].read_enable.next = true;
+            self.s4_drain[n].read_address.next = bit_cast::<4, 2>(self.drain_next_buf.val()) << 2 | bit_cast::<4, 2>(self.drain_next_n.val().get_bits::<2>(0));
+        }
+        self.fwd_we.d.next = self.wb_we.val();
+        self.fwd_buf.d.next = self.wb_buf.val();
+        self.fwd_pix.d.next = self.wb_pix.val();
+        for j in 0..NA {
+            self.fwd_reg[j].d.next = self.wb_reg[j].val();
+            self.fwd_data[j].d.next = self.wb_data[j].val();
+        }
+
+        // ---- fill write: row banks, the drain copy with its sideband, P0 iptrs ----
+        for k in 0..4 {
+            self.fill_rows[k].clock.next = self.clock.val();
+            self.fill_rows[k].write_enable.next = self.fill_we.val() & (self.fill_n.val().get_bits::<2>(2) == self.c2[k].val());
+            self.fill_rows[k].write_address.next = bit_cast::<4, 2>(self.fill_buf.val()) << 2 | bit_cast::<4, 2>(self.fill_n.val().get_bits::<2>(0));
+            self.fill_rows[k].write_data.next = self.fill_data.val();
+            self.fill_rows[k].read_enable.next = true;
+            self.fill_rows[k].read_address.next = bit_cast::<4, 2>(self.issue_next_buf.val()) << 2 | bit_cast::<4, 2>(self.issue_next_slot.val().get_bits::<2>(0));
+        }
+        self.fill_drain.clock.next = self.clock.val();
+        self.fill_drain.write_enable.next = self.fill_we.val();
+        self.fill_drain.write_address.next = bit_cast::<6, 2>(self.fill_buf.val()) << 4 | bit_cast::<6, 4>(self.fill_n.val());
+        self.fill_drain.write_data.next = bit_cast::<141, 128>(self.fill_data.val()) | bit_cast::<141, 5>(self.fill_iptr.val()) << 128 | bit_cast::<141, 8>(self.fill_tag.val()) << 133;
+        self.fill_drain.read_enable.next = true;
+        self.fill_drain.read_address.next = bit_cast::<6, 2>(self.drain_next_buf.val()) << 4 | bit_cast::<6, 4>(self.drain_next_n.val());
+        for b in 0..3 {
+            for k in 0..4 {
+                if self.fill_we.val() & (self.fill_buf.val() == self.c2[b].val()) & (self.fill_n.val() == self.c4[k * 4].val()) {
+                    self.iptr0[b * 4 + k].d.next = self.fill_iptr.val();
+                }
+            }
+        }
+
+        // ---- LVT: S4 sets a word's dirty bit, a group's first row clears its buffer's ----
+        for b in 0..3 {
+            for p in 0..4 {
+                if self.fill_we.val() & (self.fill_buf.val() == self.c2[b].val()) & (self.fill_n.val() == self.c4[0].val()) {
+                    self.dirty[b * 4 + p].d.next = 0.into();
+                }
+                if self.wb_we.val() & (self.wb_buf.val() == self.c2[b].val()) & (self.wb_pix.val() == self.c2[p].val()) {
+                    self.dirty[b * 4 + p].d.next = self.dirty[b * 4 + p].q.val() | self.swe.val();
+                }
+            }
+        }
+
+        // ---- issue read port: RAM data read last cycle, the last edge's S4 write over it ----
         self.issue_ce.next = false;
         self.issue_iptr0.next = 0.into();
+        self.idirty.next = 0.into();
         for b in 0..3 {
             for p in 0..4 {
                 for k in 0..4 {
@@ -163,21 +304,29 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
                         self.issue_ce.next = self.ce[b * 16 + p * 4 + k].q.val();
                     }
                 }
+                if (self.issue_buf.val() == self.c2[b].val()) & (self.issue_slot.val().get_bits::<2>(0) == self.c2[p].val()) {
+                    self.idirty.next = self.dirty[b * 4 + p].q.val();
+                }
             }
             for k in 0..4 {
                 if (self.issue_buf.val() == self.c2[b].val()) & (self.issue_slot.val().get_bits::<2>(2) == self.c2[k].val()) {
-                    self.issue_iptr0.next = self.iptr[b * 16 + k].q.val();
+                    self.issue_iptr0.next = self.iptr0[b * 4 + k].q.val();
                 }
             }
         }
-        for n in 0..16 {
-            self.issue_line[n].next = 0.into();
-        }
-        for b in 0..3 {
-            for p in 0..4 {
-                if (self.issue_buf.val() == self.c2[b].val()) & (self.issue_slot.val().get_bits::<2>(0) == self.c2[p].val()) {
-                    for n in 0..16 {
-                        self.issue_line[n].next = self.regs[b * 64 + p * 16 + n].q.val();
+        self.ifwd.next = self.fwd_we.q.val() & (self.fwd_buf.q.val() == self.issue_buf.val()) & (self.fwd_pix.q.val() == self.issue_slot.val().get_bits::<2>(0));
+        for k in 0..4 {
+            for f in 0..4 {
+                self.issue_line[k * 4 + f].next = 0.into();
+                if self.c2[k].val() <= self.issue_rm1.val() {
+                    self.issue_line[k * 4 + f].next = self.fill_rows[k].read_data.val().get_bits::<32>(f * 32);
+                }
+                if self.idirty.val().get_bit(k * 4 + f) {
+                    self.issue_line[k * 4 + f].next = self.s4_issue[k * 4 + f].read_data.val();
+                }
+                for j in 0..NA {
+                    if self.ifwd.val() & (self.fwd_reg[j].q.val() == self.c5[k * 4 + f].val()) {
+                        self.issue_line[k * 4 + f].next = self.fwd_data[j].q.val();
                     }
                 }
             }
@@ -188,38 +337,52 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
         for b in 0..3 {
             for k in 0..4 {
                 if (self.fill_buf.val() == self.c2[b].val()) & (self.fill_n.val().get_bits::<2>(2) == self.c2[k].val()) {
-                    self.fill_iptr0.next = self.iptr[b * 16 + k].q.val();
+                    self.fill_iptr0.next = self.iptr0[b * 4 + k].q.val();
                 }
             }
         }
 
-        // ---- drain read port ----
-        for f in 0..4 {
-            self.ow[f].next = 0.into();
-        }
+        // ---- drain read port (rows < R only, never scratch) ----
         self.drain_data.next = 0.into();
         self.drain_ce.next = false;
         self.drain_iptr.next = 0.into();
         self.drain_tag.next = 0.into();
-        if self.drain_en.val() {
-            for b in 0..3 {
-                for p in 0..4 {
-                    for k in 0..4 {
-                        if (self.drain_buf.val() == self.c2[b].val()) & (self.drain_n.val() == self.c4[k * 4 + p].val()) {
-                            self.drain_ce.next = self.ce[b * 16 + p * 4 + k].q.val();
-                            self.drain_iptr.next = self.iptr[b * 16 + p * 4 + k].q.val();
-                            self.drain_tag.next = self.tag[b * 16 + p * 4 + k].q.val();
-                            for f in 0..4 {
-                                self.ow[f].next = self.regs[b * 64 + p * 16 + k * 4 + f].q.val();
-                            }
-                        }
+        self.ddirty.next = 0.into();
+        for b in 0..3 {
+            for p in 0..4 {
+                for k in 0..4 {
+                    if (self.drain_buf.val() == self.c2[b].val()) & (self.drain_n.val() == self.c4[k * 4 + p].val()) {
+                        self.drain_ce.next = self.ce[b * 16 + p * 4 + k].q.val();
+                    }
+                }
+                if (self.drain_buf.val() == self.c2[b].val()) & (self.drain_n.val().get_bits::<2>(0) == self.c2[p].val()) {
+                    self.ddirty.next = self.dirty[b * 4 + p].q.val();
+                }
+            }
+        }
+        self.dfwd.next = self.fwd_we.q.val() & (self.fwd_buf.q.val() == self.drain_buf.val()) & (self.fwd_pix.q.val() == self.drain_n.val().get_bits::<2>(0));
+        for f in 0..4 {
+            self.ow[f].next = self.fill_drain.read_data.val().get_bits::<32>(f * 32);
+            for k in 0..4 {
+                if (self.drain_n.val().get_bits::<2>(2) == self.c2[k].val()) & self.ddirty.val().get_bit(k * 4 + f) {
+                    self.ow[f].next = self.s4_drain[k * 4 + f].read_data.val();
+                }
+                for j in 0..NA {
+                    if self.dfwd.val() & (self.drain_n.val().get_bits::<2>(2) == self.c2[k].val()) & (self.fwd_reg[j].q.val() == self.c5[k * 4 + f].val()) {
+                        self.ow[f].next = self.fwd_data[j].q.val();
                     }
                 }
             }
+        }
+        if self.drain_en.val() {
+            self.drain_iptr.next = self.fill_drain.read_data.val().get_bits::<5>(128);
+            self.drain_tag.next = self.fill_drain.read_data.val().get_bits::<8>(133);
             self.drain_data.next = bit_cast::<128, 32>(self.ow[0].val())
                 | bit_cast::<128, 32>(self.ow[1].val()) << 32
                 | bit_cast::<128, 32>(self.ow[2].val()) << 64
                 | bit_cast::<128, 32>(self.ow[3].val()) << 96;
+        } else {
+            self.drain_ce.next = false;
         }
 
         // ---- write-back read port: the written pixel's CE bits ----
@@ -234,19 +397,11 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
             }
         }
 
-        // ---- write-back (S4) write port ----
+        // ---- CE bits: S4 (cxw), then fill (fill wins), one write per bit ----
         if self.wb_we.val() {
             for b in 0..3 {
                 for p in 0..4 {
                     if (self.wb_buf.val() == self.c2[b].val()) & (self.wb_pix.val() == self.c2[p].val()) {
-                        for n in 0..16 {
-                            for j in 0..NA {
-                                if self.wb_reg[j].val() == self.c5[n].val() {
-                                    self.rwe[b * 64 + p * 16 + n].next = true;
-                                    self.rwd[b * 64 + p * 16 + n].next = self.wb_data[j].val();
-                                }
-                            }
-                        }
                         for k in 0..4 {
                             if self.ce_we.val().get_bit(k) {
                                 self.cwe[b * 16 + p * 4 + k].next = true;
@@ -257,42 +412,16 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
                 }
             }
         }
-
-        // ---- fill write port (after S4: fill wins) ----
         if self.fill_we.val() {
             for b in 0..3 {
-                if self.fill_buf.val() == self.c2[b].val() {
-                    for p in 0..4 {
-                        for k in 0..4 {
-                            if self.fill_n.val() == self.c4[k * 4 + p].val() {
-                                self.cwe[b * 16 + p * 4 + k].next = true;
-                                self.cwd[b * 16 + p * 4 + k].next = self.fill_ce.val();
-                                self.iptr[b * 16 + p * 4 + k].d.next = self.fill_iptr.val();
-                                self.tag[b * 16 + p * 4 + k].d.next = self.fill_tag.val();
-                                for f in 0..4 {
-                                    self.rwe[b * 64 + p * 16 + k * 4 + f].next = true;
-                                    self.rwd[b * 64 + p * 16 + k * 4 + f].next = self.fill_data.val().get_bits::<32>(f * 32);
-                                }
-                            }
-                        }
-                        // scratch rows >= R are zeroed on the last row
-                        for k in 1..4 {
-                            if self.fill_last.val() & (self.c2[k].val() > self.fill_rm1.val()) {
-                                for f in 0..4 {
-                                    self.rwe[b * 64 + p * 16 + k * 4 + f].next = true;
-                                    self.rwd[b * 64 + p * 16 + k * 4 + f].next = 0.into();
-                                }
-                            }
+                for p in 0..4 {
+                    for k in 0..4 {
+                        if (self.fill_buf.val() == self.c2[b].val()) & (self.fill_n.val() == self.c4[k * 4 + p].val()) {
+                            self.cwe[b * 16 + p * 4 + k].next = true;
+                            self.cwd[b * 16 + p * 4 + k].next = self.fill_ce.val();
                         }
                     }
                 }
-            }
-        }
-
-        // ---- one write per register and CE bit ----
-        for i in 0..192 {
-            if self.rwe[i].val() {
-                self.regs[i].d.next = self.rwd[i].val();
             }
         }
         for i in 0..48 {

@@ -20,6 +20,7 @@ use crate::BlockGen;
 use serde::{Deserialize, Serialize};
 
 pub mod enc;
+mod bank_clocks;
 mod buffers;
 mod config;
 mod control_bank;

@@ -5,6 +5,7 @@
 //! operand read → lanes and control bank (bank inputs) ; write-back (from B3, cx3, sh3) →
 //! buffers, config store (write ports) ; fill check, counters, error log.
 
+use super::bank_clocks::BankClocks;
 use super::buffers::GroupBuffers;
 use super::config::ConfigStore;
 use super::control_bank::ControlBank;
@@ -17,7 +18,6 @@ use super::operands::OperandRead;
 use super::sequencer::Sequencer;
 use super::shadow::ShadowPipe;
 use super::writeback::WriteBack;
-use crate::prims::CgCell;
 use rust_hdl::prelude::*;
 
 
@@ -115,10 +115,8 @@ pub struct AluPipe<const NA: usize> {
     /// Any sticky error bit.
     pub err_any: Signal<Out, Bit>,
 
-    /// 1 for GATE_STYLE = ICG (bank clocks through `cg`), 0 for CE
-    _icg: usize,
-    /// the three bank clock gates B1..B3 (GATE_STYLE = ICG only)
-    cg: Vec<CgCell>,
+    /// the bank clocks of B1..B3 (clock gates for GATE_STYLE = ICG)
+    bank_clocks: BankClocks,
     sequencer: Sequencer,
     buffers: GroupBuffers<NA>,
     shadow: ShadowPipe,
@@ -185,8 +183,7 @@ impl<const NA: usize> AluPipe<NA> {
             err_sticky: Default::default(),
             err_first: Default::default(),
             err_any: Default::default(),
-            _icg: icg as usize,
-            cg: (0..3 * icg as usize).map(|_| Default::default()).collect(),
+            bank_clocks: BankClocks::new(icg),
             sequencer: Sequencer::new(),
             buffers: GroupBuffers::new(),
             shadow: ShadowPipe::new(scope),
@@ -207,7 +204,7 @@ impl<const NA: usize> AluPipe<NA> {
 impl<const NA: usize> Logic for AluPipe<NA> {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- clocks and resets (bank clocks: see GATE_STYLE below) ----
+        // ---- clocks and resets (bank clocks per GATE_STYLE from `bank_clocks`) ----
         self.sequencer.clock.next = self.clk.val();
         self.sequencer.rst.next = self.rst.val();
         self.buffers.clock.next = self.clk.val();
@@ -220,14 +217,16 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.counters.rst.next = self.rst.val();
         self.errors.clock.next = self.clk.val();
         self.errors.rst.next = self.rst.val();
-        self.control_bank.clock_s1.next = self.clk.val();
-        self.control_bank.clock_s2.next = self.clk.val();
-        self.control_bank.clock_s3.next = self.clk.val();
+        self.bank_clocks.clk.next = self.clk.val();
+        self.bank_clocks.rst.next = self.rst.val();
+        self.control_bank.clock_s1.next = self.bank_clocks.clock_s1.val();
+        self.control_bank.clock_s2.next = self.bank_clocks.clock_s2.val();
+        self.control_bank.clock_s3.next = self.bank_clocks.clock_s3.val();
         self.control_bank.rst.next = self.rst.val();
         for j in 0..NA {
-            self.lanes[j].clock_s1.next = self.clk.val();
-            self.lanes[j].clock_s2.next = self.clk.val();
-            self.lanes[j].clock_s3.next = self.clk.val();
+            self.lanes[j].clock_s1.next = self.bank_clocks.clock_s1.val();
+            self.lanes[j].clock_s2.next = self.bank_clocks.clock_s2.val();
+            self.lanes[j].clock_s3.next = self.bank_clocks.clock_s3.val();
             self.lanes[j].rst.next = self.rst.val();
         }
 
@@ -239,6 +238,9 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         // ---- group buffers: issue, fill, drain and write-back ports ----
         self.buffers.issue_buf.next = self.sequencer.issue_buf.val();
         self.buffers.issue_slot.next = self.sequencer.issue_slot.val();
+        self.buffers.issue_rm1.next = self.sequencer.issue_rm1.val();
+        self.buffers.issue_next_buf.next = self.sequencer.issue_next_buf.val();
+        self.buffers.issue_next_slot.next = self.sequencer.issue_next_slot.val();
         self.buffers.fill_we.next = self.sequencer.fill.val();
         self.buffers.fill_buf.next = self.sequencer.fill_buf.val();
         self.buffers.fill_n.next = self.sequencer.fill_n.val();
@@ -246,11 +248,11 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.buffers.fill_ce.next = self.in_ce.val();
         self.buffers.fill_iptr.next = self.in_iptr.val();
         self.buffers.fill_tag.next = self.in_tag.val();
-        self.buffers.fill_last.next = self.sequencer.fill_last.val();
-        self.buffers.fill_rm1.next = self.sequencer.fill_rm1.val();
         self.buffers.drain_en.next = self.sequencer.out_valid.val();
         self.buffers.drain_buf.next = self.sequencer.drain_buf.val();
         self.buffers.drain_n.next = self.sequencer.drain_n.val();
+        self.buffers.drain_next_buf.next = self.sequencer.drain_next_buf.val();
+        self.buffers.drain_next_n.next = self.sequencer.drain_next_n.val();
         self.buffers.wb_we.next = self.shadow.we_s4.val();
         self.buffers.wb_buf.next = self.shadow.s4_buf.val();
         self.buffers.wb_pix.next = self.shadow.s4_pix.val();
@@ -304,27 +306,9 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.control_bank.en_s2.next = self.shadow.en_s2.val();
         self.control_bank.en_s3.next = self.shadow.en_s3.val();
         self.control_bank.word.next = self.decode.control.val();
-        // GATE_STYLE = ICG: bank clocks from the clock-gating cells (enable | rst so that reset
-        // still reaches the banks); the banks' hold logic stays, so both styles behave the same
-        for g in 0..self._icg {
-            self.cg[g].clk.next = self.clk.val();
-            self.cg[g].en.next = self.shadow.en_s1.val() | self.rst.val();
-            self.cg[g].test_en.next = false;
-            self.cg[g + 1].clk.next = self.clk.val();
-            self.cg[g + 1].en.next = self.shadow.en_s2.val() | self.rst.val();
-            self.cg[g + 1].test_en.next = false;
-            self.cg[g + 2].clk.next = self.clk.val();
-            self.cg[g + 2].en.next = self.shadow.en_s3.val() | self.rst.val();
-            self.cg[g + 2].test_en.next = false;
-            self.control_bank.clock_s1.next = self.cg[g].gclk.val();
-            self.control_bank.clock_s2.next = self.cg[g + 1].gclk.val();
-            self.control_bank.clock_s3.next = self.cg[g + 2].gclk.val();
-            for j in 0..NA {
-                self.lanes[j].clock_s1.next = self.cg[g].gclk.val();
-                self.lanes[j].clock_s2.next = self.cg[g + 1].gclk.val();
-                self.lanes[j].clock_s3.next = self.cg[g + 2].gclk.val();
-            }
-        }
+        self.bank_clocks.en_s1.next = self.shadow.en_s1.val();
+        self.bank_clocks.en_s2.next = self.shadow.en_s2.val();
+        self.bank_clocks.en_s3.next = self.shadow.en_s3.val();
 
         // ---- S4: write-back into the buffers, G and the CE bits ----
         self.writeback.we.next = self.shadow.we_s4.val();

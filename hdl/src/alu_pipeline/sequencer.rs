@@ -24,10 +24,6 @@ pub struct Sequencer {
     pub fill: Signal<Out, Bit>,
     pub fill_buf: Signal<Out, Bits<2>>,
     pub fill_n: Signal<Out, Bits<4>>,
-    /// R − 1 of the filling group (the offered row's own on the group's first row).
-    pub fill_rm1: Signal<Out, Bits<2>>,
-    /// The accepted row is the group's last (n = 4R − 1).
-    pub fill_last: Signal<Out, Bit>,
     /// R − 1 and seq stored for B[fp], and the groups accepted so far.
     pub fill_group_rm1: Signal<Out, Bits<2>>,
     pub fill_seq: Signal<Out, Bits<8>>,
@@ -39,6 +35,9 @@ pub struct Sequencer {
     pub issue_slot: Signal<Out, Bits<4>>,
     /// R − 1 of the issuing group.
     pub issue_rm1: Signal<Out, Bits<2>>,
+    /// `issue_buf` and `issue_slot` of the next cycle (the buffers read their RAM one cycle early).
+    pub issue_next_buf: Signal<Out, Bits<2>>,
+    pub issue_next_slot: Signal<Out, Bits<4>>,
     /// err_first info of issue-side errors: {seq, slot}.
     pub issue_info: Signal<Out, Bits<32>>,
 
@@ -46,6 +45,9 @@ pub struct Sequencer {
     pub out_valid: Signal<Out, Bit>,
     pub drain_buf: Signal<Out, Bits<2>>,
     pub drain_n: Signal<Out, Bits<4>>,
+    /// `drain_buf` and `drain_n` of the next cycle (valid whenever out_valid is 1 then).
+    pub drain_next_buf: Signal<Out, Bits<2>>,
+    pub drain_next_n: Signal<Out, Bits<4>>,
     /// Sideband of the presented row (0 while out_valid = 0).
     pub out_pix: Signal<Out, Bits<2>>,
     pub out_row: Signal<Out, Bits<2>>,
@@ -112,8 +114,6 @@ impl Sequencer {
             fill: Default::default(),
             fill_buf: Default::default(),
             fill_n: Default::default(),
-            fill_rm1: Default::default(),
-            fill_last: Default::default(),
             fill_group_rm1: Default::default(),
             fill_seq: Default::default(),
             group_count: Default::default(),
@@ -121,10 +121,14 @@ impl Sequencer {
             issue_buf: Default::default(),
             issue_slot: Default::default(),
             issue_rm1: Default::default(),
+            issue_next_buf: Default::default(),
+            issue_next_slot: Default::default(),
             issue_info: Default::default(),
             out_valid: Default::default(),
             drain_buf: Default::default(),
             drain_n: Default::default(),
+            drain_next_buf: Default::default(),
+            drain_next_n: Default::default(),
             out_pix: Default::default(),
             out_row: Default::default(),
             out_nrows_m1: Default::default(),
@@ -321,8 +325,6 @@ impl Logic for Sequencer {
         self.fill.next = self.faccept.val();
         self.fill_buf.next = self.fp.q.val();
         self.fill_n.next = self.fp_n.val();
-        self.fill_rm1.next = self.frm1.val();
-        self.fill_last.next = self.flast.val();
         self.fill_group_rm1.next = self.fp_rm1.val();
         self.fill_seq.next = self.fp_seq.val();
         self.group_count.next = self.gcount.q.val();
@@ -334,5 +336,17 @@ impl Logic for Sequencer {
         self.drain_buf.next = self.dp.q.val();
         self.drain_n.next = self.dp_n.val();
         self.group_done.next = self.drain.val() & self.dlast.val();
+        // next cycle's addresses: the pointers' next state; a buffer that becomes DONE has n = 0
+        self.issue_next_buf.next = self.ip.d.val();
+        self.issue_next_slot.next = self.ix.d.val();
+        self.drain_next_buf.next = self.dp.d.val();
+        self.drain_next_n.next = self.dp_n.val();
+        if self.drain.val() {
+            if self.dlast.val() {
+                self.drain_next_n.next = 0.into();
+            } else {
+                self.drain_next_n.next = self.dp_n.val() + 1;
+            }
+        }
     }
 }
