@@ -1,6 +1,8 @@
-//! The bank clocks of B1..B3 (spec §6.4, GATE_STYLE): the unit clock for GATE_STYLE = CE; for
-//! ICG the gated clocks of three `CgCell`s, enabled by en1..en3 or `rst` (so that reset still
-//! reaches the banks). The banks keep their hold logic, so both styles behave the same.
+//! The gated bank clocks of B1..B3 for GATE_STYLE = ICG (spec §6.4): three `CgCell`s, enabled by
+//! en1..en3 or `rst` (so that reset still reaches the banks). The top instantiates it only for
+//! ICG (a `Vec` of length 0 or 1: with CE its enable inputs would be unused ports) and clocks the
+//! banks with the unit clock otherwise. The banks keep their hold logic, so both styles behave
+//! the same.
 
 use crate::prims::CgCell;
 use rust_hdl::prelude::*;
@@ -17,13 +19,11 @@ pub struct BankClocks {
     pub clock_s1: Signal<Out, Clock>,
     pub clock_s2: Signal<Out, Clock>,
     pub clock_s3: Signal<Out, Clock>,
-    /// 1 for GATE_STYLE = ICG, 0 for CE
-    _icg: usize,
     cg: Vec<CgCell>,
 }
 
-impl BankClocks {
-    pub fn new(icg: bool) -> Self {
+impl Default for BankClocks {
+    fn default() -> Self {
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -33,8 +33,7 @@ impl BankClocks {
             clock_s1: Default::default(),
             clock_s2: Default::default(),
             clock_s3: Default::default(),
-            _icg: icg as usize,
-            cg: (0..3 * icg as usize).map(|_| Default::default()).collect(),
+            cg: (0..3).map(|_| Default::default()).collect(),
         }
     }
 }
@@ -42,22 +41,15 @@ impl BankClocks {
 impl Logic for BankClocks {
     #[hdl_gen]
     fn update(&mut self) {
-        self.clock_s1.next = self.clk.val();
-        self.clock_s2.next = self.clk.val();
-        self.clock_s3.next = self.clk.val();
-        for g in 0..self._icg {
+        for g in 0..3 {
             self.cg[g].clk.next = self.clk.val();
-            self.cg[g].en.next = self.en_s1.val() | self.rst.val();
             self.cg[g].test_en.next = false;
-            self.cg[g + 1].clk.next = self.clk.val();
-            self.cg[g + 1].en.next = self.en_s2.val() | self.rst.val();
-            self.cg[g + 1].test_en.next = false;
-            self.cg[g + 2].clk.next = self.clk.val();
-            self.cg[g + 2].en.next = self.en_s3.val() | self.rst.val();
-            self.cg[g + 2].test_en.next = false;
-            self.clock_s1.next = self.cg[g].gclk.val();
-            self.clock_s2.next = self.cg[g + 1].gclk.val();
-            self.clock_s3.next = self.cg[g + 2].gclk.val();
         }
+        self.cg[0].en.next = self.en_s1.val() | self.rst.val();
+        self.cg[1].en.next = self.en_s2.val() | self.rst.val();
+        self.cg[2].en.next = self.en_s3.val() | self.rst.val();
+        self.clock_s1.next = self.cg[0].gclk.val();
+        self.clock_s2.next = self.cg[1].gclk.val();
+        self.clock_s3.next = self.cg[2].gclk.val();
     }
 }

@@ -92,6 +92,11 @@ pub struct GroupBuffers<const NA: usize> {
     pub wb_ce: Signal<Out, Bits<4>>,
 
     c2: Vec<Constant<Bits<2>>>,
+    /// 0b1111 and 3: the rows 0..=R-1 as a mask, `0b1111 >> (3 - (R-1))` (a compare `k <= R-1`
+    /// would be constant for k = 0, which the lint gate rejects).
+    k_all_rows: Constant<Bits<4>>,
+    k_three: Constant<Bits<2>>,
+    irows: Signal<Local, Bits<4>>,
     c4: Vec<Constant<Bits<4>>>,
     c5: Vec<Constant<Bits<5>>>,
     /// fill store, issue copy: row bank k, address {b, p}
@@ -168,6 +173,9 @@ impl<const NA: usize> GroupBuffers<NA> {
             ce_data: Default::default(),
             wb_ce: Default::default(),
             c2: (0..4u64).map(|i| Constant::new(i.into())).collect(),
+            k_all_rows: Constant::new(15u64.into()),
+            k_three: Constant::new(3u64.into()),
+            irows: Default::default(),
             c4: (0..16u64).map(|i| Constant::new(i.into())).collect(),
             c5: (0..16u64).map(|i| Constant::new(i.into())).collect(),
             fill_rows: v(4),
@@ -315,10 +323,11 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
             }
         }
         self.ifwd.next = self.fwd_we.q.val() & (self.fwd_buf.q.val() == self.issue_buf.val()) & (self.fwd_pix.q.val() == self.issue_slot.val().get_bits::<2>(0));
+        self.irows.next = self.k_all_rows.val() >> (self.k_three.val() - self.issue_rm1.val());
         for k in 0..4 {
             for f in 0..4 {
                 self.issue_line[k * 4 + f].next = 0.into();
-                if self.c2[k].val() <= self.issue_rm1.val() {
+                if self.irows.val().get_bit(k) {
                     self.issue_line[k * 4 + f].next = self.fill_rows[k].read_data.val().get_bits::<32>(f * 32);
                 }
                 if self.idirty.val().get_bit(k * 4 + f) {

@@ -116,7 +116,13 @@ pub struct AluPipe<const NA: usize> {
     pub err_any: Signal<Out, Bit>,
 
     /// the bank clocks of B1..B3 (clock gates for GATE_STYLE = ICG)
-    bank_clocks: BankClocks,
+    /// GATE_STYLE = ICG only (length 1; 0 for CE).
+    bank_clocks: Vec<BankClocks>,
+    /// The clocks of banks B1..B3: the unit clock, or the gated clocks for ICG.
+    clock_s1: Signal<Local, Clock>,
+    clock_s2: Signal<Local, Clock>,
+    clock_s3: Signal<Local, Clock>,
+    _icg: usize,
     sequencer: Sequencer,
     buffers: GroupBuffers<NA>,
     shadow: ShadowPipe,
@@ -183,7 +189,11 @@ impl<const NA: usize> AluPipe<NA> {
             err_sticky: Default::default(),
             err_first: Default::default(),
             err_any: Default::default(),
-            bank_clocks: BankClocks::new(icg),
+            bank_clocks: (0..icg as usize).map(|_| BankClocks::default()).collect(),
+            clock_s1: Default::default(),
+            clock_s2: Default::default(),
+            clock_s3: Default::default(),
+            _icg: icg as usize,
             sequencer: Sequencer::new(),
             buffers: GroupBuffers::new(),
             shadow: ShadowPipe::new(scope),
@@ -217,16 +227,27 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.counters.rst.next = self.rst.val();
         self.errors.clock.next = self.clk.val();
         self.errors.rst.next = self.rst.val();
-        self.bank_clocks.clk.next = self.clk.val();
-        self.bank_clocks.rst.next = self.rst.val();
-        self.control_bank.clock_s1.next = self.bank_clocks.clock_s1.val();
-        self.control_bank.clock_s2.next = self.bank_clocks.clock_s2.val();
-        self.control_bank.clock_s3.next = self.bank_clocks.clock_s3.val();
+        self.clock_s1.next = self.clk.val();
+        self.clock_s2.next = self.clk.val();
+        self.clock_s3.next = self.clk.val();
+        for g in 0..self._icg {
+            self.bank_clocks[g].clk.next = self.clk.val();
+            self.bank_clocks[g].rst.next = self.rst.val();
+            self.bank_clocks[g].en_s1.next = self.shadow.en_s1.val();
+            self.bank_clocks[g].en_s2.next = self.shadow.en_s2.val();
+            self.bank_clocks[g].en_s3.next = self.shadow.en_s3.val();
+            self.clock_s1.next = self.bank_clocks[g].clock_s1.val();
+            self.clock_s2.next = self.bank_clocks[g].clock_s2.val();
+            self.clock_s3.next = self.bank_clocks[g].clock_s3.val();
+        }
+        self.control_bank.clock_s1.next = self.clock_s1.val();
+        self.control_bank.clock_s2.next = self.clock_s2.val();
+        self.control_bank.clock_s3.next = self.clock_s3.val();
         self.control_bank.rst.next = self.rst.val();
         for j in 0..NA {
-            self.lanes[j].clock_s1.next = self.bank_clocks.clock_s1.val();
-            self.lanes[j].clock_s2.next = self.bank_clocks.clock_s2.val();
-            self.lanes[j].clock_s3.next = self.bank_clocks.clock_s3.val();
+            self.lanes[j].clock_s1.next = self.clock_s1.val();
+            self.lanes[j].clock_s2.next = self.clock_s2.val();
+            self.lanes[j].clock_s3.next = self.clock_s3.val();
             self.lanes[j].rst.next = self.rst.val();
         }
 
@@ -306,9 +327,6 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.control_bank.en_s2.next = self.shadow.en_s2.val();
         self.control_bank.en_s3.next = self.shadow.en_s3.val();
         self.control_bank.word.next = self.decode.control.val();
-        self.bank_clocks.en_s1.next = self.shadow.en_s1.val();
-        self.bank_clocks.en_s2.next = self.shadow.en_s2.val();
-        self.bank_clocks.en_s3.next = self.shadow.en_s3.val();
 
         // ---- S4: write-back into the buffers, G and the CE bits ----
         self.writeback.we.next = self.shadow.we_s4.val();
