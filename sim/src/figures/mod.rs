@@ -9,6 +9,7 @@ use crate::cosim::model;
 pub mod alu_pipeline;
 pub mod branch_unit;
 pub mod region_addr_gen;
+pub mod tanh_sigmoid;
 
 /// A timing diagram: WaveDrom source, written as `<stem>.json` and rendered to `<stem>.svg`.
 pub struct Timing {
@@ -27,7 +28,7 @@ pub struct Stage {
 }
 
 /// The blocks with figures, in the README's order.
-pub const BLOCKS: &[&str] = &["region_addr_gen", "branch_unit", "alu_pipeline"];
+pub const BLOCKS: &[&str] = &["region_addr_gen", "branch_unit", "alu_pipeline", "tanh_sigmoid"];
 
 /// Runs the block's scenarios (each checked against the golden model as it runs).
 pub fn timing(block: &str) -> Vec<Timing> {
@@ -35,12 +36,15 @@ pub fn timing(block: &str) -> Vec<Timing> {
         "region_addr_gen" => region_addr_gen::timing(),
         "branch_unit" => branch_unit::timing(),
         "alu_pipeline" => alu_pipeline::timing(),
+        "tanh_sigmoid" => tanh_sigmoid::timing(),
         _ => panic!("no figures for block {block}"),
     }
 }
 
 /// The block's stage diagram: which co-sim model, and how its instances group.
 pub fn stage(block: &str) -> Stage {
+    // `inside`: draw this sub-block's module instead of the top (tanh: the lane, where the stages are)
+    let mut inside: Option<&'static str> = None;
     let (id, title, groups): (&str, &str, Vec<&'static str>) = match block {
         "region_addr_gen" => (
             "region_addr_gen_cfg_a_p/eu_region_addr_gen",
@@ -62,8 +66,16 @@ pub fn stage(block: &str) -> Stage {
             "eu_alu_pipeline, GATE_SCOPE = ALL: sequencer, buffers, lanes and the bank enables",
             vec![r"lanes=lanes\$\d+"],
         ),
+        "tanh_sigmoid" => {
+            inside = Some("eu_tanh_sigmoid$fused$0");
+            (
+                "tanh_sigmoid_lanes1_lat10/eu_tanh_sigmoid",
+                "eu_tanh_sigmoid, one lane at lat = 10 (cuts A-D): front (ROM, squarer, coefficient products), accumulate, N*m, round; stage registers",
+                vec![r"stage-\1 registers=[a-z]+([45])"],
+            )
+        }
         _ => panic!("no stage diagram for block {block}"),
     };
     let m = model(id);
-    Stage { stem: format!("{block}-stages"), verilog: m.verilog, top: m.module, title: title.to_string(), groups }
+    Stage { stem: format!("{block}-stages"), verilog: m.verilog, top: inside.unwrap_or(m.module), title: title.to_string(), groups }
 }
