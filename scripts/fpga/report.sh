@@ -15,7 +15,8 @@
 #                other (block, target) are kept as they are (the provenance list says so)
 #   --reuse      do not rebuild a (block, config, target, seed) whose run directory
 #                target/fpga/report/<block>-<config>-<target>-s<seed> already has its exit status
-#                (<dir>.rc, written by this script or by a manual build.sh run into that --out):
+#                (<dir>.rc, written by this script or by a manual build.sh run into that --out,
+#                and newer than the run's first file, so a stale status of an earlier run is not taken):
 #                lets long place-and-route runs be done separately, in the background
 #   --no-build   with --reuse: a run without a finished directory is not started and gets no row
 #   --pnr-timeout M  passed to build.sh: a run not routed after M minutes is a `not-routed` row
@@ -76,7 +77,10 @@ while read -r block configs; do
       synth_dir="" ran=0
       for seed in $seeds; do
         dir="$runs/$block-$config-$target-s$seed"
-        if [ $reuse = 1 ] && [ -f "$dir.rc" ]; then
+        # A run is finished when its exit status was written after the run began (bist.env is
+        # the first file build.sh writes): a .rc left from an older run into the same directory
+        # while a new one is still going does not count.
+        if [ $reuse = 1 ] && [ -f "$dir.rc" ] && { [ ! -f "$dir/bist.env" ] || [ "$dir.rc" -nt "$dir/bist.env" ]; }; then
           echo "report.sh: $block ($config) on $target, seed $seed: reusing $dir" >&2
           rc=$(cat "$dir.rc"); reused=$(( ${reused:-0} + 1 ))
         elif [ $build = 0 ]; then
