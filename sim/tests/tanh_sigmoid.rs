@@ -3,80 +3,11 @@
 //! the f64 reference.
 
 use rand::{Rng, SeedableRng};
-use sim::cosim::Dut;
+use sim::drivers::tanh_sigmoid::TanhBench;
 use sim::golden::tanh_sigmoid::*;
 
-struct Bench {
-    dut: Dut,
-    gold: Pipeline,
-    lanes: usize,
-    params: Params,
-    /// The ports by their spec names (bindings generated from the model's port list).
-    p: sim::ports::EuTanhSigmoid,
-}
-
-impl Bench {
-    fn new(variant: &str) -> Self {
-        let dut = Dut::new(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
-        let lanes: usize = dut.param("lanes").parse().unwrap();
-        let params = Params { fused: dut.param("fused") == "1", canon_nan: dut.param("canon_nan") == "1" };
-        // the spec's latency (§6.2), not the golden model's: 6 with the fused tail, 4 without;
-        // the test-only `_lat<N>` variants raise it to N with output stages
-        let lat: usize = dut.param("lat").parse().unwrap();
-        let spec_lat = if params.fused { 6 } else { 4 };
-        match variant.split_once("_lat") {
-            Some((_, n)) => assert_eq!(lat, n.parse::<usize>().unwrap()),
-            None => assert_eq!(lat, spec_lat),
-        }
-        let mut b = Bench {
-            p: sim::ports::EuTanhSigmoid::of(&dut),
-            gold: Pipeline::with_lat(lanes, params, lat),
-            lanes,
-            params,
-            dut,
-        };
-        b.dut.reset(2);
-        b
-    }
-    /// One cycle: drive, tick both, compare every output.
-    fn cycle(&mut self, i: &VecIn) {
-        let d = &mut self.dut;
-        d.set(self.p.in_valid, i.valid as u64);
-        d.set(self.p.in_op, i.op as u64);
-        d.set(self.p.in_fmt, i.fmt as u64);
-        d.set(self.p.in_ftz, i.ftz as u64);
-        d.set(self.p.in_mask, i.mask as u64);
-        d.set(self.p.in_tag, i.tag as u64);
-        for l in 0..self.lanes {
-            d.set_field(self.p.in_data, 32 * l, 32, i.data[l] as u64);
-        }
-        d.tick();
-        let g = self.gold.tick(i);
-        let mut e = d.expected();
-        e.set(self.p.out_valid, g.valid as u64).set(self.p.out_mask, g.mask as u64).set(self.p.out_tag, g.tag as u64);
-        for l in 0..self.lanes {
-            e.set_field(self.p.out_data, 32 * l, 32, g.data[l] as u64);
-        }
-        d.check(&e);
-    }
-    fn drain(&mut self) {
-        let idle = VecIn { data: vec![0; self.lanes], ..Default::default() };
-        for _ in 0..self.gold.lat() {
-            self.cycle(&idle);
-        }
-    }
-    /// All lanes active, back to back.
-    fn run_values(&mut self, op: u8, fmt: u8, ftz: bool, vals: &[u32]) {
-        let full = if self.lanes == 32 { u32::MAX } else { (1u32 << self.lanes) - 1 };
-        for (n, ch) in vals.chunks(self.lanes).enumerate() {
-            let mut data = ch.to_vec();
-            data.resize(self.lanes, 0);
-            let i = VecIn { valid: true, op, fmt, ftz, mask: full, tag: (n & 0xFF) as u32, data };
-            self.cycle(&i);
-        }
-        self.drain();
-    }
-}
+/// The shared lock-step driver (sim::drivers::tanh_sigmoid).
+type Bench = TanhBench;
 
 /// Accuracy of one golden result against the f64 reference; panics naming the input on a violation.
 fn check_bounds(op: u8, fmt: u8, raw: u32, out: u32) {

@@ -1,7 +1,6 @@
-//! Lock-step co-simulation driver for `eu_tanh_sigmoid` (used by the figures; the same shape as
-//! the bench in tests/tanh_sigmoid.rs, which moves here next): the Verilated model and the
-//! golden `Pipeline` (lane function behind a `FixedLatency` of the model's `lat`), every output
-//! port compared every cycle.
+//! Lock-step co-simulation driver for `eu_tanh_sigmoid` (shared by tests/tanh_sigmoid.rs and the
+//! figures): the Verilated model and the golden `Pipeline` (lane function behind a
+//! `FixedLatency` of the model's `lat`), every output port compared every cycle.
 
 use crate::cosim::Dut;
 use crate::golden::tanh_sigmoid::{Params, Pipeline, VecIn};
@@ -10,6 +9,8 @@ pub struct TanhBench {
     pub dut: Dut,
     pub gold: Pipeline,
     pub lanes: usize,
+    pub params: Params,
+    /// The ports by their spec names (bindings generated from the model's port list).
     pub p: crate::ports::EuTanhSigmoid,
 }
 
@@ -18,8 +19,15 @@ impl TanhBench {
         let dut = Dut::new(&format!("tanh_sigmoid_{variant}/eu_tanh_sigmoid"));
         let lanes: usize = dut.param("lanes").parse().unwrap();
         let params = Params { fused: dut.param("fused") == "1", canon_nan: dut.param("canon_nan") == "1" };
+        // the spec's latency (§6.2), not the golden model's: 6 with the fused tail, 4 without;
+        // the test-only `_lat<N>` variants raise it to N
         let lat: usize = dut.param("lat").parse().unwrap();
-        let mut b = TanhBench { p: crate::ports::EuTanhSigmoid::of(&dut), gold: Pipeline::with_lat(lanes, params, lat), lanes, dut };
+        let spec_lat = if params.fused { 6 } else { 4 };
+        match variant.split_once("_lat") {
+            Some((_, n)) => assert_eq!(lat, n.parse::<usize>().unwrap()),
+            None => assert_eq!(lat, spec_lat),
+        }
+        let mut b = TanhBench { p: crate::ports::EuTanhSigmoid::of(&dut), gold: Pipeline::with_lat(lanes, params, lat), lanes, params, dut };
         b.dut.reset(2);
         b
     }
@@ -50,5 +58,24 @@ impl TanhBench {
     pub fn idle(&mut self) {
         let i = VecIn { data: vec![0; self.lanes], ..Default::default() };
         self.cycle(&i);
+    }
+
+    /// Idle cycles until everything issued has left the pipeline.
+    pub fn drain(&mut self) {
+        for _ in 0..self.gold.lat() {
+            self.idle();
+        }
+    }
+
+    /// All lanes active, back to back, then drained.
+    pub fn run_values(&mut self, op: u8, fmt: u8, ftz: bool, vals: &[u32]) {
+        let full = if self.lanes == 32 { u32::MAX } else { (1u32 << self.lanes) - 1 };
+        for (n, ch) in vals.chunks(self.lanes).enumerate() {
+            let mut data = ch.to_vec();
+            data.resize(self.lanes, 0);
+            let i = VecIn { valid: true, op, fmt, ftz, mask: full, tag: (n & 0xFF) as u32, data };
+            self.cycle(&i);
+        }
+        self.drain();
     }
 }
