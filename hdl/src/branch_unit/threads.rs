@@ -360,7 +360,7 @@ pub struct LaneMaskRegs<const N: usize, const LM: usize> {
     sh: Signal<Local, Bits<16>>,
     k_n: Constant<Bits<16>>,
     _threads: usize,
-    _tids: Vec<Constant<Bits<TID_BITS>>>,
+    k_tids: Vec<Constant<Bits<TID_BITS>>>,
 }
 
 impl<const N: usize, const LM: usize> LaneMaskRegs<N, LM> {
@@ -382,7 +382,7 @@ impl<const N: usize, const LM: usize> LaneMaskRegs<N, LM> {
             sh: Default::default(),
             k_n: Constant::new((N as u64).into()),
             _threads: threads,
-            _tids: (0..threads).map(|k| Constant::new((k as u64).into())).collect(),
+            k_tids: (0..threads).map(|k| Constant::new((k as u64).into())).collect(),
         }
     }
 }
@@ -400,7 +400,7 @@ impl<const N: usize, const LM: usize> Logic for LaneMaskRegs<N, LM> {
             self.regs[k].clock.next = self.clock.val();
             self.regs[k].rst.next = self.rst.val();
             self.regs[k].d.next = self.regs[k].q.val();
-            if self.write.val() && (self.tid.val() == self._tids[k].val()) {
+            if self.write.val() && (self.tid.val() == self.k_tids[k].val()) {
                 self.regs[k].d.next = self.e_after.val();
             }
             self.rq.next = self.regs[k].q.val();
