@@ -506,7 +506,7 @@ fn pipeline_contract_every_depth() {
 }
 
 // ------------------------------------------------------------------------------------------
-// The whole Intel-style legal descriptor space, golden vs RTL.
+// The Intel-style descriptor grid (every field value class, three origin registers), golden vs RTL.
 // ------------------------------------------------------------------------------------------
 
 /// exec size 1..N_MAX (32 where the config allows it) × VS {0,1,2,4,8,16,32} × W {1,2,4,8,16}
@@ -555,18 +555,18 @@ fn intel_space(v: &str) -> usize {
 }
 
 #[test]
-fn intel_style_space_exhaustive_default() {
+fn intel_style_grid_default() {
     // N = 1..16 on the default config (N_MAX = 16): 5*7*5*4*(2*32+2*16+3*8)*3*2 = 504000.
     assert_eq!(intel_space("default"), 504_000);
 }
 
 #[test]
-fn intel_style_space_exhaustive_default_pipelined() {
+fn intel_style_grid_default_pipelined() {
     assert_eq!(intel_space("default_p"), 504_000);
 }
 
 #[test]
-fn intel_style_space_exhaustive_n32() {
+fn intel_style_grid_n32() {
     // N = 1..32 with N_MAX = 32: 6*7*5*4*120*3*2 = 604800.
     assert_eq!(intel_space("n32"), 604_800);
 }
