@@ -4,9 +4,9 @@
 //! pipeline join (a register or a wire, as `pipe` decides; `handshake::LEVELS_OF_PIPE`):
 //!
 //! - `ChannelAddr`: channel i sits in column x and row y of the region (row-major: x = i mod W,
-//!   y = i div W; column-major: y = i mod H, x = i div H), so `addr(i) = (origin + col[x] +
-//!   row[y]) mod RF`. The three terms are below RF, so the sum is below 3·RF: two compares against
-//!   RF and 2·RF pick the result (a mask for a power-of-two RF).
+//!   y = i div W; column-major: y = i mod H, x = i div H), so `addr(i) = (col[x] + row[y]) mod
+//!   RF`, the column table holding `(origin + x·E·HS) mod RF`. Both terms are below RF, so one
+//!   compare against RF picks the sum or the sum − RF (a mask for a power-of-two RF).
 //! - `ChannelFlags`: the straddle flags, the W_STRADDLE OR and the final error/warning bits. RB
 //!   divides RF, so `addr(i) mod RB` (the address's low RB_W bits) is the sum's byte offset in its
 //!   register, and the straddle compare needs only the registered address: it runs after the join,
@@ -19,12 +19,10 @@ use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
-    /// col[x] = x·E·HS mod RF, `[A_W·x +: A_W]`.
+    /// col[x] = (origin + x·E·HS) mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
     /// row[y] = y·E·VS mod RF.
     pub row_tab: Signal<In, Bits<ADDRW>>,
-    /// reg·RB + sub.
-    pub origin: Signal<In, Bits<AW>>,
     /// log2 N.
     pub exec_log2: Signal<In, Bits<3>>,
     /// log2 W.
@@ -43,7 +41,6 @@ pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     k_slot: Vec<Constant<Bits<16>>>,
     k_one8: Constant<Bits<8>>,
     k_rf: Constant<Bits<RAW_W>>,
-    k_rf2: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
     k_amask: Constant<Bits<RAW_W>>,
     k_fatal: Constant<Bits<ERR_W>>,
@@ -66,7 +63,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelAddr<NMAX, A
         Self {
             col_tab: Default::default(),
             row_tab: Default::default(),
-            origin: Default::default(),
             exec_log2: Default::default(),
             width_log2: Default::default(),
             height_log2: Default::default(),
@@ -78,7 +74,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelAddr<NMAX, A
             k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
             k_one8: Constant::new(1u64.to_bits()),
             k_rf: k(rf),
-            k_rf2: k(2 * rf),
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_amask: k((1 << AW) - 1),
             k_fatal: Constant::new(FATAL_MASK.to_bits()),
@@ -123,15 +118,9 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelAd
                     self.row.next = self.row_tab.val().get_bits::<AW>(self.k_slot[t].val().index());
                 }
             }
-            self.sum.next = bit_cast::<RAW_W, AW>(self.origin.val())
-                + bit_cast::<RAW_W, AW>(self.col.val())
-                + bit_cast::<RAW_W, AW>(self.row.val());
-            if !self.k_pow2.val() {
-                if self.sum.val() >= self.k_rf2.val() {
-                    self.sum.next = self.sum.val() - self.k_rf2.val();
-                } else if self.sum.val() >= self.k_rf.val() {
-                    self.sum.next = self.sum.val() - self.k_rf.val();
-                }
+            self.sum.next = bit_cast::<RAW_W, AW>(self.col.val()) + bit_cast::<RAW_W, AW>(self.row.val());
+            if !self.k_pow2.val() & (self.sum.val() >= self.k_rf.val()) {
+                self.sum.next = self.sum.val() - self.k_rf.val();
             }
             self.sum.next = self.sum.val() & self.k_amask.val();
             self.live.next = ((self.k_idx[i].val() >> self.exec_log2.val()) == 0) & !self.fatal.val();
@@ -233,12 +222,10 @@ pub struct Channels<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub rst: Signal<In, Bit>,
     /// The join loads (a valid descriptor enters `ChannelFlags`).
     pub en: Signal<In, Bit>,
-    /// col[x] = x·E·HS mod RF, `[A_W·x +: A_W]`.
+    /// col[x] = (origin + x·E·HS) mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
     /// row[y] = y·E·VS mod RF.
     pub row_tab: Signal<In, Bits<ADDRW>>,
-    /// reg·RB + sub.
-    pub origin: Signal<In, Bits<AW>>,
     /// log2 E.
     pub es: Signal<In, Bits<2>>,
     /// log2 N.
@@ -287,7 +274,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, AW, 
             en: Default::default(),
             col_tab: Default::default(),
             row_tab: Default::default(),
-            origin: Default::default(),
             es: Default::default(),
             exec_log2: Default::default(),
             width_log2: Default::default(),
@@ -334,7 +320,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for Channels<
         // ---- addresses ----
         self.address.col_tab.next = self.col_tab.val();
         self.address.row_tab.next = self.row_tab.val();
-        self.address.origin.next = self.origin.val();
         self.address.exec_log2.next = self.exec_log2.val();
         self.address.width_log2.next = self.width_log2.val();
         self.address.height_log2.next = self.height_log2.val();

@@ -10,7 +10,7 @@
 //! | stride | `Stride` | E·HS, E·VS mod RF (modular doubling), the last channel's offset, row overlap |
 //! | table-lo | `TableLevel` × ⌈L/2⌉ and `StepDouble`s (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
 //! | table-hi | `TableLevel` × ⌊L/2⌋, `RangeCheck` | the upper levels; E_OOB / W_WRAP / region overlap |
-//! | channel-addr | `ChannelAddr` (in `Channels`) | addr(i) = (origin + col[x] + row[y]) mod RF, ch_valid |
+//! | channel-addr | `ChannelAddr` (in `Channels`) | addr(i) = (col[x] + row[y]) mod RF (the column table starts at the origin), ch_valid |
 //! | channel-flags | `ChannelFlags` (in `Channels`, after its join 4) | straddle from addr mod RB, W_STRADDLE, final err/warn |
 //!
 //! (L = log2 N_MAX.) `Handshake` holds the valid bits. No section reads a later one, so the
@@ -350,7 +350,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j1_span.d.next = self.stride.span.val();
         self.j1_is_dst.d.next = self.j0_is_dst.q.val();
         // ---- table-lo: levels 0..n_lo of both tables (entry 0 is 0), span and end ----
-        self.col_lo[0].tab_in.next = 0.into();
+        // the column table starts at the origin: col[x] = (origin + x·E·HS) mod RF
+        self.col_lo[0].tab_in.next = bit_cast::<ADDRW, AW>(self.carry1.origin_out.val());
         self.col_lo[0].step_in.next = self.j1_col_step.q.val();
         self.col_dbl_lo[0].step_in.next = self.j1_col_step.q.val();
         self.row_lo[0].tab_in.next = 0.into();
@@ -425,7 +426,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         // ---- channels ----
         self.channels.col_tab.next = self.j3_col_tab.q.val();
         self.channels.row_tab.next = self.j3_row_tab.q.val();
-        self.channels.origin.next = self.carry3.origin_out.val();
         self.channels.es.next = self.carry3.es_out.val();
         self.channels.exec_log2.next = self.carry3.exec_log2_out.val();
         self.channels.width_log2.next = self.carry3.width_log2_out.val();
