@@ -425,7 +425,7 @@ fn random_option_variants() {
 /// behind the same number of levels (`RagTiming::new(pipe)`), every port compared every cycle.
 #[test]
 fn random_pipelined_cfg_a_every_depth() {
-    for (v, seed) in [("cfg_a_p1", 0xA1), ("cfg_a_p2", 0xA2), ("cfg_a_p3", 0xA3), ("cfg_a_p", 0xA4)] {
+    for (v, seed) in [("cfg_a_p1", 0xA1), ("cfg_a_p2", 0xA2), ("cfg_a_p3", 0xA3), ("cfg_a_p4", 0xA5), ("cfg_a_p", 0xA4)] {
         random_run(v, RANDOM_N / 4, seed);
     }
 }
@@ -451,7 +451,7 @@ fn random_pipelined_n_max_and_options() {
 /// cycle; a reset empties it.
 #[test]
 fn pipeline_contract_every_depth() {
-    for v in ["default", "cfg_a_p1", "cfg_a_p2", "cfg_a_p3", "cfg_a_p", "default_p"] {
+    for v in ["default", "cfg_a_p1", "cfg_a_p2", "cfg_a_p3", "cfg_a_p4", "cfg_a_p", "default_p"] {
         let mut b = RagBench::new(v);
         let lat = 1 + b.pipe as usize;
         let d = |tag: u32| Desc { tag, ..r(1, 2, 2, 4, 1, T_W, 8) };

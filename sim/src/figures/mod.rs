@@ -48,7 +48,7 @@ pub fn stage(block: &str) -> Stage {
     let (id, title, groups): (&str, &str, Vec<&'static str>) = match block {
         "region_addr_gen" => (
             "region_addr_gen_cfg_a_p/eu_region_addr_gen",
-            "eu_region_addr_gen, Cfg A, pipe 4: sections and the pipeline joins between them",
+            "eu_region_addr_gen, Cfg A, pipe 5: sections and the pipeline joins between them",
             vec![
                 r"join \1=(?:j|carry)(\d)(?:_.*)?",
                 r"output register=out_.*_r",
