@@ -616,69 +616,8 @@ fn err11_12_config_busy_and_unmapped_then_clear() {
 // ------------------------------------------------------------------------------------------
 // Random co-simulation (≥ 1e6 cycles in total)
 
-fn rand_lane(rng: &mut StdRng) -> u32 {
-    let op = if rng.gen_bool(0.03) { 15 } else { rng.gen_range(0..15) };
-    let src = |rng: &mut StdRng| -> u32 {
-        match rng.gen_range(0..10) {
-            0..=6 => rng.gen_range(0..16),
-            7 => rng.gen_range(16..24),
-            _ => rng.gen_range(24..32),
-        }
-    };
-    let dst = match rng.gen_range(0..20) {
-        0 => rng.gen_range(24..31),
-        1 => 31,
-        2 => rng.gen_range(16..24),
-        _ => rng.gen_range(0..16),
-    };
-    let mut w = lane(op, src(rng), src(rng), src(rng), src(rng), dst);
-    if rng.gen_bool(0.02) {
-        w |= rng.gen_range(1..8) << 29;
-    }
-    if rng.gen_bool(0.1) {
-        0
-    } else {
-        w
-    }
-}
-
-fn rand_instr(rng: &mut StdRng) -> [u32; 5] {
-    let mut ins = [rand_lane(rng), rand_lane(rng), rand_lane(rng), rand_lane(rng), 0];
-    if rng.gen_bool(0.5) {
-        let f = if rng.gen_bool(0.03) { 3 } else { rng.gen_range(0..3) };
-        ins[4] = cxw(rng.gen_range(0..4), f, rng.gen_range(0..16), rng.gen_range(0..16));
-        if rng.gen_bool(0.02) {
-            ins[4] |= 1 << rng.gen_range(13..32);
-        }
-    }
-    ins
-}
-
-fn rand_group(rng: &mut StdRng, depth: u8, p_ce: f64) -> Group {
-    let r = rng.gen_range(1..=4);
-    let mut regs = [[0u32; 16]; 4];
-    for p in 0..4 {
-        for n in 0..16 {
-            regs[p][n] = match rng.gen_range(0..4) {
-                0 => rng.gen_range(0..16),
-                1 => rng.gen::<u32>() | 0x8000_0000,
-                _ => rng.gen(),
-            };
-        }
-    }
-    let mut ce = [[true; 4]; 4];
-    for p in 0..4 {
-        for k in 0..4 {
-            ce[p][k] = rng.gen_bool(p_ce);
-        }
-    }
-    let mut iptr = [0u8; 4];
-    for k in 0..4 {
-        iptr[k] = if rng.gen_bool(0.01) { rng.gen_range(0..32) } else { rng.gen_range(0..depth.min(8)) };
-    }
-    let tag = [[rng.gen(); 4]; 4];
-    Group { r, regs, ce, iptr, tag }
-}
+// Random lanes, instructions and groups: the soak command's generators (one copy).
+use sim::soak::stimulus::{alu_group as rand_group, alu_instr as rand_instr};
 
 /// A random session on `s`: bursts of groups with random programs, CE patterns, bubbles,
 /// back-pressure, occasional bad sideband rows, config traffic (also while busy), clears and

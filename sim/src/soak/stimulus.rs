@@ -304,7 +304,8 @@ fn alu_pipeline(variant: &str, seed: u64, cycles: u64, m: &mut Meter) -> u64 {
     s.dut.cycle()
 }
 
-fn alu_lane(rng: &mut StdRng) -> u32 {
+/// Shared with tests/alu_pipeline.rs (its random programs and groups).
+pub fn alu_lane(rng: &mut StdRng) -> u32 {
     use hdl::alu_pipeline::isa::lane;
     let op = if rng.gen_bool(0.03) { 15 } else { rng.gen_range(0..15) };
     let src = |rng: &mut StdRng| -> u32 {
@@ -331,7 +332,8 @@ fn alu_lane(rng: &mut StdRng) -> u32 {
     }
 }
 
-fn alu_instr(rng: &mut StdRng) -> [u32; 5] {
+/// Shared with tests/alu_pipeline.rs (its random programs and groups).
+pub fn alu_instr(rng: &mut StdRng) -> [u32; 5] {
     use hdl::alu_pipeline::isa::cxw;
     let mut ins = [alu_lane(rng), alu_lane(rng), alu_lane(rng), alu_lane(rng), 0];
     if rng.gen_bool(0.5) {
@@ -344,7 +346,8 @@ fn alu_instr(rng: &mut StdRng) -> [u32; 5] {
     ins
 }
 
-fn alu_group(rng: &mut StdRng, depth: u8, p_ce: f64) -> golden::alu_pipeline::Group {
+/// Shared with tests/alu_pipeline.rs (its random programs and groups).
+pub fn alu_group(rng: &mut StdRng, depth: u8, p_ce: f64) -> golden::alu_pipeline::Group {
     let r = rng.gen_range(1..=4);
     let mut regs = [[0u32; 16]; 4];
     for p in regs.iter_mut() {
