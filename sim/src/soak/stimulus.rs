@@ -184,28 +184,34 @@ fn rag_desc(rng: &mut StdRng, cfg: &golden::region_addr_gen::Cfg) -> golden::reg
 // tanh_sigmoid: random ops, formats, masks, tags, bubbles, reserved codes and rare resets (as
 // tests/tanh_sigmoid.rs `random_control_masks_tags_bubbles_reserved_and_reset`)
 
+/// One random request for a `lanes`-lane unit: valid 70 %, every op and format code (reserved
+/// ones too), random ftz, mask and tag, and data that is a random word, an fp32 in ±20, or an
+/// fp16 / bf16 in ±20 / ±40 with junk in the upper half. Shared with tests/tanh_sigmoid.rs.
+pub fn tanh_vec(rng: &mut StdRng, lanes: usize) -> golden::tanh_sigmoid::VecIn {
+    let data = (0..lanes)
+        .map(|_| match rng.gen_range(0..4) {
+            0 => rng.gen::<u32>(),
+            1 => rng.gen_range(-20.0f32..20.0).to_bits(),
+            2 => half::f16::from_f32(rng.gen_range(-20.0f32..20.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
+            _ => half::bf16::from_f32(rng.gen_range(-40.0f32..40.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
+        })
+        .collect();
+    golden::tanh_sigmoid::VecIn {
+        valid: rng.gen_bool(0.7),
+        op: rng.gen_range(0..4u8),
+        fmt: rng.gen_range(0..4u8),
+        ftz: rng.gen(),
+        mask: rng.gen::<u32>() & ((1u64 << lanes) - 1) as u32,
+        tag: rng.gen::<u32>() & 0xFF,
+        data,
+    }
+}
+
 fn tanh_sigmoid(variant: &str, seed: u64, cycles: u64, m: &mut Meter) -> u64 {
-    use golden::tanh_sigmoid::VecIn;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut b = drivers::tanh_sigmoid::TanhBench::new(variant);
     while b.dut.cycle() < cycles && m.at(b.dut.cycle()) {
-        let data = (0..b.lanes)
-            .map(|_| match rng.gen_range(0..4) {
-                0 => rng.gen::<u32>(),
-                1 => rng.gen_range(-20.0f32..20.0).to_bits(),
-                2 => half::f16::from_f32(rng.gen_range(-20.0f32..20.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
-                _ => half::bf16::from_f32(rng.gen_range(-40.0f32..40.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
-            })
-            .collect();
-        let i = VecIn {
-            valid: rng.gen_bool(0.7),
-            op: rng.gen_range(0..4u8),
-            fmt: rng.gen_range(0..4u8),
-            ftz: rng.gen(),
-            mask: rng.gen::<u32>() & ((1u64 << b.lanes) - 1) as u32,
-            tag: rng.gen::<u32>() & 0xFF,
-            data,
-        };
+        let i = tanh_vec(&mut rng, b.lanes);
         b.cycle(&i);
         if rng.gen_range(0..50_000) == 0 {
             b.dut.reset(1);
