@@ -318,41 +318,9 @@ fn timing_contract() {
 // Random descriptors (legal and illegal) with random valid/ready, per config.
 // ------------------------------------------------------------------------------------------
 
+/// The soak command's generator (one copy).
 fn random_desc(rng: &mut StdRng, cfg: &Cfg) -> Desc {
-    let nmax_log = cfg.n_max.trailing_zeros();
-    let rn_w = cfg.rn_w();
-    let mut d = Desc {
-        enc_err: false,
-        reg: rng.gen_range(0..cfg.nr),
-        sub: rng.gen_range(0..cfg.rb),
-        ty: rng.gen_range(T_UB..=T_F),
-        exec_log2: rng.gen_range(0..=nmax_log),
-        width_log2: 0,
-        hs: match rng.gen_range(0..4) {
-            0 => rng.gen_range(0..5),
-            1 => [0, 1, 2, 4, 8, 16, 32, 64][rng.gen_range(0..8)],
-            _ => rng.gen_range(0..128),
-        },
-        vs: match rng.gen_range(0..4) {
-            0 => rng.gen_range(0..5),
-            1 => [0, 1, 2, 4, 8, 16, 32, 64, 128][rng.gen_range(0..9)],
-            _ => rng.gen_range(0..256),
-        },
-        is_dst: rng.gen_bool(0.5),
-        colmajor: cfg.colmajor_en && rng.gen_bool(0.3),
-        tag: rng.gen_range(0..16),
-    };
-    d.width_log2 = rng.gen_range(0..=d.exec_log2);
-    if rng.gen_bool(0.2) {
-        // Anything the ports can carry.
-        d.enc_err = rng.gen_bool(0.2);
-        d.reg = rng.gen_range(0..1 << rn_w);
-        d.ty = rng.gen_range(0..8);
-        d.exec_log2 = rng.gen_range(0..8);
-        d.width_log2 = rng.gen_range(0..8);
-        d.colmajor = rng.gen_bool(0.3);
-    }
-    d
+    sim::soak::stimulus::rag_desc(rng, cfg)
 }
 
 fn random_run(v: &str, n: usize, seed: u64) {

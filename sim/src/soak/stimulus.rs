@@ -143,7 +143,9 @@ fn region_addr_gen(variant: &str, seed: u64, cycles: u64, m: &mut Meter) -> u64 
     b.dut.cycle()
 }
 
-fn rag_desc(rng: &mut StdRng, cfg: &golden::region_addr_gen::Cfg) -> golden::region_addr_gen::Desc {
+/// A random descriptor for `cfg`, legal or not (one in five carries anything the ports can
+/// carry). Shared with tests/region_addr_gen.rs.
+pub fn rag_desc(rng: &mut StdRng, cfg: &golden::region_addr_gen::Cfg) -> golden::region_addr_gen::Desc {
     use golden::region_addr_gen::*;
     let nmax_log = cfg.n_max.trailing_zeros();
     let mut d = Desc {
