@@ -6,7 +6,7 @@
 use hdl::alu_pipeline::isa::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::golden::alu_pipeline::{cfg_program, run_groups, Group, Inputs, Outputs, Params, Row, Scope, St};
+use sim::golden::alu_pipeline::{cfg_program, run_groups, Group, Inputs, Outputs, Params, Row, Scope};
 
 use sim::drivers::alu_pipeline::*;
 
@@ -625,85 +625,7 @@ use sim::soak::stimulus::{alu_group as rand_group, alu_instr as rand_instr};
 fn random_session(s: &mut Sim, rng: &mut StdRng, cycles: u64, depth: u8) {
     let start = s.cycle;
     while s.cycle - start < cycles {
-        if rng.gen_bool(0.05) {
-            s.reset();
-        }
-        // idle: reprogram a few IMEM entries, G, K
-        let n_ins = rng.gen_range(0..8);
-        for _ in 0..n_ins {
-            let e = rng.gen_range(0..depth.min(8)) as u32;
-            let ins = rand_instr(rng);
-            for w in 0..5 {
-                s.cfg_write(cfg_imem(e, w), ins[w as usize]);
-            }
-        }
-        for _ in 0..rng.gen_range(0..3) {
-            s.cfg_write(CFG_G + rng.gen_range(0..16), rng.gen());
-        }
-        if rng.gen_bool(0.1) {
-            s.cfg_write(CFG_CTRL, rng.gen_range(0..4));
-        }
-        // burst of groups
-        let p_ce = [1.0, 0.75, 0.5, 0.25, 0.0][rng.gen_range(0..5)];
-        let ngroups = rng.gen_range(1..12);
-        let mut rows: Vec<Row> = Vec::new();
-        for _ in 0..ngroups {
-            rows.extend(rand_group(rng, depth, p_ce).rows());
-        }
-        if rng.gen_bool(0.05) {
-            let i = rng.gen_range(0..rows.len());
-            match rng.gen_range(0..3) {
-                0 => rows[i].pix ^= 1,
-                1 => rows[i].nrows_m1 = rng.gen_range(0..4),
-                _ => rows[i].iptr ^= 1,
-            }
-        }
-        let p_valid = [1.0, 0.9, 0.5][rng.gen_range(0..3)];
-        let p_ready = [1.0, 0.8, 0.3][rng.gen_range(0..3)];
-        let mut next = 0;
-        let mut guard = 0;
-        while (next < rows.len() || s.g.outputs().busy) && guard < 20_000 {
-            guard += 1;
-            let o = s.g.outputs();
-            let mut inp = Inputs { out_ready: rng.gen_bool(p_ready), ..Default::default() };
-            if next < rows.len() && rng.gen_bool(p_valid) {
-                inp = Inputs { out_ready: inp.out_ready, ..row_inputs(&rows[next]) };
-                if o.in_ready {
-                    next += 1;
-                }
-            } else if next >= rows.len() && s.g.buf[s.g.fp].st == St::Fill {
-                // a corrupted nrows_m1 on a group's first row changed its row count: complete
-                // the partial group with filler rows so the burst can drain
-                let b = &s.g.buf[s.g.fp];
-                inp = Inputs {
-                    in_valid: true,
-                    in_pix: (b.n % 4) as u8,
-                    in_row: (b.n / 4) as u8,
-                    in_nrows_m1: (b.r - 1) as u8,
-                    in_iptr: b.iptr[0][b.n / 4],
-                    in_data: [rng.gen(), 1, 2, 3],
-                    in_ce: rng.gen(),
-                    out_ready: inp.out_ready,
-                    ..Default::default()
-                };
-            } else if rng.gen_bool(0.2) {
-                // junk on the input bus while in_valid = 0
-                inp.in_data = [rng.gen(), rng.gen(), rng.gen(), rng.gen()];
-                inp.in_iptr = rng.gen_range(0..32);
-                inp.in_ce = rng.gen();
-            }
-            if rng.gen_bool(0.02) {
-                inp.cfg_re = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-            }
-            if rng.gen_bool(0.005) {
-                inp.cfg_we = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-                inp.cfg_wdata = if inp.cfg_addr as u32 == CFG_CTRL { rng.gen_range(0..4) } else { rng.gen() };
-            }
-            s.cycle(&inp);
-        }
-        assert!(guard < 20_000, "burst did not drain");
+        sim::soak::stimulus::alu_burst(s, rng, depth);
     }
 }
 

@@ -229,87 +229,94 @@ fn tanh_sigmoid(variant: &str, seed: u64, cycles: u64, m: &mut Meter) -> u64 {
 // (also while busy), clears and resets
 
 fn alu_pipeline(variant: &str, seed: u64, cycles: u64, m: &mut Meter) -> u64 {
-    use golden::alu_pipeline::{Inputs, Row, St};
-    use hdl::alu_pipeline::isa::*;
     let mut rng = StdRng::seed_from_u64(seed);
     let mut s = drivers::alu_pipeline::Sim::new(variant);
     let depth = drivers::alu_pipeline::variant_params(variant).imem_depth as u8;
     while s.dut.cycle() < cycles && m.at(s.dut.cycle()) {
-        if rng.gen_bool(0.05) {
-            s.reset();
-        }
-        for _ in 0..rng.gen_range(0..8) {
-            let e = rng.gen_range(0..depth.min(8)) as u32;
-            let ins = alu_instr(&mut rng);
-            for w in 0..5 {
-                s.cfg_write(cfg_imem(e, w), ins[w as usize]);
-            }
-        }
-        for _ in 0..rng.gen_range(0..3) {
-            s.cfg_write(CFG_G + rng.gen_range(0..16), rng.gen());
-        }
-        if rng.gen_bool(0.1) {
-            s.cfg_write(CFG_CTRL, rng.gen_range(0..4));
-        }
-        let p_ce = [1.0, 0.75, 0.5, 0.25, 0.0][rng.gen_range(0..5)];
-        let mut rows: Vec<Row> = Vec::new();
-        for _ in 0..rng.gen_range(1..12) {
-            rows.extend(alu_group(&mut rng, depth, p_ce).rows());
-        }
-        if rng.gen_bool(0.05) {
-            let i = rng.gen_range(0..rows.len());
-            match rng.gen_range(0..3) {
-                0 => rows[i].pix ^= 1,
-                1 => rows[i].nrows_m1 = rng.gen_range(0..4),
-                _ => rows[i].iptr ^= 1,
-            }
-        }
-        let p_valid = [1.0, 0.9, 0.5][rng.gen_range(0..3)];
-        let p_ready = [1.0, 0.8, 0.3][rng.gen_range(0..3)];
-        let mut next = 0;
-        let mut guard = 0;
-        while (next < rows.len() || s.g.outputs().busy) && guard < 20_000 {
-            guard += 1;
-            let o = s.g.outputs();
-            let mut inp = Inputs { out_ready: rng.gen_bool(p_ready), ..Default::default() };
-            if next < rows.len() && rng.gen_bool(p_valid) {
-                inp = Inputs { out_ready: inp.out_ready, ..drivers::alu_pipeline::row_inputs(&rows[next]) };
-                if o.in_ready {
-                    next += 1;
-                }
-            } else if next >= rows.len() && s.g.buf[s.g.fp].st == St::Fill {
-                // a corrupted nrows_m1 changed a group's row count: complete it with filler rows
-                let b = &s.g.buf[s.g.fp];
-                inp = Inputs {
-                    in_valid: true,
-                    in_pix: (b.n % 4) as u8,
-                    in_row: (b.n / 4) as u8,
-                    in_nrows_m1: (b.r - 1) as u8,
-                    in_iptr: b.iptr[0][b.n / 4],
-                    in_data: [rng.gen(), 1, 2, 3],
-                    in_ce: rng.gen(),
-                    out_ready: inp.out_ready,
-                    ..Default::default()
-                };
-            } else if rng.gen_bool(0.2) {
-                inp.in_data = [rng.gen(), rng.gen(), rng.gen(), rng.gen()];
-                inp.in_iptr = rng.gen_range(0..32);
-                inp.in_ce = rng.gen();
-            }
-            if rng.gen_bool(0.02) {
-                inp.cfg_re = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-            }
-            if rng.gen_bool(0.005) {
-                inp.cfg_we = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-                inp.cfg_wdata = if inp.cfg_addr as u32 == CFG_CTRL { rng.gen_range(0..4) } else { rng.gen() };
-            }
-            s.cycle(&inp);
-        }
-        assert!(guard < 20_000, "burst did not drain");
+        alu_burst(&mut s, &mut rng, depth);
     }
     s.dut.cycle()
+}
+
+/// One step of a random ALU session (shared with tests/alu_pipeline.rs): a reset now and then,
+/// a few IMEM/G/K writes, then a burst of groups with bubbles, back-pressure, bad sideband rows,
+/// config traffic and clears, run until it drains.
+pub fn alu_burst(s: &mut drivers::alu_pipeline::Sim, rng: &mut StdRng, depth: u8) {
+    use golden::alu_pipeline::{Inputs, Row, St};
+    use hdl::alu_pipeline::isa::*;
+    if rng.gen_bool(0.05) {
+        s.reset();
+    }
+    for _ in 0..rng.gen_range(0..8) {
+        let e = rng.gen_range(0..depth.min(8)) as u32;
+        let ins = alu_instr(rng);
+        for w in 0..5 {
+            s.cfg_write(cfg_imem(e, w), ins[w as usize]);
+        }
+    }
+    for _ in 0..rng.gen_range(0..3) {
+        s.cfg_write(CFG_G + rng.gen_range(0..16), rng.gen());
+    }
+    if rng.gen_bool(0.1) {
+        s.cfg_write(CFG_CTRL, rng.gen_range(0..4));
+    }
+    let p_ce = [1.0, 0.75, 0.5, 0.25, 0.0][rng.gen_range(0..5)];
+    let mut rows: Vec<Row> = Vec::new();
+    for _ in 0..rng.gen_range(1..12) {
+        rows.extend(alu_group(rng, depth, p_ce).rows());
+    }
+    if rng.gen_bool(0.05) {
+        let i = rng.gen_range(0..rows.len());
+        match rng.gen_range(0..3) {
+            0 => rows[i].pix ^= 1,
+            1 => rows[i].nrows_m1 = rng.gen_range(0..4),
+            _ => rows[i].iptr ^= 1,
+        }
+    }
+    let p_valid = [1.0, 0.9, 0.5][rng.gen_range(0..3)];
+    let p_ready = [1.0, 0.8, 0.3][rng.gen_range(0..3)];
+    let mut next = 0;
+    let mut guard = 0;
+    while (next < rows.len() || s.g.outputs().busy) && guard < 20_000 {
+        guard += 1;
+        let o = s.g.outputs();
+        let mut inp = Inputs { out_ready: rng.gen_bool(p_ready), ..Default::default() };
+        if next < rows.len() && rng.gen_bool(p_valid) {
+            inp = Inputs { out_ready: inp.out_ready, ..drivers::alu_pipeline::row_inputs(&rows[next]) };
+            if o.in_ready {
+                next += 1;
+            }
+        } else if next >= rows.len() && s.g.buf[s.g.fp].st == St::Fill {
+            // a corrupted nrows_m1 changed a group's row count: complete it with filler rows
+            let b = &s.g.buf[s.g.fp];
+            inp = Inputs {
+                in_valid: true,
+                in_pix: (b.n % 4) as u8,
+                in_row: (b.n / 4) as u8,
+                in_nrows_m1: (b.r - 1) as u8,
+                in_iptr: b.iptr[0][b.n / 4],
+                in_data: [rng.gen(), 1, 2, 3],
+                in_ce: rng.gen(),
+                out_ready: inp.out_ready,
+                ..Default::default()
+            };
+        } else if rng.gen_bool(0.2) {
+            inp.in_data = [rng.gen(), rng.gen(), rng.gen(), rng.gen()];
+            inp.in_iptr = rng.gen_range(0..32);
+            inp.in_ce = rng.gen();
+        }
+        if rng.gen_bool(0.02) {
+            inp.cfg_re = true;
+            inp.cfg_addr = rng.gen_range(0..0x200);
+        }
+        if rng.gen_bool(0.005) {
+            inp.cfg_we = true;
+            inp.cfg_addr = rng.gen_range(0..0x200);
+            inp.cfg_wdata = if inp.cfg_addr as u32 == CFG_CTRL { rng.gen_range(0..4) } else { rng.gen() };
+        }
+        s.cycle(&inp);
+    }
+    assert!(guard < 20_000, "burst did not drain");
 }
 
 /// Shared with tests/alu_pipeline.rs (its random programs and groups).
