@@ -6,7 +6,7 @@
 use hdl::alu_pipeline::isa::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::golden::alu_pipeline::{cfg_program, interpret, run_groups, Group, Inputs, Outputs, Params, Row, Scope, St};
+use sim::golden::alu_pipeline::{cfg_program, run_groups, Group, Inputs, Outputs, Params, Row, Scope};
 
 use sim::drivers::alu_pipeline::*;
 
@@ -616,69 +616,8 @@ fn err11_12_config_busy_and_unmapped_then_clear() {
 // ------------------------------------------------------------------------------------------
 // Random co-simulation (≥ 1e6 cycles in total)
 
-fn rand_lane(rng: &mut StdRng) -> u32 {
-    let op = if rng.gen_bool(0.03) { 15 } else { rng.gen_range(0..15) };
-    let src = |rng: &mut StdRng| -> u32 {
-        match rng.gen_range(0..10) {
-            0..=6 => rng.gen_range(0..16),
-            7 => rng.gen_range(16..24),
-            _ => rng.gen_range(24..32),
-        }
-    };
-    let dst = match rng.gen_range(0..20) {
-        0 => rng.gen_range(24..31),
-        1 => 31,
-        2 => rng.gen_range(16..24),
-        _ => rng.gen_range(0..16),
-    };
-    let mut w = lane(op, src(rng), src(rng), src(rng), src(rng), dst);
-    if rng.gen_bool(0.02) {
-        w |= rng.gen_range(1..8) << 29;
-    }
-    if rng.gen_bool(0.1) {
-        0
-    } else {
-        w
-    }
-}
-
-fn rand_instr(rng: &mut StdRng) -> [u32; 5] {
-    let mut ins = [rand_lane(rng), rand_lane(rng), rand_lane(rng), rand_lane(rng), 0];
-    if rng.gen_bool(0.5) {
-        let f = if rng.gen_bool(0.03) { 3 } else { rng.gen_range(0..3) };
-        ins[4] = cxw(rng.gen_range(0..4), f, rng.gen_range(0..16), rng.gen_range(0..16));
-        if rng.gen_bool(0.02) {
-            ins[4] |= 1 << rng.gen_range(13..32);
-        }
-    }
-    ins
-}
-
-fn rand_group(rng: &mut StdRng, depth: u8, p_ce: f64) -> Group {
-    let r = rng.gen_range(1..=4);
-    let mut regs = [[0u32; 16]; 4];
-    for p in 0..4 {
-        for n in 0..16 {
-            regs[p][n] = match rng.gen_range(0..4) {
-                0 => rng.gen_range(0..16),
-                1 => rng.gen::<u32>() | 0x8000_0000,
-                _ => rng.gen(),
-            };
-        }
-    }
-    let mut ce = [[true; 4]; 4];
-    for p in 0..4 {
-        for k in 0..4 {
-            ce[p][k] = rng.gen_bool(p_ce);
-        }
-    }
-    let mut iptr = [0u8; 4];
-    for k in 0..4 {
-        iptr[k] = if rng.gen_bool(0.01) { rng.gen_range(0..32) } else { rng.gen_range(0..depth.min(8)) };
-    }
-    let tag = [[rng.gen(); 4]; 4];
-    Group { r, regs, ce, iptr, tag }
-}
+// Random lanes, instructions and groups: the soak command's generators (one copy).
+use sim::soak::stimulus::{alu_group as rand_group, alu_instr as rand_instr};
 
 /// A random session on `s`: bursts of groups with random programs, CE patterns, bubbles,
 /// back-pressure, occasional bad sideband rows, config traffic (also while busy), clears and
@@ -686,85 +625,7 @@ fn rand_group(rng: &mut StdRng, depth: u8, p_ce: f64) -> Group {
 fn random_session(s: &mut Sim, rng: &mut StdRng, cycles: u64, depth: u8) {
     let start = s.cycle;
     while s.cycle - start < cycles {
-        if rng.gen_bool(0.05) {
-            s.reset();
-        }
-        // idle: reprogram a few IMEM entries, G, K
-        let n_ins = rng.gen_range(0..8);
-        for _ in 0..n_ins {
-            let e = rng.gen_range(0..depth.min(8)) as u32;
-            let ins = rand_instr(rng);
-            for w in 0..5 {
-                s.cfg_write(cfg_imem(e, w), ins[w as usize]);
-            }
-        }
-        for _ in 0..rng.gen_range(0..3) {
-            s.cfg_write(CFG_G + rng.gen_range(0..16), rng.gen());
-        }
-        if rng.gen_bool(0.1) {
-            s.cfg_write(CFG_CTRL, rng.gen_range(0..4));
-        }
-        // burst of groups
-        let p_ce = [1.0, 0.75, 0.5, 0.25, 0.0][rng.gen_range(0..5)];
-        let ngroups = rng.gen_range(1..12);
-        let mut rows: Vec<Row> = Vec::new();
-        for _ in 0..ngroups {
-            rows.extend(rand_group(rng, depth, p_ce).rows());
-        }
-        if rng.gen_bool(0.05) {
-            let i = rng.gen_range(0..rows.len());
-            match rng.gen_range(0..3) {
-                0 => rows[i].pix ^= 1,
-                1 => rows[i].nrows_m1 = rng.gen_range(0..4),
-                _ => rows[i].iptr ^= 1,
-            }
-        }
-        let p_valid = [1.0, 0.9, 0.5][rng.gen_range(0..3)];
-        let p_ready = [1.0, 0.8, 0.3][rng.gen_range(0..3)];
-        let mut next = 0;
-        let mut guard = 0;
-        while (next < rows.len() || s.g.outputs().busy) && guard < 20_000 {
-            guard += 1;
-            let o = s.g.outputs();
-            let mut inp = Inputs { out_ready: rng.gen_bool(p_ready), ..Default::default() };
-            if next < rows.len() && rng.gen_bool(p_valid) {
-                inp = Inputs { out_ready: inp.out_ready, ..row_inputs(&rows[next]) };
-                if o.in_ready {
-                    next += 1;
-                }
-            } else if next >= rows.len() && s.g.buf[s.g.fp].st == St::Fill {
-                // a corrupted nrows_m1 on a group's first row changed its row count: complete
-                // the partial group with filler rows so the burst can drain
-                let b = &s.g.buf[s.g.fp];
-                inp = Inputs {
-                    in_valid: true,
-                    in_pix: (b.n % 4) as u8,
-                    in_row: (b.n / 4) as u8,
-                    in_nrows_m1: (b.r - 1) as u8,
-                    in_iptr: b.iptr[0][b.n / 4],
-                    in_data: [rng.gen(), 1, 2, 3],
-                    in_ce: rng.gen(),
-                    out_ready: inp.out_ready,
-                    ..Default::default()
-                };
-            } else if rng.gen_bool(0.2) {
-                // junk on the input bus while in_valid = 0
-                inp.in_data = [rng.gen(), rng.gen(), rng.gen(), rng.gen()];
-                inp.in_iptr = rng.gen_range(0..32);
-                inp.in_ce = rng.gen();
-            }
-            if rng.gen_bool(0.02) {
-                inp.cfg_re = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-            }
-            if rng.gen_bool(0.005) {
-                inp.cfg_we = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-                inp.cfg_wdata = if inp.cfg_addr as u32 == CFG_CTRL { rng.gen_range(0..4) } else { rng.gen() };
-            }
-            s.cycle(&inp);
-        }
-        assert!(guard < 20_000, "burst did not drain");
+        sim::soak::stimulus::alu_burst(s, rng, depth);
     }
 }
 
@@ -886,11 +747,85 @@ fn sustained_one_row_per_clock_and_latency_8r() {
     }
 }
 
+// ------------------------------------------------------------------------------------------
+// Property 5 against an interpreter written from the spec alone (§6.2, §6.3, §8), not from the
+// golden model's decode: field positions and opcodes are typed here from the spec's tables.
+
+/// K at reset (spec §5 conventions: k0 = 0, k1 = 1, k2 = 0xFFFFFFFF, k3..k7 = 0).
+const SPEC_K: [u32; 8] = [0, 1, 0xFFFF_FFFF, 0, 0, 0, 0, 0];
+
+/// R of one lane for opcode `op` (spec §6.2); None for the illegal opcode 15 (§8: the lane is a NOP).
+fn spec_r(op: u32, p: u32, q: u32) -> Option<u32> {
+    let (ps, qs) = (p as i32, q as i32);
+    Some(match op {
+        0 => 0,
+        1 => p.wrapping_add(q),
+        2 => p.wrapping_sub(q),
+        3 => ps.min(qs) as u32,
+        4 => ps.max(qs) as u32,
+        5 => p & q,
+        6 => p | q,
+        7 => p ^ q,
+        8 => p >> (q & 31),
+        9 => (ps >> (q & 31)) as u32,
+        10 => (p == q) as u32,
+        11 => (p != q) as u32,
+        12 => (ps < qs) as u32,
+        13 => (ps >= qs) as u32,
+        14 => (p < q) as u32,
+        _ => return None,
+    })
+}
+
+/// All CE bits 1, no cxw, NUM_ALUS = 4, G = 0, K at reset: the final registers of every pixel.
+/// §6.3: op [3:0], sources [8:4] [13:9] [18:14] [23:19] (0–15 r, 16–23 g, 24–31 k), dst [28:24]
+/// (0–15 r, 16–23 g, 31 none, 24–30 illegal: no write), reserved [31:29] ignored (§8 code 6);
+/// §8 code 2: of several lanes with one dst only the highest-numbered lane writes; §2.2: scratch
+/// rows ≥ R start at 0. Each slot reads the registers as its predecessor left them.
+fn spec_interpreter(imem: &[[u32; 5]], grp: &Group) -> [[u32; 16]; 4] {
+    let mut regs = grp.regs;
+    for p in 0..4 {
+        for n in 4 * grp.r..16 {
+            regs[p][n] = 0;
+        }
+    }
+    let g = [0u32; 8];
+    for kk in 0..grp.r {
+        let ins = imem[grp.iptr[kk] as usize];
+        for p in 0..4 {
+            let read = |code: u32, regs: &[[u32; 16]; 4]| match code {
+                0..=15 => regs[p][code as usize],
+                16..=23 => g[code as usize - 16],
+                _ => SPEC_K[code as usize - 24],
+            };
+            let mut writes: Vec<(u32, u32)> = Vec::new();
+            for word in &ins[..4] {
+                let src = |i: u32| (word >> (4 + 5 * i)) & 31;
+                let pp = read(src(0), &regs).wrapping_mul(read(src(1), &regs));
+                let qq = read(src(2), &regs).wrapping_mul(read(src(3), &regs));
+                let dst = (word >> 24) & 31;
+                if let Some(r) = spec_r(word & 15, pp, qq) {
+                    if word & 15 != 0 && dst < 16 {
+                        writes.push((dst, r));
+                    }
+                }
+            }
+            // Lanes in order: a later lane's write to the same dst wins.
+            for (dst, v) in writes {
+                regs[p][dst as usize] = v;
+            }
+        }
+    }
+    regs
+}
+
+/// Property 5 (§7.4): with every CE bit 1, the RTL (and the golden model, which the driver compares
+/// every cycle) give the registers of the spec interpreter above.
 #[test]
-fn model_matches_plain_interpreter_when_all_live() {
-    // property 5 (golden model level; the RTL equals the model cycle by cycle elsewhere)
+fn property5_rtl_matches_spec_interpreter_when_all_live() {
     let mut rng = StdRng::seed_from_u64(5);
-    for _ in 0..200 {
+    let mut s = Sim::new("all");
+    for round in 0..60 {
         let prog: Vec<[u32; 5]> = (0..4)
             .map(|_| {
                 let mut ins = rand_instr(&mut rng);
@@ -907,14 +842,72 @@ fn model_matches_plain_interpreter_when_all_live() {
             .collect();
         let mut g = rand_group(&mut rng, 4, 1.0);
         g.iptr = [0, 1, 2, 3];
-        let cfg = cfg_program(&prog, &[], &[]);
-        let res = run_groups(Params::default(), &cfg, &[g.clone()], always);
-        let (regs, _) = interpret(4, &prog, [0; 8], K_RESET, &g);
-        for (_, row) in &res.rows {
+        s.reset();
+        load_program(&mut s, &prog, &[], &[]);
+        let log = run_rows(&mut s, &g.rows(), &always);
+        let want = spec_interpreter(&prog, &g);
+        assert_eq!(log.rows.len(), 4 * g.r, "round {round}: every row of the group out");
+        for (_, row) in &log.rows {
             let (p, k) = (row.pix as usize, row.row as usize);
-            assert_eq!(row.data[..], regs[p][4 * k..4 * k + 4]);
+            assert_eq!(row.data[..], want[p][4 * k..4 * k + 4], "round {round}: pixel {p} row {k}");
         }
     }
+}
+
+/// Every opcode of §6.2 against numbers worked out by hand from the spec table: four pixels, each
+/// with its own (P, Q) (P = r0·r1 with r1 = 1, Q = r2·r3 with r3 = 1), result in r4.
+#[test]
+fn every_opcode_against_spec_numbers() {
+    const M: u32 = 0x8000_0000;
+    // pixel: (P, Q) = (3, 3), (-2, 7), (0x80000000, 0x7FFFFFFF), (1, 0xF0000021)
+    let pq: [(u32, u32); 4] = [(3, 3), (neg(-2), 7), (M, 0x7FFF_FFFF), (1, 0xF000_0021)];
+    let table: [(u32, [u32; 4]); 14] = [
+        (OP_ADD, [6, 5, 0xFFFF_FFFF, 0xF000_0022]),
+        (OP_SUB, [0, neg(-9), 1, 0x0FFF_FFE0]),
+        (OP_MIN, [3, neg(-2), M, 0xF000_0021]),
+        (OP_MAX, [3, 7, 0x7FFF_FFFF, 1]),
+        (OP_AND, [3, 6, 0, 1]),
+        (OP_OR, [3, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xF000_0021]),
+        (OP_XOR, [0, 0xFFFF_FFF9, 0xFFFF_FFFF, 0xF000_0020]),
+        // shift amount Q[4:0]: 3, 7, 31, 1
+        (OP_SHR, [0, 0x01FF_FFFF, 1, 0]),
+        (OP_SAR, [0, 0xFFFF_FFFF, 0xFFFF_FFFF, 0]),
+        (OP_SEQ, [1, 0, 0, 0]),
+        (OP_SNE, [0, 1, 1, 1]),
+        (OP_SLT, [0, 1, 1, 0]),
+        (OP_SGE, [1, 0, 0, 1]),
+        (OP_SLTU, [0, 0, 0, 1]),
+    ];
+    let mut s = Sim::new("all");
+    for (op, want) in table {
+        s.reset();
+        load_program(&mut s, &[[lane(op, r(0), r(1), r(2), r(3), 4), 0, 0, 0, 0], [0; 5]], &[], &[]);
+        let rows: Vec<[u32; 4]> = pq.iter().map(|&(p, q)| [p, 1, q, 1]).collect();
+        let g = tv_group(2, [&rows[0], &rows[1], &rows[2], &rows[3]]);
+        let log = run_rows(&mut s, &g.rows(), &always);
+        let got: Vec<u32> = (0..4).map(|p| out_reg(&log, p, 4)).collect();
+        assert_eq!(got, want, "opcode {op}");
+        assert_eq!(err_code(&log.fin), 0, "opcode {op}: no error");
+    }
+    // NOP never writes: r4 keeps its sentinel.
+    s.reset();
+    load_program(&mut s, &[[lane(OP_NOP, r(0), r(1), r(2), r(3), 4), 0, 0, 0, 0], [0; 5]], &[], &[]);
+    let g = tv_group(2, [&[3, 1, 3, 1], &[5, 1, 5, 1], &[7, 1, 7, 1], &[9, 1, 9, 1]]);
+    let log = run_rows(&mut s, &g.rows(), &always);
+    assert_eq!((0..4).map(|p| out_reg(&log, p, 4)).collect::<Vec<_>>(), (0..4).map(|p| sentinel(p, 4)).collect::<Vec<_>>());
+}
+
+/// The two products are 32×32 → low 32 bits (§6.2 P = A·B mod 2^32), with sources from r, g and k
+/// (§6.3 codes 0–15, 16–23, 24–31): r4 = ADD(r0·g3, r1·k2) with g3 = 0x10 and k2 = 0xFFFFFFFF (reset).
+#[test]
+fn products_wrap_and_read_r_g_k() {
+    let mut s = Sim::new("all");
+    load_program(&mut s, &[[lane(OP_ADD, r(0), g(3), r(1), k(2), 4), 0, 0, 0, 0], [0; 5]], &[(3, 0x10)], &[]);
+    // (r0, r1) per pixel -> r0*16 + r1*(-1) mod 2^32
+    let g = tv_group(2, [&[0x1234_5678, 3], &[0x1000_0001, 0xFFFF_FFFF], &[neg(-3), neg(-5)], &[0x0800_0000, 0]]);
+    let log = run_rows(&mut s, &g.rows(), &always);
+    let got: Vec<u32> = (0..4).map(|p| out_reg(&log, p, 4)).collect();
+    assert_eq!(got, [0x2345_677D, 0x0000_0011, 0xFFFF_FFD5, 0x8000_0000]);
 }
 
 // ------------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@
 //! pipeline join (a register or a wire, as `pipe` decides; `handshake::LEVELS_OF_PIPE`):
 //!
 //! - `ChannelAddr`: channel i sits in column x and row y of the region (row-major: x = i mod W,
-//!   y = i div W; column-major: y = i mod H, x = i div H), so `addr(i) = (origin + col[x] +
-//!   row[y]) mod RF`. The three terms are below RF, so the sum is below 3·RF: two compares against
-//!   RF and 2·RF pick the result (a mask for a power-of-two RF).
+//!   y = i div W; column-major: y = i mod H, x = i div H), so `addr(i) = (col[x] + row[y]) mod
+//!   RF`, the column table holding `(origin + x·E·HS) mod RF`. Both terms are below RF, so one
+//!   compare against RF picks the sum or the sum − RF (a mask for a power-of-two RF).
 //! - `ChannelFlags`: the straddle flags, the W_STRADDLE OR and the final error/warning bits. RB
 //!   divides RF, so `addr(i) mod RB` (the address's low RB_W bits) is the sum's byte offset in its
 //!   register, and the straddle compare needs only the registered address: it runs after the join,
@@ -19,12 +19,10 @@ use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
-    /// col[x] = x·E·HS mod RF, `[A_W·x +: A_W]`.
+    /// col[x] = (origin + x·E·HS) mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
     /// row[y] = y·E·VS mod RF.
     pub row_tab: Signal<In, Bits<ADDRW>>,
-    /// reg·RB + sub.
-    pub origin: Signal<In, Bits<AW>>,
     /// log2 N.
     pub exec_log2: Signal<In, Bits<3>>,
     /// log2 W.
@@ -41,17 +39,17 @@ pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub ch_valid: Signal<Out, Bits<NMAX>>,
     k_idx: Vec<Constant<Bits<8>>>,
     k_slot: Vec<Constant<Bits<16>>>,
-    k_one8: Constant<Bits<8>>,
+    /// `[i·8 + w]`: the bit offset of entry `i mod 2^w` (the table index of channel i along the
+    /// inner dimension of size 2^w) and of entry `i >> w` (along the outer one).
+    k_mod_slot: Vec<Constant<Bits<16>>>,
+    k_div_slot: Vec<Constant<Bits<16>>>,
+    /// 0..8, the values of a 3-bit log2 W / log2 H.
+    k_w: Vec<Constant<Bits<3>>>,
     k_rf: Constant<Bits<RAW_W>>,
-    k_rf2: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
     k_amask: Constant<Bits<RAW_W>>,
     k_fatal: Constant<Bits<ERR_W>>,
     fatal: Signal<Local, Bit>,
-    wmask: Signal<Local, Bits<8>>,
-    hmask: Signal<Local, Bits<8>>,
-    x: Signal<Local, Bits<8>>,
-    y: Signal<Local, Bits<8>>,
     col: Signal<Local, Bits<AW>>,
     row: Signal<Local, Bits<AW>>,
     sum: Signal<Local, Bits<RAW_W>>,
@@ -66,7 +64,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelAddr<NMAX, A
         Self {
             col_tab: Default::default(),
             row_tab: Default::default(),
-            origin: Default::default(),
             exec_log2: Default::default(),
             width_log2: Default::default(),
             height_log2: Default::default(),
@@ -76,17 +73,14 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelAddr<NMAX, A
             ch_valid: Default::default(),
             k_idx: (0..NMAX).map(|i| Constant::new((i as u64).to_bits())).collect(),
             k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
-            k_one8: Constant::new(1u64.to_bits()),
+            k_mod_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) % (1 << (j % 8)))) as u64).to_bits())).collect(),
+            k_div_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) >> (j % 8))) as u64).to_bits())).collect(),
+            k_w: (0..8u64).map(|w| Constant::new(w.to_bits())).collect(),
             k_rf: k(rf),
-            k_rf2: k(2 * rf),
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_amask: k((1 << AW) - 1),
             k_fatal: Constant::new(FATAL_MASK.to_bits()),
             fatal: Default::default(),
-            wmask: Default::default(),
-            hmask: Default::default(),
-            x: Default::default(),
-            y: Default::default(),
             col: Default::default(),
             row: Default::default(),
             sum: Default::default(),
@@ -100,38 +94,27 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelAd
     #[hdl_gen]
     fn update(&mut self) {
         self.fatal.next = (self.err_in.val() & self.k_fatal.val()).any();
-        self.wmask.next = (self.k_one8.val() << self.width_log2.val()) - 1;
-        self.hmask.next = (self.k_one8.val() << self.height_log2.val()) - 1;
         self.addr.next = 0.into();
         self.ch_valid.next = 0.into();
         for i in 0..NMAX {
-            if self.colmajor.val() {
-                self.y.next = self.k_idx[i].val() & self.hmask.val();
-                self.x.next = self.k_idx[i].val() >> self.height_log2.val();
-            } else {
-                self.x.next = self.k_idx[i].val() & self.wmask.val();
-                self.y.next = self.k_idx[i].val() >> self.width_log2.val();
-            }
-            // table look-ups: x and y depend only on log2 W / log2 H, so each is a small mux
+            // Channel i sits at x = i mod W, y = i div W (row-major; column-major swaps them with
+            // H). W and H are powers of two, so for each log2 W the entry is fixed at generation
+            // time: the look-up is an 8:1 mux on log2 W (or log2 H), not a compare per entry.
             self.col.next = 0.into();
             self.row.next = 0.into();
-            for t in 0..NMAX {
-                if self.x.val() == self.k_idx[t].val() {
-                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_slot[t].val().index());
+            for w in 0..8 {
+                if !self.colmajor.val() & (self.width_log2.val() == self.k_w[w].val()) {
+                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
                 }
-                if self.y.val() == self.k_idx[t].val() {
-                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_slot[t].val().index());
+                if self.colmajor.val() & (self.height_log2.val() == self.k_w[w].val()) {
+                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
                 }
             }
-            self.sum.next = bit_cast::<RAW_W, AW>(self.origin.val())
-                + bit_cast::<RAW_W, AW>(self.col.val())
-                + bit_cast::<RAW_W, AW>(self.row.val());
-            if !self.k_pow2.val() {
-                if self.sum.val() >= self.k_rf2.val() {
-                    self.sum.next = self.sum.val() - self.k_rf2.val();
-                } else if self.sum.val() >= self.k_rf.val() {
-                    self.sum.next = self.sum.val() - self.k_rf.val();
-                }
+            self.sum.next = bit_cast::<RAW_W, AW>(self.col.val()) + bit_cast::<RAW_W, AW>(self.row.val());
+            if !self.k_pow2.val() & (self.sum.val() >= self.k_rf.val()) {
+                self.sum.next = self.sum.val() - self.k_rf.val();
             }
             self.sum.next = self.sum.val() & self.k_amask.val();
             self.live.next = ((self.k_idx[i].val() >> self.exec_log2.val()) == 0) & !self.fatal.val();
@@ -233,12 +216,10 @@ pub struct Channels<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub rst: Signal<In, Bit>,
     /// The join loads (a valid descriptor enters `ChannelFlags`).
     pub en: Signal<In, Bit>,
-    /// col[x] = x·E·HS mod RF, `[A_W·x +: A_W]`.
+    /// col[x] = (origin + x·E·HS) mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
     /// row[y] = y·E·VS mod RF.
     pub row_tab: Signal<In, Bits<ADDRW>>,
-    /// reg·RB + sub.
-    pub origin: Signal<In, Bits<AW>>,
     /// log2 E.
     pub es: Signal<In, Bits<2>>,
     /// log2 N.
@@ -287,7 +268,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, AW, 
             en: Default::default(),
             col_tab: Default::default(),
             row_tab: Default::default(),
-            origin: Default::default(),
             es: Default::default(),
             exec_log2: Default::default(),
             width_log2: Default::default(),
@@ -334,7 +314,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for Channels<
         // ---- addresses ----
         self.address.col_tab.next = self.col_tab.val();
         self.address.row_tab.next = self.row_tab.val();
-        self.address.origin.next = self.origin.val();
         self.address.exec_log2.next = self.exec_log2.val();
         self.address.width_log2.next = self.width_log2.val();
         self.address.height_log2.next = self.height_log2.val();

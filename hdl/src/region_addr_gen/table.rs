@@ -1,6 +1,7 @@
 //! `TableLevel`: one level of a RAG offset table (the "decoded row/column table" of §6.2).
 //!
-//! The column table holds `col[x] = x·(E·HS) mod RF` and the row table `row[y] = y·(E·VS) mod RF`
+//! The column table holds `col[x] = (origin + x·(E·HS)) mod RF` (entry 0 is the origin, so the
+//! channels add two table entries, not three terms) and the row table `row[y] = y·(E·VS) mod RF`
 //! for x, y in 0..N_MAX, packed `[A_W·x +: A_W]`. They are built in log2 N_MAX levels: level b
 //! fills the entries x in [2^b, 2^(b+1)) as `entry[x - 2^b] + step` (mod RF), with `step` =
 //! 2^b·(E·HS) mod RF; `StepDouble` doubles the step for the next level. Every sum is of two values below RF,
@@ -12,7 +13,8 @@ use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct TableLevel<const NMAX: usize, const AW: usize, const ADDRW: usize> {
-    /// Entries filled by the levels before (entries 0..2^b); entry 0 is 0.
+    /// Entries filled by the levels before (entries 0..2^b); entry 0 is the origin (column
+    /// table) or 0 (row table).
     pub tab_in: Signal<In, Bits<ADDRW>>,
     /// 2^b·stride mod RF.
     pub step_in: Signal<In, Bits<AW>>,
