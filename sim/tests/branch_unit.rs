@@ -827,7 +827,8 @@ fn mt_random_programs(variant: &str, cfg: Cfg, threads: usize, pipe: usize, targ
     }
     let new_thread = |rng: &mut StdRng| -> Thread {
         loop {
-            let p = gen_program(rng, &cfg, rng.gen_bool(0.5));
+            let exact = rng.gen_bool(0.5);
+            let p = gen_program(rng, &cfg, exact);
             let live = live_mask(rng, &cfg);
             let base = rng.gen_range(0..=64u64);
             if let Ok(run) = simd_run_at(&cfg, &p, base, live, rng, 200_000) {
@@ -958,10 +959,10 @@ fn mt_busy_thread_answers_e_busy() {
         mt.cycle(r(1, op::IF, 0, 1, 2, 0x1));
         let before = mt.gold.states[1].clone();
         assert_eq!(mt.gold.busy(), 1 << 1, "thr_busy after one request");
-        mt.cycle(r(1, op::EOT, 9, 0, 0, 0x3));
+        // (with pipe = 1 the IF's response is shown in the cycle of this request)
+        let mut got: Vec<_> = mt.cycle(r(1, op::EOT, 9, 0, 0, 0x3)).rsp.into_iter().collect();
         assert_eq!(mt.gold.states[1], before, "E_BUSY changed the state");
-        let mut got = Vec::new();
-        for _ in 0..lat + 1 {
+        for _ in 0..lat {
             if let Some(x) = mt.cycle(None).rsp {
                 got.push(x);
             }
@@ -992,5 +993,30 @@ fn mt_busy_thread_answers_e_busy() {
         for k in 0..threads {
             assert_eq!(mt.gold.states[k], State::reset(&cfg), "thread {k} after reset");
         }
+    }
+}
+
+/// The long run (not in CI): `mt_random_programs` on every co-sim variant listed in
+/// `EU_BRANCH_MT_VARIANTS` (default: `n1,n4,n16,n32`, the default config at each lane count,
+/// plus the multi-thread variants `t4_p1` and `t8_p2`), `EU_BRANCH_MT_INSTRS` instructions each
+/// (default 1e6). Run: `EU_BRANCH_MT_INSTRS=1000000 cargo test --release -p sim --test
+/// branch_unit mt_random_programs_long -- --ignored --nocapture`. Threads and pipe come from the
+/// variant's config.
+#[test]
+#[ignore]
+fn mt_random_programs_long() {
+    use hdl::BlockGen;
+    let list = std::env::var("EU_BRANCH_MT_VARIANTS").unwrap_or_else(|_| "n1,n4,n16,n32,t4_p1,t8_p2".into());
+    let instrs = std::env::var("EU_BRANCH_MT_INSTRS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    for (k, variant) in list.split(',').map(str::trim).enumerate() {
+        let c = hdl::branch_unit::Block::cosim_configs()
+            .into_iter()
+            .find(|(n, _)| *n == variant)
+            .unwrap_or_else(|| panic!("no branch_unit co-sim variant {variant}"))
+            .1;
+        let cfg = Cfg { n: c.lanes, maxd: c.maxd_r(), maxd_call: c.maxd_call, ipw: c.ipw as u32 };
+        let t0 = std::time::Instant::now();
+        mt_random_programs(variant, cfg, c.threads, c.pipe, instrs, 0x5B1_1000 + k as u64);
+        println!("{variant}: {:.1} s", t0.elapsed().as_secs_f64());
     }
 }

@@ -99,7 +99,7 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     response: Response<N, IPW, XW>,
     debug: DebugView<DW, IPW, CICW, EW, TOSW>,
     threads: ThreadPipe<N, IPW, T>,
-    busy: BusyGate,
+    busy_gate: BusyGate,
     /// The per-thread lane-mask registers (0 or 1: not with one thread and pipe 0).
     lane_regs: Vec<LaneMaskRegs<N, LM>>,
     _nflop: usize,
@@ -158,7 +158,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             response: Default::default(),
             debug: Default::default(),
             threads: ThreadPipe::new(threads, pipe),
-            busy: Default::default(),
+            busy_gate: Default::default(),
             lane_regs: (0..1 - flop).map(|_| LaneMaskRegs::new(threads)).collect(),
             _nflop: flop,
             _nregs: 1 - flop,
@@ -180,11 +180,11 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.threads.req_jip.next = self.req_jip.val();
         self.threads.req_uip.next = self.req_uip.val();
         self.threads.req_pred.next = self.req_pred.val();
-        self.busy.busy.next = self.threads.s_busy.val();
-        self.busy.err.next = self.errors.err.val();
-        self.busy.err_code.next = self.errors.err_code.val();
-        self.busy.err_type.next = self.errors.err_type.val();
-        self.busy.commit.next = self.errors.commit.val();
+        self.busy_gate.busy.next = self.threads.s_busy.val();
+        self.busy_gate.err.next = self.errors.err.val();
+        self.busy_gate.err_code.next = self.errors.err_code.val();
+        self.busy_gate.err_type.next = self.errors.err_type.val();
+        self.busy_gate.commit.next = self.errors.commit.val();
         self.lanes.tc.next = self.threads.tc.val();
         self.stacks.tc.next = self.threads.tc.val();
         self.nest.tc.next = self.threads.tc.val();
@@ -206,13 +206,13 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.lanes.park_m.next = self.state.park_m.val();
         self.lanes.park_code.next = self.state.park_code.val();
         self.lanes.init.next = self.decode.ops.val().is_init;
-        self.lanes.commit.next = self.busy.f_commit.val();
+        self.lanes.commit.next = self.busy_gate.f_commit.val();
         self.masks.cnt.next = self.lanes.cnt.val();
         self.masks.pred.next = self.threads.s_pred.val();
         self.masks.rja_code.next = self.levels.rja_code.val();
         self.masks.rjb_code.next = self.levels.cur_loop.val();
         // stacks
-        self.stacks.commit.next = self.busy.f_commit.val();
+        self.stacks.commit.next = self.busy_gate.f_commit.val();
         self.stacks.init.next = self.decode.ops.val().is_init;
         self.stacks.stack_ops.next = self.state.stack_ops.val();
         self.stacks.push_ip.next = self.state.push_ip.val();
@@ -332,15 +332,15 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.errors.tos_ip_halt.next = self.stacks.tos_ip_halt.val();
         self.errors.loop_nest.next = self.nest.loop_nest.val();
         // loop_nest, fault, response register
-        self.nest.commit.next = self.busy.f_commit.val();
+        self.nest.commit.next = self.busy_gate.f_commit.val();
         self.nest.init.next = self.decode.ops.val().is_init;
         self.nest.ln_next.next = self.state.ln_next.val();
         self.nest.fail.next = self.threads.f_write.val() && self.errors.err.val();
         self.response.valid.next = self.threads.s_valid.val();
         self.response.ip.next = self.threads.s_ip.val();
-        self.response.err.next = self.busy.f_err.val();
-        self.response.err_code.next = self.busy.f_err_code.val();
-        self.response.err_type.next = self.busy.f_err_type.val();
+        self.response.err.next = self.busy_gate.f_err.val();
+        self.response.err_code.next = self.busy_gate.f_err_code.val();
+        self.response.err_type.next = self.busy_gate.f_err_type.val();
         self.response.next_x.next = self.report.next_x.val();
         self.response.go_on.next = self.report.go_on.val();
         self.response.go_tgt.next = self.report.go_tgt.val();
@@ -391,7 +391,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             self.lane_regs[k].rst.next = self.rst.val();
             self.lane_regs[k].write.next = self.threads.f_write.val();
             self.lane_regs[k].tid.next = self.threads.s_tid.val();
-            self.lane_regs[k].commit.next = self.busy.f_commit.val();
+            self.lane_regs[k].commit.next = self.busy_gate.f_commit.val();
             self.lane_regs[k].en_next.next = self.lanes.en_next.val();
             self.lane_regs[k].e.next = self.masks.e.val();
             self.lane_mask.next = self.lane_regs[k].masks.val();

@@ -12,7 +12,7 @@ use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
 /// One stage register of the request (valid, the E_BUSY verdict, the thread and the request).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct ReqStage<const N: usize, const IPW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
@@ -42,7 +42,42 @@ pub struct ReqStage<const N: usize, const IPW: usize> {
     jip: RDff<Bits<IPW>>,
     uip: RDff<Bits<IPW>>,
     pred: RDff<Bits<N>>,
-    onehot: OneHot,
+    k_one: Constant<Bits<16>>,
+}
+
+impl<const N: usize, const IPW: usize> Default for ReqStage<N, IPW> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            i_valid: Default::default(),
+            i_busy: Default::default(),
+            i_tid: Default::default(),
+            i_op: Default::default(),
+            i_ip: Default::default(),
+            i_jip: Default::default(),
+            i_uip: Default::default(),
+            i_pred: Default::default(),
+            o_valid: Default::default(),
+            o_busy: Default::default(),
+            o_tid: Default::default(),
+            o_op: Default::default(),
+            o_ip: Default::default(),
+            o_jip: Default::default(),
+            o_uip: Default::default(),
+            o_pred: Default::default(),
+            o_onehot: Default::default(),
+            valid: Default::default(),
+            busy: Default::default(),
+            tid: Default::default(),
+            op: Default::default(),
+            ip: Default::default(),
+            jip: Default::default(),
+            uip: Default::default(),
+            pred: Default::default(),
+            k_one: Constant::new(1u64.into()),
+        }
+    }
 }
 
 impl<const N: usize, const IPW: usize> Logic for ReqStage<N, IPW> {
@@ -73,32 +108,10 @@ impl<const N: usize, const IPW: usize> Logic for ReqStage<N, IPW> {
         self.o_jip.next = self.jip.q.val();
         self.o_uip.next = self.uip.q.val();
         self.o_pred.next = self.pred.q.val();
-        self.onehot.tid.next = self.tid.q.val();
         self.o_onehot.next = 0.into();
         if self.valid.q.val() {
-            self.o_onehot.next = self.onehot.bits.val();
+            self.o_onehot.next = self.k_one.val() << bit_cast::<16, TID_BITS>(self.tid.q.val());
         }
-    }
-}
-
-/// `1 << tid` over 16 bits.
-#[derive(LogicBlock)]
-pub struct OneHot {
-    pub tid: Signal<In, Bits<TID_BITS>>,
-    pub bits: Signal<Out, Bits<16>>,
-    k_one: Constant<Bits<16>>,
-}
-
-impl Default for OneHot {
-    fn default() -> Self {
-        Self { tid: Default::default(), bits: Default::default(), k_one: Constant::new(1u64.into()) }
-    }
-}
-
-impl Logic for OneHot {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.bits.next = self.k_one.val() << bit_cast::<16, TID_BITS>(self.tid.val());
     }
 }
 
@@ -136,11 +149,15 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     pub rsp_tid: Signal<Out, Bits<TID_BITS>>,
     stages: Vec<ReqStage<N, IPW>>,
     written: Vec<RDff<Bits<16>>>,
-    written_bit: Vec<OneHot>,
     r_tid: RDff<Bits<TID_BITS>>,
     busy: Signal<Local, Bits<16>>,
-    /// `1 << req_tid` for the busy check (with stages only).
-    req_bit: Vec<OneHot>,
+    /// `busy >> req_tid` and `written >> s_tid` (a bit select needs a signal, not an
+    /// expression); inline shifts rather than sub-blocks, so that no block reads back its own
+    /// output through another block (Verilator: UNOPTFLAT).
+    busy_sh: Signal<Local, Bits<16>>,
+    written_sh: Signal<Local, Bits<16>>,
+    written_bit: Signal<Local, Bits<16>>,
+    k_one: Constant<Bits<16>>,
     _pipe: usize,
     _pipe1: usize,
     _first: usize,
@@ -182,10 +199,12 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             rsp_tid: Default::default(),
             stages: (0..pipe).map(|_| ReqStage::default()).collect(),
             written: (0..(storage != Storage::Flop) as usize).map(|_| RDff::default()).collect(),
-            written_bit: (0..(storage != Storage::Flop) as usize).map(|_| OneHot::default()).collect(),
             r_tid: Default::default(),
             busy: Default::default(),
-            req_bit: (0..pipe.min(1)).map(|_| OneHot::default()).collect(),
+            busy_sh: Default::default(),
+            written_sh: Default::default(),
+            written_bit: Default::default(),
+            k_one: Constant::new(1u64.into()),
             _pipe: pipe,
             _pipe1: pipe.saturating_sub(1),
             _first: pipe.min(1),
@@ -203,6 +222,9 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
     fn update(&mut self) {
         clock!(self, clock, r_tid);
         self.r_tid.rst.next = self.rst.val();
+        self.busy_sh.next = 0.into();
+        self.written_sh.next = 0.into();
+        self.written_bit.next = 0.into();
         // busy: a request of the thread is in one of the stages (from the cycle after it was
         // taken to the cycle before its response)
         self.busy.next = 0.into();
@@ -217,9 +239,8 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
         }
         for k in 0..self._first {
             self.stages[k].i_valid.next = self.req_valid.val();
-            // (a mask and a reduction: Verilog has no bit select on an expression)
-            self.req_bit[k].tid.next = self.req_tid.val();
-            self.stages[k].i_busy.next = self.req_valid.val() && (self.busy.val() & self.req_bit[k].bits.val()).any();
+            self.busy_sh.next = self.busy.val() >> bit_cast::<16, TID_BITS>(self.req_tid.val());
+            self.stages[k].i_busy.next = self.req_valid.val() && self.busy_sh.val().get_bit(0);
             self.stages[k].i_tid.next = self.req_tid.val();
             self.stages[k].i_op.next = self.req_op.val();
             self.stages[k].i_ip.next = self.req_ip.val();
@@ -273,11 +294,12 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
             self.written[k].clock.next = self.clock.val();
             self.written[k].rst.next = self.rst.val();
             self.written[k].d.next = self.written[k].q.val();
-            self.written_bit[k].tid.next = self.s_tid.val();
+            self.written_bit.next = self.k_one.val() << bit_cast::<16, TID_BITS>(self.s_tid.val());
             if self.s_valid.val() && !self.s_busy.val() {
-                self.written[k].d.next = self.written[k].q.val() | self.written_bit[k].bits.val();
+                self.written[k].d.next = self.written[k].q.val() | self.written_bit.val();
             }
-            self.tc.next.fresh = !(self.written[k].q.val() & self.written_bit[k].bits.val()).any();
+            self.written_sh.next = self.written[k].q.val() >> bit_cast::<16, TID_BITS>(self.s_tid.val());
+            self.tc.next.fresh = !self.written_sh.val().get_bit(0);
         }
         // rsp_tid: the responding thread, 0 in a cycle without a response
         self.r_tid.d.next = 0.into();

@@ -18,6 +18,8 @@ pub struct Sbu {
     o: [Port; 14],
     /// `lane_mask` (one thread; with more it is `thr_lane_mask`, checked by [`SbuMt`]).
     o_lane: Option<Port>,
+    o_rsp_tid: Option<Port>,
+    o_thr_busy: Option<Port>,
     o_cnt: Port,
     o_tos: Port,
 }
@@ -45,6 +47,8 @@ impl Sbu {
             i_pred: dut.input("req_pred"),
             o,
             o_lane: dut.try_output("lane_mask"),
+            o_rsp_tid: dut.try_output("rsp_tid"),
+            o_thr_busy: dut.try_output("thr_busy"),
             o_cnt: dut.output("dbg_cnt"),
             o_tos: dut.output("dbg_tos"),
             dut,
@@ -85,6 +89,11 @@ impl Sbu {
         }
         if let Some(l) = self.o_lane {
             e.set(l, s.e());
+        }
+        // timing-closure §3.2 ports: this driver leaves `req_tid` at 0 and runs LAT 1 (no
+        // thread ever busy); [`SbuMt`] overrides both from its threaded golden model
+        for p in [self.o_rsp_tid, self.o_thr_busy].into_iter().flatten() {
+            e.set(p, 0);
         }
         e.set(o[11], s.fault as u64);
         let dw = c.dw() as usize;
