@@ -390,7 +390,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             self.lane_regs[k].clock.next = self.clk.val();
             self.lane_regs[k].rst.next = self.rst.val();
             self.lane_regs[k].write.next = self.threads.f_write.val();
-            self.lane_regs[k].tid.next = self.threads.s_tid.val();
+            self.lane_regs[k].tid.next = self.threads.tc.val().wr_addr;
             self.lane_regs[k].commit.next = self.busy_gate.f_commit.val();
             self.lane_regs[k].en_next.next = self.lanes.en_next.val();
             self.lane_regs[k].e.next = self.masks.e.val();

@@ -140,9 +140,8 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     pub s_busy: Signal<Out, Bit>,
     /// A valid step that is not E_BUSY (it writes its thread's state).
     pub f_write: Signal<Out, Bit>,
-    /// The step's thread (for the lane-mask registers).
-    pub s_tid: Signal<Out, Bits<TID_BITS>>,
-    /// Controls of every state register.
+    /// Controls of every state register (also of the per-thread lane-mask registers: the step's
+    /// thread is `wr_addr`).
     pub tc: Signal<Out, ThreadCtl>,
     /// `thr_busy` and `rsp_tid` (registered with the response).
     pub thr_busy: Signal<Out, Bits<T>>,
@@ -150,14 +149,18 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     stages: Vec<ReqStage<N, IPW>>,
     written: Vec<RDff<Bits<16>>>,
     r_tid: RDff<Bits<TID_BITS>>,
+    /// The step's thread.
+    s_tid: Signal<Local, Bits<TID_BITS>>,
     busy: Signal<Local, Bits<16>>,
-    /// `busy >> req_tid` and `written >> s_tid` (a bit select needs a signal, not an
-    /// expression); inline shifts rather than sub-blocks, so that no block reads back its own
-    /// output through another block (Verilator: UNOPTFLAT).
-    busy_sh: Signal<Local, Bits<16>>,
-    written_sh: Signal<Local, Bits<16>>,
-    written_bit: Signal<Local, Bits<16>>,
-    k_one: Constant<Bits<16>>,
+    /// `busy >> req_tid` (with the first stage, `_first` long) and `written >> s_tid`,
+    /// `1 << s_tid` (with the written bits, `_nram` long): a bit select needs a signal, not an
+    /// expression; inline shifts rather than sub-blocks, so that no block reads back its own
+    /// output through another block (Verilator: UNOPTFLAT). Vecs, so that the one-thread
+    /// Verilog has none of them (a signal it never reads is a lint error).
+    busy_sh: Vec<Signal<Local, Bits<16>>>,
+    written_sh: Vec<Signal<Local, Bits<16>>>,
+    written_bit: Vec<Signal<Local, Bits<16>>>,
+    k_one: Vec<Constant<Bits<16>>>,
     _pipe: usize,
     _pipe1: usize,
     _first: usize,
@@ -174,7 +177,7 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
 impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
     pub fn new(threads: usize, pipe: usize) -> Self {
         assert!(T == threads && threads <= 1 << TID_BITS);
-        let storage = Storage::of(threads, pipe);
+        let nram = (Storage::of(threads, pipe) != Storage::Flop) as usize;
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -193,23 +196,23 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             s_pred: Default::default(),
             s_busy: Default::default(),
             f_write: Default::default(),
-            s_tid: Default::default(),
             tc: Default::default(),
             thr_busy: Default::default(),
             rsp_tid: Default::default(),
             stages: (0..pipe).map(|_| ReqStage::default()).collect(),
-            written: (0..(storage != Storage::Flop) as usize).map(|_| RDff::default()).collect(),
+            written: (0..nram).map(|_| RDff::default()).collect(),
             r_tid: Default::default(),
+            s_tid: Default::default(),
             busy: Default::default(),
-            busy_sh: Default::default(),
-            written_sh: Default::default(),
-            written_bit: Default::default(),
-            k_one: Constant::new(1u64.into()),
+            busy_sh: (0..pipe.min(1)).map(|_| Default::default()).collect(),
+            written_sh: (0..nram).map(|_| Default::default()).collect(),
+            written_bit: (0..nram).map(|_| Default::default()).collect(),
+            k_one: (0..nram).map(|_| Constant::new(1u64.into())).collect(),
             _pipe: pipe,
             _pipe1: pipe.saturating_sub(1),
             _first: pipe.min(1),
             _last: pipe.saturating_sub(1),
-            _nram: (storage != Storage::Flop) as usize,
+            _nram: nram,
             _nreg_rd: (pipe == 1) as usize,
             _rd_lo: pipe.saturating_sub(2),
             _rd_hi: if pipe >= 2 { pipe - 1 } else { 0 },
@@ -222,9 +225,6 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
     fn update(&mut self) {
         clock!(self, clock, r_tid);
         self.r_tid.rst.next = self.rst.val();
-        self.busy_sh.next = 0.into();
-        self.written_sh.next = 0.into();
-        self.written_bit.next = 0.into();
         // busy: a request of the thread is in one of the stages (from the cycle after it was
         // taken to the cycle before its response)
         self.busy.next = 0.into();
@@ -239,8 +239,8 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
         }
         for k in 0..self._first {
             self.stages[k].i_valid.next = self.req_valid.val();
-            self.busy_sh.next = self.busy.val() >> bit_cast::<16, TID_BITS>(self.req_tid.val());
-            self.stages[k].i_busy.next = self.req_valid.val() && self.busy_sh.val().get_bit(0);
+            self.busy_sh[k].next = self.busy.val() >> bit_cast::<16, TID_BITS>(self.req_tid.val());
+            self.stages[k].i_busy.next = self.req_valid.val() && self.busy_sh[k].val().get_bit(0);
             self.stages[k].i_tid.next = self.req_tid.val();
             self.stages[k].i_op.next = self.req_op.val();
             self.stages[k].i_ip.next = self.req_ip.val();
@@ -294,12 +294,12 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
             self.written[k].clock.next = self.clock.val();
             self.written[k].rst.next = self.rst.val();
             self.written[k].d.next = self.written[k].q.val();
-            self.written_bit.next = self.k_one.val() << bit_cast::<16, TID_BITS>(self.s_tid.val());
+            self.written_bit[k].next = self.k_one[k].val() << bit_cast::<16, TID_BITS>(self.s_tid.val());
             if self.s_valid.val() && !self.s_busy.val() {
-                self.written[k].d.next = self.written[k].q.val() | self.written_bit.val();
+                self.written[k].d.next = self.written[k].q.val() | self.written_bit[k].val();
             }
-            self.written_sh.next = self.written[k].q.val() >> bit_cast::<16, TID_BITS>(self.s_tid.val());
-            self.tc.next.fresh = !self.written_sh.val().get_bit(0);
+            self.written_sh[k].next = self.written[k].q.val() >> bit_cast::<16, TID_BITS>(self.s_tid.val());
+            self.tc.next.fresh = !self.written_sh[k].val().get_bit(0);
         }
         // rsp_tid: the responding thread, 0 in a cycle without a response
         self.r_tid.d.next = 0.into();
