@@ -373,3 +373,33 @@ fn random_programs_run_to_the_end() {
     }
     assert!(retired > 200_000, "{retired}");
 }
+
+/// `eu-asm`: asm writes $readmemh words that disasm and run read back; bad source exits 1
+/// naming FILE:LINE.
+#[test]
+fn eu_asm_command_line() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_eu-asm");
+    let dir = tempfile::tempdir().unwrap();
+    let hex = dir.path().join("t.hex");
+    let src = format!("{}/../kernels/traps.s", env!("CARGO_MANIFEST_DIR"));
+    let o = Command::new(exe).args(["asm", &src, "-o"]).arg(&hex).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p = asm("traps.s");
+    let text = std::fs::read_to_string(&hex).unwrap();
+    assert_eq!(text.lines().filter(|l| !l.starts_with("//")).count(), p.code.len());
+    assert!(text.starts_with(&format!("// handler {}\n", p.handler.unwrap())));
+    let o = Command::new(exe).arg("disasm").arg(&hex).output().unwrap();
+    assert_eq!(assemble(&String::from_utf8(o.stdout).unwrap()).unwrap(), p);
+    let o = Command::new(exe).args(["run", "--threads", "2"]).arg(&hex).output().unwrap();
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("end Done") && out.contains("cause 4") && out.contains("cause 6"), "{out}");
+    let bad = dir.path().join("bad.s");
+    std::fs::write(&bad, "do\n  add r1, r1, 1\n  wile\n").unwrap();
+    let o = Command::new(exe).arg("asm").arg(&bad).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("bad.s:3: unknown mnemonic `wile`"), "{err}");
+    let o = Command::new(exe).arg("--help").output().unwrap();
+    assert!(String::from_utf8(o.stdout).unwrap().contains("JIP/UIP"));
+}
