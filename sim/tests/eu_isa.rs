@@ -350,7 +350,13 @@ fn random_programs_run_to_the_end() {
         let text = disassemble(&p);
         assert_eq!(assemble(&text).unwrap_or_else(|e| panic!("program {k}: {e}\n{text}")), p, "program {k}");
         let threads = rng.gen_range(1..=4);
-        let r = gen::model(&mut rng, p.clone(), threads).run();
+        let m = gen::model(&mut rng, p.clone(), threads);
+        let again = (k % 50 == 0).then(|| Model { cfg: m.cfg.clone(), prog: m.prog.clone(), rf: m.rf.clone(), mem: m.mem.clone() });
+        let r = m.run();
+        if let Some(m2) = again {
+            let r2 = m2.run();
+            assert_eq!((&r2.trace, &r2.rf, &r2.mem), (&r.trace, &r.rf, &r.mem), "program {k}: the model is a function of its inputs");
+        }
         assert_eq!(r.end, End::Done, "program {k} on {threads} threads:\n{text}\nexceptions {:?}", r.exceptions);
         retired += r.trace.len();
         traps += r.exceptions.len();
