@@ -21,11 +21,26 @@ fn done(r: &Run) {
     assert_eq!(r.end, End::Done, "after {} cycles; exceptions {:?}", r.cycles, r.exceptions);
 }
 
+/// Prints the kernel's ISA-level figures (docs/isa.md "Kernels"): cycles, retired instructions,
+/// IPC, and lane utilisation = active lanes / 8 over the retired non-control instructions.
+fn figures(name: &str, r: &Run, p: &Program) {
+    let alu: Vec<_> = r.trace.iter().filter(|x| !hdl::eu_core::enc::is_control(Inst::decode(p.code[x.ip as usize]).unwrap().op)).collect();
+    let lanes: u32 = alu.iter().map(|x| x.exec_mask.count_ones()).sum();
+    println!(
+        "figures {name}: {} cycles, {} retired, IPC {:.3}, lane utilisation {:.3} over {} non-control instructions",
+        r.cycles,
+        r.trace.len(),
+        r.trace.len() as f64 / r.cycles as f64,
+        lanes as f64 / (8.0 * alu.len() as f64),
+        alu.len()
+    );
+}
+
 /// Kernel 2: per-lane escape-time fractal; lanes leave the loop at different iterations.
 #[test]
 fn kernel_fractal_matches_rust() {
     let p = asm("fractal.s");
-    let mut m = Model::new(Config::default(), p);
+    let mut m = Model::new(Config::default(), p.clone());
     let mut want = vec![[0u32; 8]; 4];
     for t in 0..4 {
         for l in 0..8 {
@@ -53,6 +68,7 @@ fn kernel_fractal_matches_rust() {
     }
     let r = m.run();
     done(&r);
+    figures("fractal", &r, &p);
     let mut counts = std::collections::BTreeSet::new();
     for t in 0..4 {
         for l in 0..8 {
@@ -90,7 +106,7 @@ fn gcd(a: u32, b: u32) -> u32 {
 fn kernel_gcd_collatz_matches_rust() {
     let p = asm("gcd_collatz.s");
     let mut rng = StdRng::seed_from_u64(3);
-    let mut m = Model::new(Config::default(), p);
+    let mut m = Model::new(Config::default(), p.clone());
     let mut inputs = vec![[(0u32, 0u32, 0u32); 8]; 4];
     for (t, row) in inputs.iter_mut().enumerate() {
         for (l, x) in row.iter_mut().enumerate() {
@@ -104,6 +120,7 @@ fn kernel_gcd_collatz_matches_rust() {
     }
     let r = m.run();
     done(&r);
+    figures("gcd_collatz", &r, &p);
     for (t, row) in inputs.iter().enumerate() {
         for (l, &(a, b, n)) in row.iter().enumerate() {
             assert_eq!(r.lane(t, 1, l), gcd(a, b), "gcd thread {t} lane {l}: {a}, {b}");
@@ -124,7 +141,7 @@ fn kernel_activation_equals_the_tanh_golden() {
     let src = kernel("activation.s");
     for (fname, fmt) in [("fp32", ts::FMT_FP32), ("fp16", ts::FMT_FP16), ("bf16", ts::FMT_BF16)] {
         let p = assemble(&src.replace(".fp32", &format!(".{fname}"))).unwrap();
-        let mut m = Model::new(Config { mem_bytes: 48 * 1024, ..Config::default() }, p);
+        let mut m = Model::new(Config { mem_bytes: 48 * 1024, ..Config::default() }, p.clone());
         let mut rng = StdRng::seed_from_u64(1 + fmt as u64);
         let xs: Vec<u32> = (0..4096)
             .map(|k| {
@@ -137,6 +154,7 @@ fn kernel_activation_equals_the_tanh_golden() {
         }
         let r = m.run();
         done(&r);
+        figures(&format!("activation {fname}"), &r, &p);
         for (k, &x) in xs.iter().enumerate() {
             let mask = if fmt == ts::FMT_FP32 { u32::MAX } else { 0xFFFF };
             assert_eq!(r.word(16384 + 4 * k) & mask, ts::lane(ts::OP_TANH as u8, fmt, false, x), "{fname} tanh #{k}");
@@ -155,7 +173,7 @@ fn kernel_activation_equals_the_tanh_golden() {
 #[test]
 fn kernel_regions_match_rust() {
     let p = asm("regions.s");
-    let mut m = Model::new(Config { threads: 1, ..Config::default() }, p);
+    let mut m = Model::new(Config { threads: 1, ..Config::default() }, p.clone());
     let mut rng = StdRng::seed_from_u64(4);
     let a: Vec<Vec<u32>> = (0..8).map(|_| (0..8).map(|_| rng.gen()).collect()).collect();
     for (i, row) in a.iter().enumerate() {
@@ -172,6 +190,7 @@ fn kernel_regions_match_rust() {
     }
     let r = m.run();
     done(&r);
+    figures("regions", &r, &p);
     for j in 0..8 {
         for i in 0..8 {
             assert_eq!(r.lane(0, 20 + j, i as usize), a[i][j as usize], "transpose T[{j}][{i}]");
@@ -207,8 +226,9 @@ fn kernel_regions_match_rust() {
 #[test]
 fn kernel_traps_handler_records_and_returns() {
     let p = asm("traps.s");
-    let r = Model::new(Config::default(), p).run();
+    let r = Model::new(Config::default(), p.clone()).run();
     done(&r);
+    figures("traps", &r, &p);
     for t in 0..4 {
         assert_eq!(r.word(16 * t), cause::TRAP as u32, "thread {t}: first log entry");
         assert_eq!(r.word(16 * t + 4), cause::ILLEGAL_REGION as u32, "thread {t}: second log entry");
