@@ -429,3 +429,55 @@ fn eu_asm_command_line() {
     let o = Command::new(exe).arg("--help").output().unwrap();
     assert!(String::from_utf8(o.stdout).unwrap().contains("JIP/UIP"));
 }
+
+/// The host resumes a paused thread: the handler stepped its EPC first, so the thread goes on
+/// after the TRAP and finishes.
+#[test]
+fn host_resume_continues_a_paused_thread() {
+    let src = "
+        srd r1:ud, tid
+        trap 7
+        add r2, r1, 100
+    .handler
+        srd r120, esr
+        cmp.ne.f0 r120, 0
+        (f0) if
+            srd r124, epc
+            add r124, r124, 1
+            swr epc, r124
+            tpause
+        endif
+        tret
+    .endhandler";
+    let r = Model::new(Config { threads: 2, host: Host::Resume, ..Config::default() }, assemble(src).unwrap()).run();
+    done(&r);
+    assert_eq!(r.killed, 0);
+    assert!(r.irq_cycles > 0);
+    assert_eq!(r.exceptions.len(), 2);
+    for t in 0..2 {
+        assert_eq!(r.lane(t, 2, 3), 100 + t as u32, "thread {t}");
+    }
+}
+
+/// Inside the handler: an illegal region is dropped by the reset HMASK (the instruction is
+/// skipped), a memory fault is a double fault (the thread is parked, the host kills it).
+#[test]
+fn exceptions_inside_the_handler() {
+    use sim::golden::trap_controller as tc;
+    let src = |inner: &str| {
+        format!(
+            "trap 1\nadd r2, r1, 5\n.handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\n{inner}\nmov r121, 9\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler"
+        )
+    };
+    let cfg = Config { threads: 1, host: Host::Kill, ..Config::default() };
+    let r = Model::new(cfg.clone(), assemble(&src("mov r122, r1.0<8;8,1>:rsv")).unwrap()).run();
+    done(&r);
+    assert_eq!(r.exceptions.iter().map(|e| e.cause).collect::<Vec<_>>(), vec![cause::TRAP, cause::ILLEGAL_REGION]);
+    assert_ne!(r.sticky & tc::SUPPR, 0);
+    assert_eq!((r.lane(0, 121, 0), r.lane(0, 2, 0), r.killed), (9, 5, 0), "handler and thread went on");
+    let r = Model::new(cfg, assemble(&src("mov r125, 0x10001\nld r122, r125")).unwrap()).run();
+    done(&r);
+    assert_eq!(r.exceptions.iter().map(|e| e.cause).collect::<Vec<_>>(), vec![cause::TRAP, cause::MEM_FAULT]);
+    assert_ne!(r.sticky & tc::DBLF, 0);
+    assert_eq!((r.killed, r.lane(0, 121, 0), r.lane(0, 2, 0)), (1, 0, 0), "parked and killed");
+}

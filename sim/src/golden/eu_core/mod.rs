@@ -498,14 +498,14 @@ impl Model {
                 if let Some((c, d)) = side.exc.take() {
                     let t = &th[w];
                     run.exceptions.push(Exception { cycle, thread: w, ip: t.ip, cause: c, detail: d });
-                    // a cause the handler masks (HMASK) is dropped: the instruction is skipped
+                    i.exc_valid |= 1 << w;
+                    i.exc_cause[w] = c as u8;
+                    i.exc_pc[w] = t.ip as u32;
+                    i.exc_mask[w] = t.bu.e() as u32;
+                    // the controller drops a cause the handler masks (HMASK, SUPPR): the
+                    // instruction is skipped (the branch unit's NOP: IP + 1, mask kept)
                     if in_handler && ts_.hmask >> c & 1 == 1 {
                         th[w].ip += 1;
-                    } else {
-                        i.exc_valid |= 1 << w;
-                        i.exc_cause[w] = c as u8;
-                        i.exc_pc[w] = t.ip as u32;
-                        i.exc_mask[w] = t.bu.e() as u32;
                     }
                 }
                 if side.ret {
