@@ -481,3 +481,19 @@ fn exceptions_inside_the_handler() {
     assert_ne!(r.sticky & tc::DBLF, 0);
     assert_eq!((r.killed, r.lane(0, 121, 0), r.lane(0, 2, 0)), (1, 0, 0), "parked and killed");
 }
+
+/// TRAP, TRET, TPAUSE and SWR act only when a lane runs them: a predicated-off TRAP does
+/// nothing, a predicated-on one traps.
+#[test]
+fn thread_level_ops_need_a_running_lane() {
+    let h = ".handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler\n";
+    let cfg = Config { threads: 1, ..Config::default() };
+    let r = Model::new(cfg.clone(), assemble(&format!("cmp.eq.f0 r1, 1\n(f0) trap 1\nmov r2, 3\n{h}")).unwrap()).run();
+    done(&r);
+    assert!(r.exceptions.is_empty(), "{:?}", r.exceptions);
+    assert_eq!(r.lane(0, 2, 0), 3);
+    let r = Model::new(cfg, assemble(&format!("cmp.eq.f0 r1, 0\n(f0) trap 1\nmov r2, 3\n{h}")).unwrap()).run();
+    done(&r);
+    assert_eq!(r.exceptions.len(), 1);
+    assert_eq!(r.lane(0, 2, 0), 3);
+}

@@ -681,18 +681,17 @@ fn execute(
     let mut flag_write: Option<u8> = None;
     let lanes = (0..LANES).filter(|l| mask >> l & 1 == 1);
     match ins.op {
+        // the thread-level ops act only if some lane runs them (a predicated-off TRAP, TRET,
+        // TPAUSE or SWR does nothing)
         op::NOP | op::TRET | op::TPAUSE => {
-            if ins.op == op::TRET {
-                side.ret = true;
-            }
-            if ins.op == op::TPAUSE {
-                side.pause = true;
-            }
-            if (side.ret || side.pause) && !in_handler {
+            if ins.op != op::NOP && !in_handler {
                 return exc(cause::ILLEGAL_INSTR, "TRET/TPAUSE outside the handler".into());
             }
+            side.ret = ins.op == op::TRET && mask != 0;
+            side.pause = ins.op == op::TPAUSE && mask != 0;
         }
-        op::TRAP => return exc(cause::TRAP, format!("TRAP {}", ins.imm.unwrap_or(0))),
+        op::TRAP if mask != 0 => return exc(cause::TRAP, format!("TRAP {}", ins.imm.unwrap_or(0))),
+        op::TRAP => {}
         op::CMP | op::FCMP => {
             let mut f = flagv;
             for l in lanes {
@@ -758,12 +757,13 @@ fn execute(
             if !matches!(sel, sreg::ESR | sreg::EPC | sreg::EMASK) {
                 return exc(cause::ILLEGAL_INSTR, format!("SWR of read-only special register {sel}"));
             }
-            let v = lanes.clone().next().map_or(0, |l| s0[l]);
-            i.sr_valid = true;
-            i.sr_we = true;
-            i.sr_wid = w as u32;
-            i.sr_sel = sel as u8;
-            i.sr_wdata = v;
+            if let Some(l) = lanes.clone().next() {
+                i.sr_valid = true;
+                i.sr_we = true;
+                i.sr_wid = w as u32;
+                i.sr_sel = sel as u8;
+                i.sr_wdata = s0[l];
+            }
         }
         o => {
             for l in lanes {
