@@ -63,7 +63,37 @@ const ALU_OPS: &[u64] = &[
 struct G<'a> {
     rng: &'a mut StdRng,
     loops: u32,
+    /// Lane-local programs: every operand is lane l of its register (`<8;8,1>:d`, exec 8), no
+    /// memory, special registers or traps, so each lane can be run alone as scalar code.
+    local: bool,
 }
+
+/// Ops of lane-local programs.
+const LOCAL_OPS: &[u64] = &[
+    op::MOV,
+    op::ADD,
+    op::SUB,
+    op::MUL,
+    op::AND,
+    op::OR,
+    op::XOR,
+    op::NOT,
+    op::SHL,
+    op::SHR,
+    op::ASR,
+    op::MIN,
+    op::MAX,
+    op::CMP,
+    op::SEL,
+    op::MULH,
+    op::FADD,
+    op::FMUL,
+    op::FCMP,
+    op::I2F,
+    op::F2I,
+    op::TANH,
+    op::SIGMOID,
+];
 
 fn any_pred(rng: &mut StdRng) -> (u64, u32) {
     match rng.gen_range(0..4) {
@@ -99,7 +129,35 @@ impl G<'_> {
         }
     }
 
+    fn local_inst(&mut self) -> Inst {
+        let o = LOCAL_OPS[self.rng.gen_range(0..LOCAL_OPS.len())];
+        let (p, f) = if self.rng.gen_bool(0.3) { any_pred(self.rng) } else { (pred::NONE, self.rng.gen_range(0..2)) };
+        let mut i = Inst { op: o, pred: p, flag: f, exec_log2: 3, ..Default::default() };
+        let lane = |reg| Region { reg, vs: 8, width_log2: 3, hs: 1, ty: rag::T_D, sub: 0 };
+        let opd = super::operands(o);
+        if opd.dst {
+            i.dst = Region { reg: self.rng.gen_range(0..16), hs: 1, ty: rag::T_D, ..Default::default() };
+        }
+        if opd.src0 {
+            i.src0 = lane(self.rng.gen_range(0..16));
+        }
+        if opd.src1 {
+            if self.rng.gen_bool(0.3) {
+                i.imm = Some(self.rng.gen_range(0..40));
+            } else {
+                i.src1 = lane(self.rng.gen_range(0..16));
+            }
+        }
+        if opd.dst && self.rng.gen_bool(0.3) || matches!(o, op::CMP | op::FCMP) {
+            i.cmod = self.rng.gen_range(1..8);
+        }
+        i
+    }
+
     fn inst(&mut self) -> Inst {
+        if self.local {
+            return self.local_inst();
+        }
         let k = self.rng.gen_range(0..1000);
         if k < 4 {
             return Inst { op: op::TRAP, imm: Some(k), exec_log2: 3, ..Default::default() };
@@ -233,11 +291,24 @@ pub const HANDLER: &str = "
 
 /// A random program of about `size` skeleton nodes.
 pub fn program(rng: &mut StdRng, size: i32) -> Program {
+    program_with(rng, size, false)
+}
+
+/// A random lane-local program (see `G::local`): no handler, registers r0..r15 only.
+pub fn program_lane_local(rng: &mut StdRng, size: i32) -> Program {
+    program_with(rng, size, true)
+}
+
+fn program_with(rng: &mut StdRng, size: i32, local: bool) -> Program {
     let ast = prog::Gen::program(rng, size, 6);
-    let mut g = G { rng, loops: 0 };
+    let mut g = G { rng, loops: 0, local };
     let main = g.block(&ast.main);
     let funcs = ast.funcs.iter().map(|f| g.block(f)).collect();
-    let handler = super::asm::parse(&format!(".handler\n{HANDLER}\n.endhandler\n")).expect("the standard handler").handler;
+    let handler = if local {
+        None
+    } else {
+        super::asm::parse(&format!(".handler\n{HANDLER}\n.endhandler\n")).expect("the standard handler").handler
+    };
     link(&Source { main, funcs, handler }).expect("a random program fits")
 }
 
