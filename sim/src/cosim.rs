@@ -32,10 +32,13 @@ pub struct Ffi {
     trace_close: unsafe extern "C" fn(*mut c_void),
     in_words: unsafe extern "C" fn() -> usize,
     out_words: unsafe extern "C" fn() -> usize,
+    /// X-initialisation builds only: sets the seed of Verilator's random initial values for
+    /// the next `new` on this thread.
+    xinit_seed: Option<unsafe extern "C" fn(i32)>,
 }
 
 pub struct ModelDesc {
-    /// `<block>_<variant>/<module>`
+    /// `<block>_<variant>/<module>`; an X-initialisation build adds [`XINIT_SUFFIX`].
     pub id: &'static str,
     /// Verilog module name.
     pub module: &'static str,
@@ -66,6 +69,50 @@ impl ModelDesc {
 /// Every model the build verilated.
 pub fn models() -> &'static [ModelDesc] {
     MODELS
+}
+
+/// The id suffix of a model's X-initialisation build (issue 18 item 3): the same Verilog
+/// verilated with `--x-initial unique --x-assign unique`, whose every variable starts from a
+/// seeded random value instead of 0. One small config per block has one (sim/build_xinit.rs).
+pub const XINIT_SUFFIX: &str = "+xinit";
+
+/// Per-thread options of the harness, for the soak command and the X-initialisation tests
+/// (ordinary tests leave them at their defaults). They apply to every `Dut` created on the
+/// thread after [`set_thread_opts`], whichever driver creates it.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadOpts {
+    /// Where a mismatch's VCD is written (default: `$EU_TRACE_DIR`, else target/cosim-traces).
+    pub trace_dir: Option<PathBuf>,
+    /// Keep no input history: a mismatch then writes no VCD (the soak re-runs a failing chunk
+    /// with history on instead, which saves memory and time on the passing ones).
+    pub no_history: bool,
+    /// Open the X-initialisation build of each model, its random initial state drawn from this
+    /// seed (Verilator's `randReset(2)` and `randSeed`; 0 is not a seed).
+    pub xinit_seed: Option<u32>,
+    /// Test-only fault injection: the first check at or after this cycle compares against an
+    /// expectation with bit 0 of the first output port flipped, as a golden model with that
+    /// one wrong bit would give (proves that the soak reports a mismatch).
+    pub flip_at: Option<u64>,
+}
+
+thread_local! {
+    static OPTS: std::cell::RefCell<ThreadOpts> = std::cell::RefCell::new(ThreadOpts::default());
+    static LAST_TRACE: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets this thread's harness options (see [`ThreadOpts`]).
+pub fn set_thread_opts(o: ThreadOpts) {
+    OPTS.with(|t| *t.borrow_mut() = o);
+}
+
+/// This thread's harness options.
+pub fn thread_opts() -> ThreadOpts {
+    OPTS.with(|t| t.borrow().clone())
+}
+
+/// The VCD written by the last failing check on this thread, taken.
+pub fn take_last_trace() -> Option<PathBuf> {
+    LAST_TRACE.with(|t| t.borrow_mut().take())
 }
 
 pub fn model(id: &str) -> &'static ModelDesc {
@@ -180,6 +227,10 @@ pub struct Dut {
     label: String,
     /// `capture_waves`: the cycles captured so far (figures).
     waves: Option<Vec<crate::waves::Cycle>>,
+    /// `ThreadOpts` at creation.
+    record: bool,
+    flip_at: Option<u64>,
+    xinit_seed: Option<u32>,
 }
 
 /// How many steps of input history are kept for the waveform replay. Beyond that the replay
@@ -190,13 +241,17 @@ pub const TRACE_WINDOW: u64 = 64;
 
 impl Dut {
     pub fn new(id: &str) -> Self {
-        let desc = model(id);
+        let opts = thread_opts();
+        let desc = match opts.xinit_seed {
+            Some(_) => model(&format!("{id}{XINIT_SUFFIX}")),
+            None => model(id),
+        };
         // Guard against a stale layout: the shim and the descriptor come from the same build.
         unsafe {
             assert_eq!((desc.ffi.in_words)(), desc.in_words);
             assert_eq!((desc.ffi.out_words)(), desc.out_words);
         }
-        let h = unsafe { (desc.ffi.new)(0) };
+        let h = open(desc, opts.xinit_seed, 0);
         let rst = desc.inputs.iter().position(|p| p.name == "rst").map(In);
         let mut d = Self {
             desc,
@@ -210,6 +265,9 @@ impl Dut {
             rst,
             label: String::new(),
             waves: None,
+            record: !opts.no_history,
+            flip_at: opts.flip_at,
+            xinit_seed: opts.xinit_seed,
         };
         d.settle();
         d
@@ -305,6 +363,9 @@ impl Dut {
     }
 
     fn record(&mut self, mode: u32) {
+        if !self.record {
+            return;
+        }
         let is_reset = self.rst.is_some_and(|r| read_field(&self.inp, self.desc.inputs[r.0].offset, 0, 1) == 1);
         if is_reset && mode == 1 {
             // A reset cycle clears all state: the replay can start here.
@@ -383,6 +444,12 @@ impl Dut {
 
     /// Compares every output port with `exp`. All ports must have been given.
     pub fn check(&mut self, exp: &Expected) {
+        if self.flip_at.is_some_and(|c| self.cycle >= c) {
+            self.flip_at = None;
+            let mut e = exp.clone();
+            e.words[self.desc.outputs[0].offset] ^= 1;
+            return self.check(&e);
+        }
         if exp.words == self.out {
             if let Some(i) = exp.given.iter().position(|g| !g) {
                 panic!("{}: Expected has no value for output `{}`", self.desc.id, self.desc.outputs[i].name);
@@ -405,7 +472,10 @@ impl Dut {
         }
         writeln!(msg, "  inputs: {}", self.describe_inputs()).unwrap();
         match self.dump_trace() {
-            Ok(p) => writeln!(msg, "  waveform of the last {TRACE_WINDOW} steps: {}", p.display()).unwrap(),
+            Ok(p) => {
+                writeln!(msg, "  waveform of the last {TRACE_WINDOW} steps: {}", p.display()).unwrap();
+                LAST_TRACE.with(|t| *t.borrow_mut() = Some(p));
+            }
             Err(e) => writeln!(msg, "  (no waveform: {e})").unwrap(),
         }
         writeln!(msg, "  Verilog: {}", self.desc.verilog).unwrap();
@@ -433,7 +503,10 @@ impl Dut {
 
     /// Replays the recorded inputs into a traced model and writes the last TRACE_WINDOW steps.
     pub fn dump_trace(&self) -> Result<PathBuf, String> {
-        let dir = std::env::var_os("EU_TRACE_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        if !self.record {
+            return Err("input history off (ThreadOpts::no_history)".into());
+        }
+        let dir = thread_opts().trace_dir.or_else(|| std::env::var_os("EU_TRACE_DIR").map(PathBuf::from)).unwrap_or_else(|| {
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/cosim-traces")
         });
         std::fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
@@ -448,7 +521,7 @@ impl Dut {
         let cpath = CString::new(path.to_string_lossy().as_bytes()).unwrap();
         let f = &self.desc.ffi;
         unsafe {
-            let h = (f.new)(1);
+            let h = open(self.desc, self.xinit_seed, 1);
             let mut out = vec![0u32; self.desc.out_words];
             let start = self.hist_modes.len().saturating_sub(TRACE_WINDOW as usize);
             let n = self.desc.in_words;
@@ -472,6 +545,19 @@ impl Dut {
             );
         }
         Ok(path)
+    }
+}
+
+/// A new model instance (`trace`: able to write a VCD); an X-initialisation build gets its seed
+/// first.
+fn open(desc: &ModelDesc, xinit_seed: Option<u32>, trace: i32) -> *mut c_void {
+    unsafe {
+        match (xinit_seed, desc.ffi.xinit_seed) {
+            (Some(seed), Some(set)) => set(seed as i32),
+            (None, None) => {}
+            _ => unreachable!("{}: the X-initialisation seed goes with the X-initialisation build", desc.id),
+        }
+        (desc.ffi.new)(trace)
     }
 }
 

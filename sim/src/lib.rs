@@ -23,3 +23,5 @@ pub mod bist_models;
 pub mod waves;
 /// The documentation figures' scenarios and stage diagrams (`eu-figures`).
 pub mod figures;
+/// The soak run of `eu-soak`: long random co-simulation in seeded chunks, sharded, threaded.
+pub mod soak;

@@ -6,7 +6,7 @@
 use hdl::alu_pipeline::isa::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::golden::alu_pipeline::{cfg_program, run_groups, Group, Inputs, Outputs, Params, Row, Scope, St};
+use sim::golden::alu_pipeline::{cfg_program, run_groups, Group, Inputs, Outputs, Params, Row, Scope};
 
 use sim::drivers::alu_pipeline::*;
 
@@ -616,69 +616,8 @@ fn err11_12_config_busy_and_unmapped_then_clear() {
 // ------------------------------------------------------------------------------------------
 // Random co-simulation (≥ 1e6 cycles in total)
 
-fn rand_lane(rng: &mut StdRng) -> u32 {
-    let op = if rng.gen_bool(0.03) { 15 } else { rng.gen_range(0..15) };
-    let src = |rng: &mut StdRng| -> u32 {
-        match rng.gen_range(0..10) {
-            0..=6 => rng.gen_range(0..16),
-            7 => rng.gen_range(16..24),
-            _ => rng.gen_range(24..32),
-        }
-    };
-    let dst = match rng.gen_range(0..20) {
-        0 => rng.gen_range(24..31),
-        1 => 31,
-        2 => rng.gen_range(16..24),
-        _ => rng.gen_range(0..16),
-    };
-    let mut w = lane(op, src(rng), src(rng), src(rng), src(rng), dst);
-    if rng.gen_bool(0.02) {
-        w |= rng.gen_range(1..8) << 29;
-    }
-    if rng.gen_bool(0.1) {
-        0
-    } else {
-        w
-    }
-}
-
-fn rand_instr(rng: &mut StdRng) -> [u32; 5] {
-    let mut ins = [rand_lane(rng), rand_lane(rng), rand_lane(rng), rand_lane(rng), 0];
-    if rng.gen_bool(0.5) {
-        let f = if rng.gen_bool(0.03) { 3 } else { rng.gen_range(0..3) };
-        ins[4] = cxw(rng.gen_range(0..4), f, rng.gen_range(0..16), rng.gen_range(0..16));
-        if rng.gen_bool(0.02) {
-            ins[4] |= 1 << rng.gen_range(13..32);
-        }
-    }
-    ins
-}
-
-fn rand_group(rng: &mut StdRng, depth: u8, p_ce: f64) -> Group {
-    let r = rng.gen_range(1..=4);
-    let mut regs = [[0u32; 16]; 4];
-    for p in 0..4 {
-        for n in 0..16 {
-            regs[p][n] = match rng.gen_range(0..4) {
-                0 => rng.gen_range(0..16),
-                1 => rng.gen::<u32>() | 0x8000_0000,
-                _ => rng.gen(),
-            };
-        }
-    }
-    let mut ce = [[true; 4]; 4];
-    for p in 0..4 {
-        for k in 0..4 {
-            ce[p][k] = rng.gen_bool(p_ce);
-        }
-    }
-    let mut iptr = [0u8; 4];
-    for k in 0..4 {
-        iptr[k] = if rng.gen_bool(0.01) { rng.gen_range(0..32) } else { rng.gen_range(0..depth.min(8)) };
-    }
-    let tag = [[rng.gen(); 4]; 4];
-    Group { r, regs, ce, iptr, tag }
-}
+// Random lanes, instructions and groups: the soak command's generators (one copy).
+use sim::soak::stimulus::{alu_group as rand_group, alu_instr as rand_instr};
 
 /// A random session on `s`: bursts of groups with random programs, CE patterns, bubbles,
 /// back-pressure, occasional bad sideband rows, config traffic (also while busy), clears and
@@ -686,85 +625,7 @@ fn rand_group(rng: &mut StdRng, depth: u8, p_ce: f64) -> Group {
 fn random_session(s: &mut Sim, rng: &mut StdRng, cycles: u64, depth: u8) {
     let start = s.cycle;
     while s.cycle - start < cycles {
-        if rng.gen_bool(0.05) {
-            s.reset();
-        }
-        // idle: reprogram a few IMEM entries, G, K
-        let n_ins = rng.gen_range(0..8);
-        for _ in 0..n_ins {
-            let e = rng.gen_range(0..depth.min(8)) as u32;
-            let ins = rand_instr(rng);
-            for w in 0..5 {
-                s.cfg_write(cfg_imem(e, w), ins[w as usize]);
-            }
-        }
-        for _ in 0..rng.gen_range(0..3) {
-            s.cfg_write(CFG_G + rng.gen_range(0..16), rng.gen());
-        }
-        if rng.gen_bool(0.1) {
-            s.cfg_write(CFG_CTRL, rng.gen_range(0..4));
-        }
-        // burst of groups
-        let p_ce = [1.0, 0.75, 0.5, 0.25, 0.0][rng.gen_range(0..5)];
-        let ngroups = rng.gen_range(1..12);
-        let mut rows: Vec<Row> = Vec::new();
-        for _ in 0..ngroups {
-            rows.extend(rand_group(rng, depth, p_ce).rows());
-        }
-        if rng.gen_bool(0.05) {
-            let i = rng.gen_range(0..rows.len());
-            match rng.gen_range(0..3) {
-                0 => rows[i].pix ^= 1,
-                1 => rows[i].nrows_m1 = rng.gen_range(0..4),
-                _ => rows[i].iptr ^= 1,
-            }
-        }
-        let p_valid = [1.0, 0.9, 0.5][rng.gen_range(0..3)];
-        let p_ready = [1.0, 0.8, 0.3][rng.gen_range(0..3)];
-        let mut next = 0;
-        let mut guard = 0;
-        while (next < rows.len() || s.g.outputs().busy) && guard < 20_000 {
-            guard += 1;
-            let o = s.g.outputs();
-            let mut inp = Inputs { out_ready: rng.gen_bool(p_ready), ..Default::default() };
-            if next < rows.len() && rng.gen_bool(p_valid) {
-                inp = Inputs { out_ready: inp.out_ready, ..row_inputs(&rows[next]) };
-                if o.in_ready {
-                    next += 1;
-                }
-            } else if next >= rows.len() && s.g.buf[s.g.fp].st == St::Fill {
-                // a corrupted nrows_m1 on a group's first row changed its row count: complete
-                // the partial group with filler rows so the burst can drain
-                let b = &s.g.buf[s.g.fp];
-                inp = Inputs {
-                    in_valid: true,
-                    in_pix: (b.n % 4) as u8,
-                    in_row: (b.n / 4) as u8,
-                    in_nrows_m1: (b.r - 1) as u8,
-                    in_iptr: b.iptr[0][b.n / 4],
-                    in_data: [rng.gen(), 1, 2, 3],
-                    in_ce: rng.gen(),
-                    out_ready: inp.out_ready,
-                    ..Default::default()
-                };
-            } else if rng.gen_bool(0.2) {
-                // junk on the input bus while in_valid = 0
-                inp.in_data = [rng.gen(), rng.gen(), rng.gen(), rng.gen()];
-                inp.in_iptr = rng.gen_range(0..32);
-                inp.in_ce = rng.gen();
-            }
-            if rng.gen_bool(0.02) {
-                inp.cfg_re = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-            }
-            if rng.gen_bool(0.005) {
-                inp.cfg_we = true;
-                inp.cfg_addr = rng.gen_range(0..0x200);
-                inp.cfg_wdata = if inp.cfg_addr as u32 == CFG_CTRL { rng.gen_range(0..4) } else { rng.gen() };
-            }
-            s.cycle(&inp);
-        }
-        assert!(guard < 20_000, "burst did not drain");
+        sim::soak::stimulus::alu_burst(s, rng, depth);
     }
 }
 

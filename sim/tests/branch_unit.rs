@@ -275,6 +275,25 @@ fn expect_error(b: &mut Both, i: Instr, pred: u64, code: u64, t: u64) {
 fn init(b: &mut Both, live: u64) {
     let o = b.step(Instr::new(op::INIT, 0, 0, 0), live);
     assert!(!o.err);
+    // §2.4 INIT, §0.1 (pred mask 0) and timing-closure §3.2 (exec mask 0)
+    let live = live & b.cfg.nmask();
+    assert_eq!((o.next_ip, o.exec_mask, o.lane_mask, o.pred_mask, o.warn, o.event), (0, 0, live, 0, 0, ev::INIT));
+}
+
+/// timing-closure §3.2: INIT reports `rsp_exec_mask = 0` whatever `E` the previous thread left
+/// (before the clarification the old `E` leaked into the response).
+#[test]
+fn init_reports_exec_mask_zero() {
+    let mut b = Both::new(Cfg::new(4), Some("n4"));
+    init(&mut b, 0xf);
+    assert_eq!(b.s.e(), 0xf);
+    init(&mut b, 0x3);
+    assert_eq!(b.s.e(), 0x3);
+    // a thread left diverged (E = 0x1), then re-dispatched
+    let o = b.step(Instr::new(op::IF, 0, 1, 2), 0x1);
+    assert_eq!(o.lane_mask, 0x1);
+    init(&mut b, 0xc);
+    assert_eq!(b.s.e(), 0xc);
 }
 
 const ALL: u64 = 0xf;
@@ -624,12 +643,11 @@ fn rtl_random_programs(variant: &str, cfg: Cfg, place: Place, target: usize, see
         let run = simd_run_at(&cfg, &p, base, live, &mut rng, 200_000).unwrap_or_else(|e| panic!("{variant}: {e}"));
         max_ip = max_ip.max(run.steps.iter().map(|st| st.instr.ip).max().unwrap_or(0));
         // the RTL continues from the previous program's end state: re-step the golden model
-        // from there (only INIT's exec mask and dead stack entries differ from a fresh run)
+        // from there (only dead stack entries differ from a fresh run; INIT answers exec mask 0
+        // whatever came before, timing-closure §3.2)
         for st in &run.steps {
             let (s2, o) = step(&cfg, &cur, &st.instr, st.pred);
-            if st.instr.op != op::INIT {
-                assert_eq!(o, st.out);
-            }
+            assert_eq!(o, st.out);
             sbu.step(&st.instr, st.pred, &o, &s2);
             cur = s2;
         }

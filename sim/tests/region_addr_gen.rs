@@ -318,41 +318,9 @@ fn timing_contract() {
 // Random descriptors (legal and illegal) with random valid/ready, per config.
 // ------------------------------------------------------------------------------------------
 
+/// The soak command's generator (one copy).
 fn random_desc(rng: &mut StdRng, cfg: &Cfg) -> Desc {
-    let nmax_log = cfg.n_max.trailing_zeros();
-    let rn_w = cfg.rn_w();
-    let mut d = Desc {
-        enc_err: false,
-        reg: rng.gen_range(0..cfg.nr),
-        sub: rng.gen_range(0..cfg.rb),
-        ty: rng.gen_range(T_UB..=T_F),
-        exec_log2: rng.gen_range(0..=nmax_log),
-        width_log2: 0,
-        hs: match rng.gen_range(0..4) {
-            0 => rng.gen_range(0..5),
-            1 => [0, 1, 2, 4, 8, 16, 32, 64][rng.gen_range(0..8)],
-            _ => rng.gen_range(0..128),
-        },
-        vs: match rng.gen_range(0..4) {
-            0 => rng.gen_range(0..5),
-            1 => [0, 1, 2, 4, 8, 16, 32, 64, 128][rng.gen_range(0..9)],
-            _ => rng.gen_range(0..256),
-        },
-        is_dst: rng.gen_bool(0.5),
-        colmajor: cfg.colmajor_en && rng.gen_bool(0.3),
-        tag: rng.gen_range(0..16),
-    };
-    d.width_log2 = rng.gen_range(0..=d.exec_log2);
-    if rng.gen_bool(0.2) {
-        // Anything the ports can carry.
-        d.enc_err = rng.gen_bool(0.2);
-        d.reg = rng.gen_range(0..1 << rn_w);
-        d.ty = rng.gen_range(0..8);
-        d.exec_log2 = rng.gen_range(0..8);
-        d.width_log2 = rng.gen_range(0..8);
-        d.colmajor = rng.gen_bool(0.3);
-    }
-    d
+    sim::soak::stimulus::rag_desc(rng, cfg)
 }
 
 fn random_run(v: &str, n: usize, seed: u64) {
@@ -425,7 +393,7 @@ fn random_option_variants() {
 /// behind the same number of levels (`RagTiming::new(pipe)`), every port compared every cycle.
 #[test]
 fn random_pipelined_cfg_a_every_depth() {
-    for (v, seed) in [("cfg_a_p1", 0xA1), ("cfg_a_p2", 0xA2), ("cfg_a_p3", 0xA3), ("cfg_a_p", 0xA4)] {
+    for (v, seed) in [("cfg_a_p1", 0xA1), ("cfg_a_p2", 0xA2), ("cfg_a_p3", 0xA3), ("cfg_a_p4", 0xA5), ("cfg_a_p", 0xA4)] {
         random_run(v, RANDOM_N / 4, seed);
     }
 }
@@ -451,7 +419,7 @@ fn random_pipelined_n_max_and_options() {
 /// cycle; a reset empties it.
 #[test]
 fn pipeline_contract_every_depth() {
-    for v in ["default", "cfg_a_p1", "cfg_a_p2", "cfg_a_p3", "cfg_a_p", "default_p"] {
+    for v in ["default", "cfg_a_p1", "cfg_a_p2", "cfg_a_p3", "cfg_a_p4", "cfg_a_p", "default_p"] {
         let mut b = RagBench::new(v);
         let lat = 1 + b.pipe as usize;
         let d = |tag: u32| Desc { tag, ..r(1, 2, 2, 4, 1, T_W, 8) };

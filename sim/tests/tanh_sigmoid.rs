@@ -155,24 +155,8 @@ fn random_control_masks_tags_bubbles_reserved_and_reset() {
     for variant in ["lanes8", "lanes1", UNFUSED_CANON].into_iter().chain(DEEPER) {
         let mut b = Bench::new(variant);
         for n in 0..200_000u32 {
-            let fmt = rng.gen_range(0..4u8);
-            let data = (0..b.lanes)
-                .map(|_| match rng.gen_range(0..4) {
-                    0 => rng.gen::<u32>(),
-                    1 => rng.gen_range(-20.0f32..20.0).to_bits(),
-                    2 => half::f16::from_f32(rng.gen_range(-20.0f32..20.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
-                    _ => half::bf16::from_f32(rng.gen_range(-40.0f32..40.0)).to_bits() as u32 | (rng.gen::<u32>() << 16),
-                })
-                .collect();
-            let i = VecIn {
-                valid: rng.gen_bool(0.7),
-                op: rng.gen_range(0..4u8),
-                fmt,
-                ftz: rng.gen(),
-                mask: rng.gen::<u32>() & ((1u64 << b.lanes) - 1) as u32,
-                tag: rng.gen::<u32>() & 0xFF,
-                data,
-            };
+            // the soak command's generator (one copy)
+            let i = sim::soak::stimulus::tanh_vec(&mut rng, b.lanes);
             b.cycle(&i);
             if n % 50_000 == 49_999 {
                 // reset in the middle of traffic clears every stage

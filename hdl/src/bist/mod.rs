@@ -609,6 +609,36 @@ impl<const SW: usize, const RW: usize> Logic for BistCore<SW, RW> {
 mod tests {
     use super::*;
 
+    /// Registered pipeline joins (`StageReg`s with `k_registered = 1`) in a Verilog text.
+    fn registered_joins(v: &str) -> usize {
+        v.matches("localparam  k_registered = 1'b1;").count()
+    }
+
+    /// The DUT inside a BIST top is built from the config the top is emitted for, pipeline depth
+    /// included: the top has exactly the registered joins of the block's own Verilog. (The tanh
+    /// top once took its depth from `small_config()`, so an ECP5 run "at lat 10" had no cuts.)
+    #[test]
+    fn bist_tops_keep_the_configs_pipeline_depth() {
+        use crate::BlockGen;
+        for lat in [0, 10] {
+            let cfg = crate::tanh_sigmoid::Config { lat, ..tanh_sigmoid::small_config() };
+            let dut = crate::tanh_sigmoid::Block::emit(&cfg).unwrap().remove(0);
+            let top = tanh_sigmoid::emit(&cfg, &tanh_sigmoid::cosim_params()).unwrap();
+            assert_eq!(registered_joins(&top.verilog), registered_joins(&dut.verilog), "tanh lat {lat}");
+            assert_eq!(registered_joins(&dut.verilog) > 0, lat > 0, "tanh lat {lat}: cuts in the DUT");
+        }
+        // The RAG's output register is a registered StageReg at every depth: compare depths.
+        let mut joins = Vec::new();
+        for pipe in [0, 5] {
+            let cfg = crate::region_addr_gen::Config { pipe, ..region_addr_gen::small_config() };
+            let dut = crate::region_addr_gen::Block::emit(&cfg).unwrap().remove(0);
+            let top = region_addr_gen::emit(&cfg, &region_addr_gen::cosim_params()).unwrap();
+            assert_eq!(registered_joins(&top.verilog), registered_joins(&dut.verilog), "RAG pipe {pipe}");
+            joins.push(registered_joins(&dut.verilog));
+        }
+        assert!(joins[1] > joins[0], "RAG: pipe 5 registers more than pipe 0: {joins:?}");
+    }
+
     #[test]
     fn template_has_both_lines_and_eight_digits() {
         let rom = template_rom("eu_x", 12);

@@ -46,8 +46,10 @@ fn field_mask(lsb: u32, n: u32) -> Bits<32> {
 bist_top! {
     pub struct BistTanh {
         core: BistCore<SW, RW> = BistCore::new(p),
-        // The small config is the one `supports` accepts: fused tail, NaN payloads kept.
-        dut: TanhSigmoid<1, 32, 8> = crate::tanh_sigmoid::rtl::TanhSigmoid::new(true, false, crate::tanh_sigmoid::lat(&small_config())),
+        // The configs `supports` accepts: one lane, fused tail, NaN payloads kept; `lat` is the
+        // config's (until 2026-11-26 this took `small_config()`'s, so a BIST built for another
+        // `lat` silently had none of its pipeline cuts).
+        dut: TanhSigmoid<1, 32, 8> = crate::tanh_sigmoid::rtl::TanhSigmoid::new(true, false, crate::tanh_sigmoid::lat(cfg)),
         fault_always = Constant::new(p.fault_always),
         k_op_reserved: Constant<Bits<2>> = Constant::new(op::RESERVED.into()),
         k_fmt_reserved: Constant<Bits<2>> = Constant::new(fmt::RESERVED.into()),
@@ -66,7 +68,7 @@ bist_top! {
         e8: Signal<Local, Bits<8>> = Default::default(),
         e5: Signal<Local, Bits<5>> = Default::default(),
     }
-    pub fn new(p: &BistParams) -> Self;
+    pub fn new(cfg: &Config, p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
         // Block side: shaped stimulus (see the module docs).
@@ -125,12 +127,12 @@ pub fn supports(cfg: &Config) -> bool {
 
 pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
     assert!(supports(cfg), "BIST top of tanh_sigmoid is built for lanes = 1, tag_width = 8; got {cfg:?}");
-    emit_module(BistTanh::new(p), TOP, "tanh_sigmoid", super::bist_params(p, SW, RW))
+    emit_module(BistTanh::new(cfg, p), TOP, "tanh_sigmoid", super::bist_params(p, SW, RW))
 }
 
-/// The small config: one lane, spec defaults otherwise.
+/// The small config: one lane, every datapath cut (`lat` 10 = LAT + 4), spec defaults otherwise.
 pub fn small_config() -> Config {
-    Config { lanes: 1, ..Config::default() }
+    Config { lanes: 1, lat: 10, ..Config::default() }
 }
 
 pub fn cosim_params() -> BistParams {

@@ -302,7 +302,11 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.response.warn.next = self.report.warn.val();
         self.response.evt.next = self.report.evt.val();
         self.response.tgt_n.next = self.targets.tgt_n.val();
+        // timing-closure §3.2: INIT runs under no mask (exec mask 0)
         self.response.exec.next = self.masks.e.val();
+        if self.decode.ops.val().is_init {
+            self.response.exec.next = 0.into();
+        }
         self.response.lane.next = self.lanes.en_next.val();
         // debug view
         self.debug.cic_if.next = self.stacks.cic_if.val();

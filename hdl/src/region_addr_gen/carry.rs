@@ -1,13 +1,12 @@
 //! `Carry`: the descriptor-wide fields that travel with a descriptor through one join of the RAG
 //! pipeline (a register or a wire, as `pipe` decides): the error and warning bits found so far,
-//! log2 E, N, W and H, the order flag, the origin and the tag.
 
 use super::{ERR_W, TAG_W, WARN_W};
 use crate::prims::StageReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct Carry<const AW: usize> {
+pub struct Carry {
     /// Clock of the join's registers.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
@@ -28,8 +27,6 @@ pub struct Carry<const AW: usize> {
     pub height_log2_in: Signal<In, Bits<3>>,
     /// Column-major order.
     pub colmajor_in: Signal<In, Bit>,
-    /// reg·RB + sub.
-    pub origin_in: Signal<In, Bits<AW>>,
     /// Operand tag.
     pub tag_in: Signal<In, Bits<TAG_W>>,
     /// `err_in` after the join.
@@ -46,8 +43,6 @@ pub struct Carry<const AW: usize> {
     pub height_log2_out: Signal<Out, Bits<3>>,
     /// `colmajor_in` after the join.
     pub colmajor_out: Signal<Out, Bit>,
-    /// `origin_in` after the join.
-    pub origin_out: Signal<Out, Bits<AW>>,
     /// `tag_in` after the join.
     pub tag_out: Signal<Out, Bits<TAG_W>>,
     err: StageReg<Bits<ERR_W>>,
@@ -57,11 +52,10 @@ pub struct Carry<const AW: usize> {
     width_log2: StageReg<Bits<3>>,
     height_log2: StageReg<Bits<3>>,
     colmajor: StageReg<Bit>,
-    origin: StageReg<Bits<AW>>,
     tag: StageReg<Bits<TAG_W>>,
 }
 
-impl<const AW: usize> Carry<AW> {
+impl Carry {
     pub fn new(registered: bool) -> Self {
         Self {
             clock: Default::default(),
@@ -74,7 +68,6 @@ impl<const AW: usize> Carry<AW> {
             width_log2_in: Default::default(),
             height_log2_in: Default::default(),
             colmajor_in: Default::default(),
-            origin_in: Default::default(),
             tag_in: Default::default(),
             err_out: Default::default(),
             warn_out: Default::default(),
@@ -83,7 +76,6 @@ impl<const AW: usize> Carry<AW> {
             width_log2_out: Default::default(),
             height_log2_out: Default::default(),
             colmajor_out: Default::default(),
-            origin_out: Default::default(),
             tag_out: Default::default(),
             err: StageReg::new(registered),
             warn: StageReg::new(registered),
@@ -92,13 +84,12 @@ impl<const AW: usize> Carry<AW> {
             width_log2: StageReg::new(registered),
             height_log2: StageReg::new(registered),
             colmajor: StageReg::new(registered),
-            origin: StageReg::new(registered),
             tag: StageReg::new(registered),
         }
     }
 }
 
-impl<const AW: usize> Logic for Carry<AW> {
+impl Logic for Carry {
     #[hdl_gen]
     fn update(&mut self) {
         self.err.clock.next = self.clock.val();
@@ -108,7 +99,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.clock.next = self.clock.val();
         self.height_log2.clock.next = self.clock.val();
         self.colmajor.clock.next = self.clock.val();
-        self.origin.clock.next = self.clock.val();
         self.tag.clock.next = self.clock.val();
         self.err.rst.next = self.rst.val();
         self.warn.rst.next = self.rst.val();
@@ -117,7 +107,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.rst.next = self.rst.val();
         self.height_log2.rst.next = self.rst.val();
         self.colmajor.rst.next = self.rst.val();
-        self.origin.rst.next = self.rst.val();
         self.tag.rst.next = self.rst.val();
         self.err.en.next = self.en.val();
         self.warn.en.next = self.en.val();
@@ -126,7 +115,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.en.next = self.en.val();
         self.height_log2.en.next = self.en.val();
         self.colmajor.en.next = self.en.val();
-        self.origin.en.next = self.en.val();
         self.tag.en.next = self.en.val();
         self.err.d.next = self.err_in.val();
         self.warn.d.next = self.warn_in.val();
@@ -135,7 +123,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2.d.next = self.width_log2_in.val();
         self.height_log2.d.next = self.height_log2_in.val();
         self.colmajor.d.next = self.colmajor_in.val();
-        self.origin.d.next = self.origin_in.val();
         self.tag.d.next = self.tag_in.val();
         self.err_out.next = self.err.q.val();
         self.warn_out.next = self.warn.q.val();
@@ -144,7 +131,6 @@ impl<const AW: usize> Logic for Carry<AW> {
         self.width_log2_out.next = self.width_log2.q.val();
         self.height_log2_out.next = self.height_log2.q.val();
         self.colmajor_out.next = self.colmajor.q.val();
-        self.origin_out.next = self.origin.q.val();
         self.tag_out.next = self.tag.q.val();
     }
 }

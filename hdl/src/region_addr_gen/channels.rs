@@ -39,16 +39,17 @@ pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub ch_valid: Signal<Out, Bits<NMAX>>,
     k_idx: Vec<Constant<Bits<8>>>,
     k_slot: Vec<Constant<Bits<16>>>,
-    k_one8: Constant<Bits<8>>,
+    /// `[i·8 + w]`: the bit offset of entry `i mod 2^w` (the table index of channel i along the
+    /// inner dimension of size 2^w) and of entry `i >> w` (along the outer one).
+    k_mod_slot: Vec<Constant<Bits<16>>>,
+    k_div_slot: Vec<Constant<Bits<16>>>,
+    /// 0..8, the values of a 3-bit log2 W / log2 H.
+    k_w: Vec<Constant<Bits<3>>>,
     k_rf: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
     k_amask: Constant<Bits<RAW_W>>,
     k_fatal: Constant<Bits<ERR_W>>,
     fatal: Signal<Local, Bit>,
-    wmask: Signal<Local, Bits<8>>,
-    hmask: Signal<Local, Bits<8>>,
-    x: Signal<Local, Bits<8>>,
-    y: Signal<Local, Bits<8>>,
     col: Signal<Local, Bits<AW>>,
     row: Signal<Local, Bits<AW>>,
     sum: Signal<Local, Bits<RAW_W>>,
@@ -72,16 +73,14 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelAddr<NMAX, A
             ch_valid: Default::default(),
             k_idx: (0..NMAX).map(|i| Constant::new((i as u64).to_bits())).collect(),
             k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
-            k_one8: Constant::new(1u64.to_bits()),
+            k_mod_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) % (1 << (j % 8)))) as u64).to_bits())).collect(),
+            k_div_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) >> (j % 8))) as u64).to_bits())).collect(),
+            k_w: (0..8u64).map(|w| Constant::new(w.to_bits())).collect(),
             k_rf: k(rf),
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_amask: k((1 << AW) - 1),
             k_fatal: Constant::new(FATAL_MASK.to_bits()),
             fatal: Default::default(),
-            wmask: Default::default(),
-            hmask: Default::default(),
-            x: Default::default(),
-            y: Default::default(),
             col: Default::default(),
             row: Default::default(),
             sum: Default::default(),
@@ -95,27 +94,22 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelAd
     #[hdl_gen]
     fn update(&mut self) {
         self.fatal.next = (self.err_in.val() & self.k_fatal.val()).any();
-        self.wmask.next = (self.k_one8.val() << self.width_log2.val()) - 1;
-        self.hmask.next = (self.k_one8.val() << self.height_log2.val()) - 1;
         self.addr.next = 0.into();
         self.ch_valid.next = 0.into();
         for i in 0..NMAX {
-            if self.colmajor.val() {
-                self.y.next = self.k_idx[i].val() & self.hmask.val();
-                self.x.next = self.k_idx[i].val() >> self.height_log2.val();
-            } else {
-                self.x.next = self.k_idx[i].val() & self.wmask.val();
-                self.y.next = self.k_idx[i].val() >> self.width_log2.val();
-            }
-            // table look-ups: x and y depend only on log2 W / log2 H, so each is a small mux
+            // Channel i sits at x = i mod W, y = i div W (row-major; column-major swaps them with
+            // H). W and H are powers of two, so for each log2 W the entry is fixed at generation
+            // time: the look-up is an 8:1 mux on log2 W (or log2 H), not a compare per entry.
             self.col.next = 0.into();
             self.row.next = 0.into();
-            for t in 0..NMAX {
-                if self.x.val() == self.k_idx[t].val() {
-                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_slot[t].val().index());
+            for w in 0..8 {
+                if !self.colmajor.val() & (self.width_log2.val() == self.k_w[w].val()) {
+                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
                 }
-                if self.y.val() == self.k_idx[t].val() {
-                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_slot[t].val().index());
+                if self.colmajor.val() & (self.height_log2.val() == self.k_w[w].val()) {
+                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
                 }
             }
             self.sum.next = bit_cast::<RAW_W, AW>(self.col.val()) + bit_cast::<RAW_W, AW>(self.row.val());

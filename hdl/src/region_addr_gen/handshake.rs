@@ -17,16 +17,19 @@ use rust_hdl::prelude::*;
 /// Number of levels (five joins and the output register).
 pub const LEVELS: usize = 6;
 
-/// Which joins are registers for `pipe` = 0..=4 (index: join after decode, after stride, after
+/// Which joins are registers for `pipe` = 0..=5 (index: join after decode, after stride, after
 /// the lower table levels, after the upper table levels, after the channel addresses). Chosen to
 /// balance the sections' logic depth (docs/region_addr_gen.md, "Pipeline"): decode and stride are
-/// the shortest sections, so their join is the one pipe = 4 leaves out.
-pub const LEVELS_OF_PIPE: [[bool; 5]; 5] = [
+/// the shortest sections, so their join is the one pipe = 4 leaves out; pipe = 5 registers every
+/// join (a [P] range beyond timing-closure §3.1's 0..4: decode + stride in one cycle was the
+/// UP5K's worst path at pipe 4).
+pub const LEVELS_OF_PIPE: [[bool; 5]; 6] = [
     [false, false, false, false, false],
     [false, false, true, false, false],
     [false, true, false, true, false],
     [false, true, false, true, true],
     [false, true, true, true, true],
+    [true, true, true, true, true],
 ];
 
 #[derive(LogicBlock)]
@@ -117,5 +120,6 @@ mod tests {
             assert_eq!(joins.iter().filter(|&&j| j).count(), p, "pipe {p}: {joins:?}");
         }
         assert!(LEVELS_OF_PIPE[4][3] && LEVELS_OF_PIPE[4][4]);
+        assert!(LEVELS_OF_PIPE[5].iter().all(|&j| j), "pipe 5 registers every join");
     }
 }

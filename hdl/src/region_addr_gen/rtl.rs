@@ -82,27 +82,29 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     hs: Handshake,
     decode: Decode<RNW, RBW, AW>,
     // join 0: decode | stride
-    carry0: Carry<AW>,
+    carry0: Carry,
     j0_hs_mod: StageReg<Bits<AW>>,
     j0_vs_mod: StageReg<Bits<AW>>,
     j0_vs_raw: StageReg<Bits<VS_W>>,
     j0_w_span: StageReg<Bits<RAW_W>>,
     j0_h_span: StageReg<Bits<RAW_W>>,
     j0_is_dst: StageReg<Bit>,
+    j0_origin: StageReg<Bits<AW>>,
     stride: Stride<AW>,
     // join 1: stride | table-lo
-    carry1: Carry<AW>,
+    carry1: Carry,
     j1_col_step: StageReg<Bits<AW>>,
     j1_row_step: StageReg<Bits<AW>>,
     j1_span: StageReg<Bits<RAW_W>>,
     j1_is_dst: StageReg<Bit>,
+    j1_origin: StageReg<Bits<AW>>,
     col_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
     row_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
     col_dbl_lo: Vec<StepDouble<AW>>,
     row_dbl_lo: Vec<StepDouble<AW>>,
     ends: SpanEnd<AW>,
     // join 2: table-lo | table-hi
-    carry2: Carry<AW>,
+    carry2: Carry,
     j2_col_tab: StageReg<Bits<ADDRW>>,
     j2_row_tab: StageReg<Bits<ADDRW>>,
     j2_col_step: StageReg<Bits<AW>>,
@@ -116,7 +118,7 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     row_dbl_hi: Vec<StepDouble<AW>>,
     range: RangeCheck,
     // join 3: table-hi | channels
-    carry3: Carry<AW>,
+    carry3: Carry,
     j3_col_tab: StageReg<Bits<ADDRW>>,
     j3_row_tab: StageReg<Bits<ADDRW>>,
     channels: Channels<NMAX, AW, ADDRW>,
@@ -182,12 +184,14 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             j0_w_span: StageReg::new(joins[0]),
             j0_h_span: StageReg::new(joins[0]),
             j0_is_dst: StageReg::new(joins[0]),
+            j0_origin: StageReg::new(joins[0]),
             stride: Stride::new(cfg),
             carry1: Carry::new(joins[1]),
             j1_col_step: StageReg::new(joins[1]),
             j1_row_step: StageReg::new(joins[1]),
             j1_span: StageReg::new(joins[1]),
             j1_is_dst: StageReg::new(joins[1]),
+            j1_origin: StageReg::new(joins[1]),
             col_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
             row_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
             col_dbl_lo: (0..n_lo).map(|_| StepDouble::new(cfg)).collect(),
@@ -231,7 +235,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clock, reset, and the load enables of the joins (Handshake's level k) ----
-        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_vs_raw, j0_w_span, j0_h_span, j0_is_dst, carry1, j1_col_step, j1_row_step, j1_span, j1_is_dst, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_vs_raw, j0_w_span, j0_h_span, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
@@ -240,11 +244,13 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_w_span.rst.next = self.rst.val();
         self.j0_h_span.rst.next = self.rst.val();
         self.j0_is_dst.rst.next = self.rst.val();
+        self.j0_origin.rst.next = self.rst.val();
         self.carry1.rst.next = self.rst.val();
         self.j1_col_step.rst.next = self.rst.val();
         self.j1_row_step.rst.next = self.rst.val();
         self.j1_span.rst.next = self.rst.val();
         self.j1_is_dst.rst.next = self.rst.val();
+        self.j1_origin.rst.next = self.rst.val();
         self.carry2.rst.next = self.rst.val();
         self.j2_col_tab.rst.next = self.rst.val();
         self.j2_row_tab.rst.next = self.rst.val();
@@ -271,11 +277,13 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_w_span.en.next = self.hs.load.val().get_bit(0);
         self.j0_h_span.en.next = self.hs.load.val().get_bit(0);
         self.j0_is_dst.en.next = self.hs.load.val().get_bit(0);
+        self.j0_origin.en.next = self.hs.load.val().get_bit(0);
         self.carry1.en.next = self.hs.load.val().get_bit(1);
         self.j1_col_step.en.next = self.hs.load.val().get_bit(1);
         self.j1_row_step.en.next = self.hs.load.val().get_bit(1);
         self.j1_span.en.next = self.hs.load.val().get_bit(1);
         self.j1_is_dst.en.next = self.hs.load.val().get_bit(1);
+        self.j1_origin.en.next = self.hs.load.val().get_bit(1);
         self.carry2.en.next = self.hs.load.val().get_bit(2);
         self.j2_col_tab.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_tab.en.next = self.hs.load.val().get_bit(2);
@@ -317,7 +325,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry0.width_log2_in.next = self.in_width_log2.val();
         self.carry0.height_log2_in.next = self.decode.height_log2.val();
         self.carry0.colmajor_in.next = self.in_colmajor.val();
-        self.carry0.origin_in.next = self.decode.origin.val();
+        self.j0_origin.d.next = self.decode.origin.val();
         self.carry0.tag_in.next = self.in_tag.val();
         self.j0_hs_mod.d.next = self.decode.hs_mod.val();
         self.j0_vs_mod.d.next = self.decode.vs_mod.val();
@@ -343,7 +351,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry1.width_log2_in.next = self.carry0.width_log2_out.val();
         self.carry1.height_log2_in.next = self.carry0.height_log2_out.val();
         self.carry1.colmajor_in.next = self.carry0.colmajor_out.val();
-        self.carry1.origin_in.next = self.carry0.origin_out.val();
+        self.j1_origin.d.next = self.j0_origin.q.val();
         self.carry1.tag_in.next = self.carry0.tag_out.val();
         self.j1_col_step.d.next = self.stride.col_step.val();
         self.j1_row_step.d.next = self.stride.row_step.val();
@@ -351,7 +359,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j1_is_dst.d.next = self.j0_is_dst.q.val();
         // ---- table-lo: levels 0..n_lo of both tables (entry 0 is 0), span and end ----
         // the column table starts at the origin: col[x] = (origin + x·E·HS) mod RF
-        self.col_lo[0].tab_in.next = bit_cast::<ADDRW, AW>(self.carry1.origin_out.val());
+        self.col_lo[0].tab_in.next = bit_cast::<ADDRW, AW>(self.j1_origin.q.val());
         self.col_lo[0].step_in.next = self.j1_col_step.q.val();
         self.col_dbl_lo[0].step_in.next = self.j1_col_step.q.val();
         self.row_lo[0].tab_in.next = 0.into();
@@ -367,7 +375,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         }
         self.ends.span.next = self.j1_span.q.val();
         self.ends.es.next = self.carry1.es_out.val();
-        self.ends.origin.next = self.carry1.origin_out.val();
+        self.ends.origin.next = self.j1_origin.q.val();
         self.carry2.err_in.next = self.carry1.err_out.val();
         self.carry2.warn_in.next = self.carry1.warn_out.val();
         self.carry2.es_in.next = self.carry1.es_out.val();
@@ -375,7 +383,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry2.width_log2_in.next = self.carry1.width_log2_out.val();
         self.carry2.height_log2_in.next = self.carry1.height_log2_out.val();
         self.carry2.colmajor_in.next = self.carry1.colmajor_out.val();
-        self.carry2.origin_in.next = self.carry1.origin_out.val();
         self.carry2.tag_in.next = self.carry1.tag_out.val();
         for b in (self._n_lo - 1)..self._n_lo {
             self.j2_col_tab.d.next = self.col_lo[b].tab_out.val();
@@ -417,7 +424,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry3.width_log2_in.next = self.carry2.width_log2_out.val();
         self.carry3.height_log2_in.next = self.carry2.height_log2_out.val();
         self.carry3.colmajor_in.next = self.carry2.colmajor_out.val();
-        self.carry3.origin_in.next = self.carry2.origin_out.val();
         self.carry3.tag_in.next = self.carry2.tag_out.val();
         for b in (self._n_hi - 1)..self._n_hi {
             self.j3_col_tab.d.next = self.col_hi[b].tab_out.val();

@@ -33,6 +33,7 @@ pub struct RoundPack {
     sh: Signal<Local, Bits<12>>,
     sh1: Signal<Local, Bits<12>>,
     hi1: Signal<Local, Bits<64>>,
+    low: Signal<Local, Bits<64>>,
     stk: Signal<Local, Bit>,
     e0: Signal<Local, Bits<12>>,
     // ---- the cut (registers with `cut`, wires without): first half -> second half
@@ -54,6 +55,7 @@ pub struct RoundPack {
     expf: Signal<Local, Bits<12>>,
     mant: Signal<Local, Bits<32>>,
     mag: Signal<Local, Bits<32>>,
+    k_ones64: Constant<Bits<64>>,
     k_fmt_fp32: Constant<Bits<2>>,
     k_fmt_fp16: Constant<Bits<2>>,
     k_fmt_bf16: Constant<Bits<2>>,
@@ -83,6 +85,7 @@ impl RoundPack {
             sh: Default::default(),
             sh1: Default::default(),
             hi1: Default::default(),
+            low: Default::default(),
             stk: Default::default(),
             e0: Default::default(),
             j_hi: StageReg::new(cut),
@@ -102,6 +105,7 @@ impl RoundPack {
             expf: Default::default(),
             mant: Default::default(),
             mag: Default::default(),
+            k_ones64: Constant::new(u64::MAX.to_bits()),
             k_fmt_fp32: Constant::new(fmt::FP32.into()),
             k_fmt_fp16: Constant::new(fmt::FP16.into()),
             k_fmt_bf16: Constant::new(fmt::BF16.into()),
@@ -152,7 +156,11 @@ impl Logic for RoundPack {
         }
         self.sh1.next = self.sh.val() - 1;
         self.hi1.next = self.pp.val() >> self.sh1.val();
-        self.stk.next = (self.pp.val() - (self.hi1.val() << self.sh1.val())) != 0;
+        // sticky: any bit below the shift amount, as a mask (a shifter) and an OR, not as
+        // pp - (hi1 << sh1), a second 64-bit carry chain after the shift (the same value for every
+        // sh1: both are pp mod 2^sh1, and all of pp when sh1 >= 64)
+        self.low.next = (self.k_ones64.val() << self.sh1.val()) ^ self.k_ones64.val();
+        self.stk.next = (self.pp.val() & self.low.val()).any();
         self.e0.next = self.exb.val() + self.sh.val() - self.kx.val();
         // ================= the cut =================
         self.j_hi.clock.next = self.clk.val();

@@ -4,7 +4,7 @@ use super::{bits, Words};
 use crate::bist::{CycleModel, Layout};
 use crate::golden::tanh_sigmoid::{Pipeline, VecIn, VecOut, FMT_BF16, FMT_FP32, FMT_RESERVED, OP_RESERVED, OP_SIGMOID};
 
-/// The golden cycle model (`Pipeline`, LAT registers) on the raw ports of a one-lane datapath.
+/// The golden cycle model (`Pipeline`, the config's latency) on the raw ports of a one-lane datapath.
 /// Every output is registered (spec §6.2), so the Mealy sample is the output after the previous edge.
 pub struct TanhCycles {
     pipe: Pipeline,
@@ -25,7 +25,8 @@ impl TanhCycles {
     pub fn new(cfg: &hdl::tanh_sigmoid::Config) -> Self {
         assert_eq!(cfg.lanes, 1, "TanhCycles models a one-lane datapath");
         let dut = hdl::bist::tanh_sigmoid::dut_module(cfg);
-        let pipe = Pipeline::new(1);
+        // the config's latency: LAT (6, fused) or `lat` when it raises it (timing-closure §3.5)
+        let pipe = Pipeline::with_lat(1, Default::default(), hdl::tanh_sigmoid::lat(cfg));
         TanhCycles {
             last: VecOut { valid: false, mask: 0, tag: 0, data: vec![0] },
             pipe,

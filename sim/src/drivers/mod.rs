@@ -5,3 +5,4 @@ pub mod alu_pipeline;
 pub mod branch_unit;
 pub mod region_addr_gen;
 pub mod tanh_sigmoid;
+pub mod trap_controller;

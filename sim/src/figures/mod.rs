@@ -10,6 +10,7 @@ pub mod alu_pipeline;
 pub mod branch_unit;
 pub mod region_addr_gen;
 pub mod tanh_sigmoid;
+pub mod trap_controller;
 
 /// A timing diagram: WaveDrom source, written as `<stem>.json` and rendered to `<stem>.svg`.
 pub struct Timing {
@@ -28,7 +29,7 @@ pub struct Stage {
 }
 
 /// The blocks with figures, in the README's order.
-pub const BLOCKS: &[&str] = &["region_addr_gen", "branch_unit", "alu_pipeline", "tanh_sigmoid"];
+pub const BLOCKS: &[&str] = &["region_addr_gen", "branch_unit", "alu_pipeline", "tanh_sigmoid", "trap_controller"];
 
 /// Runs the block's scenarios (each checked against the golden model as it runs).
 pub fn timing(block: &str) -> Vec<Timing> {
@@ -37,6 +38,7 @@ pub fn timing(block: &str) -> Vec<Timing> {
         "branch_unit" => branch_unit::timing(),
         "alu_pipeline" => alu_pipeline::timing(),
         "tanh_sigmoid" => tanh_sigmoid::timing(),
+        "trap_controller" => trap_controller::timing(),
         _ => panic!("no figures for block {block}"),
     }
 }
@@ -48,7 +50,7 @@ pub fn stage(block: &str) -> Stage {
     let (id, title, groups): (&str, &str, Vec<&'static str>) = match block {
         "region_addr_gen" => (
             "region_addr_gen_cfg_a_p/eu_region_addr_gen",
-            "eu_region_addr_gen, Cfg A, pipe 4: sections and the pipeline joins between them",
+            "eu_region_addr_gen, Cfg A, pipe 5: sections and the pipeline joins between them",
             vec![
                 r"join \1=(?:j|carry)(\d)(?:_.*)?",
                 r"output register=out_.*_r",
@@ -74,6 +76,11 @@ pub fn stage(block: &str) -> Stage {
                 vec![r"stage-\1 registers=[a-z]+([45])"],
             )
         }
+        "trap_controller" => (
+            "trap_controller_w4/eu_trap_controller",
+            "eu_trap_controller, W = 4: global mode, per-warp state and step (the four warps as one node), CSR/SR access, status",
+            vec![r"warps=warp\$\d+"],
+        ),
         _ => panic!("no stage diagram for block {block}"),
     };
     let m = model(id);

@@ -264,7 +264,9 @@ pub fn step(cfg: &Cfg, s: &State, i: &Instr, pred: u64) -> (State, Out) {
         s2.cic = [0; 5];
         s2.loop_nest = 0;
         s2.fault = false;
-        let out = Out { next_ip: i.ip, exec_mask: e, lane_mask: pred, event: ev::INIT, ..Default::default() };
+        // timing-closure §3.2: a thread being dispatched runs under no mask, so INIT reports
+        // exec_mask 0 (not the E left by whatever ran before)
+        let out = Out { next_ip: i.ip, exec_mask: 0, lane_mask: pred, event: ev::INIT, ..Default::default() };
         return (s2, out);
     }
     if s.fault {
