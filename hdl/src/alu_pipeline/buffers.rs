@@ -30,8 +30,11 @@
 //!   misses is the S4 write at the same edge (the previous slot of the same pixel, or the tail
 //!   write into a row about to be drained, §7.3); it is kept in `fwd_*` for one clock and wins
 //!   over the RAM data (it is also the only same-address read-during-write, whose RAM data is
-//!   undefined). Fill writes never meet a read of the same word at the same edge: the last fill
-//!   row is pixel 3 and the first issue pixel 0; drain and fill are different buffers.
+//!   undefined). The forwarded write is kept per word bank (the banks' write enables and
+//!   data, lanes already merged), so each word of the line picks it with one multiplexer
+//!   instead of one per lane (issue 16). Fill writes never meet a read of the same word at
+//!   the same edge: the last fill row is pixel 3 and the first issue pixel 0; drain and fill
+//!   are different buffers.
 //!   So §7.3 timing is unchanged (row latency 8R).
 //! * Kept in flops: `ce` (48 bits: read by issue, drain and the cxw read-modify-write in the
 //!   same clock), the P0 iptrs (12 × 5: fetch and ERR_SIMD), `dirty` and the forwarding
@@ -112,10 +115,10 @@ pub struct GroupBuffers<const NA: usize> {
     ce: Vec<RDff<Bit>>,
     iptr0: Vec<RDff<Bits<5>>>,
     /// the S4 write of the last edge (missed by the one-cycle-early RAM read)
-    fwd_we: RDff<Bit>,
     fwd_buf: RDff<Bits<2>>,
     fwd_pix: RDff<Bits<2>>,
-    fwd_reg: Vec<RDff<Bits<5>>>,
+    /// per word bank n: written (`swe`) and the data (`swd`)
+    fwd_we: RDff<Bits<16>>,
     fwd_data: Vec<RDff<Bits<32>>>,
     /// S4 write enable and data per word bank
     swe: Signal<Local, Bits<16>>,
@@ -188,8 +191,7 @@ impl<const NA: usize> GroupBuffers<NA> {
             fwd_we: Default::default(),
             fwd_buf: Default::default(),
             fwd_pix: Default::default(),
-            fwd_reg: v(NA),
-            fwd_data: v(NA),
+            fwd_data: v(16),
             swe: Default::default(),
             swd: v(16),
             cwe: v(48),
@@ -226,11 +228,9 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
         self.fwd_we.rst.next = self.rst.val();
         self.fwd_buf.rst.next = self.rst.val();
         self.fwd_pix.rst.next = self.rst.val();
-        for j in 0..NA {
-            self.fwd_reg[j].clock.next = self.clock.val();
-            self.fwd_reg[j].rst.next = self.rst.val();
-            self.fwd_data[j].clock.next = self.clock.val();
-            self.fwd_data[j].rst.next = self.rst.val();
+        for n in 0..16 {
+            self.fwd_data[n].clock.next = self.clock.val();
+            self.fwd_data[n].rst.next = self.rst.val();
         }
 
         // ---- S4 write: one word per bank (a later lane wins), the CE bit as write enable ----
@@ -258,12 +258,11 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
             self.s4_drain[n].read_enable.next = true;
             self.s4_drain[n].read_address.next = bit_cast::<4, 2>(self.drain_next_buf.val()) << 2 | bit_cast::<4, 2>(self.drain_next_n.val().get_bits::<2>(0));
         }
-        self.fwd_we.d.next = self.wb_we.val();
+        self.fwd_we.d.next = self.swe.val();
         self.fwd_buf.d.next = self.wb_buf.val();
         self.fwd_pix.d.next = self.wb_pix.val();
-        for j in 0..NA {
-            self.fwd_reg[j].d.next = self.wb_reg[j].val();
-            self.fwd_data[j].d.next = self.wb_data[j].val();
+        for n in 0..16 {
+            self.fwd_data[n].d.next = self.swd[n].val();
         }
 
         // ---- fill write: row banks, the drain copy with its sideband, P0 iptrs ----
@@ -322,7 +321,7 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
                 }
             }
         }
-        self.ifwd.next = self.fwd_we.q.val() & (self.fwd_buf.q.val() == self.issue_buf.val()) & (self.fwd_pix.q.val() == self.issue_slot.val().get_bits::<2>(0));
+        self.ifwd.next = (self.fwd_buf.q.val() == self.issue_buf.val()) & (self.fwd_pix.q.val() == self.issue_slot.val().get_bits::<2>(0));
         self.irows.next = self.k_all_rows.val() >> (self.k_three.val() - self.issue_rm1.val());
         for k in 0..4 {
             for f in 0..4 {
@@ -333,10 +332,8 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
                 if self.idirty.val().get_bit(k * 4 + f) {
                     self.issue_line[k * 4 + f].next = self.s4_issue[k * 4 + f].read_data.val();
                 }
-                for j in 0..NA {
-                    if self.ifwd.val() & (self.fwd_reg[j].q.val() == self.c5[k * 4 + f].val()) {
-                        self.issue_line[k * 4 + f].next = self.fwd_data[j].q.val();
-                    }
+                if self.ifwd.val() & self.fwd_we.q.val().get_bit(k * 4 + f) {
+                    self.issue_line[k * 4 + f].next = self.fwd_data[k * 4 + f].q.val();
                 }
             }
         }
@@ -369,17 +366,15 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
                 }
             }
         }
-        self.dfwd.next = self.fwd_we.q.val() & (self.fwd_buf.q.val() == self.drain_buf.val()) & (self.fwd_pix.q.val() == self.drain_n.val().get_bits::<2>(0));
+        self.dfwd.next = (self.fwd_buf.q.val() == self.drain_buf.val()) & (self.fwd_pix.q.val() == self.drain_n.val().get_bits::<2>(0));
         for f in 0..4 {
             self.ow[f].next = self.fill_drain.read_data.val().get_bits::<32>(f * 32);
             for k in 0..4 {
                 if (self.drain_n.val().get_bits::<2>(2) == self.c2[k].val()) & self.ddirty.val().get_bit(k * 4 + f) {
                     self.ow[f].next = self.s4_drain[k * 4 + f].read_data.val();
                 }
-                for j in 0..NA {
-                    if self.dfwd.val() & (self.drain_n.val().get_bits::<2>(2) == self.c2[k].val()) & (self.fwd_reg[j].q.val() == self.c5[k * 4 + f].val()) {
-                        self.ow[f].next = self.fwd_data[j].q.val();
-                    }
+                if self.dfwd.val() & (self.drain_n.val().get_bits::<2>(2) == self.c2[k].val()) & self.fwd_we.q.val().get_bit(k * 4 + f) {
+                    self.ow[f].next = self.fwd_data[k * 4 + f].q.val();
                 }
             }
         }

@@ -147,9 +147,9 @@ pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
 }
 
 /// The small config (`configs/region_addr_gen-small.toml`: RB 8 x NR 5 = the spec's Cfg A; wrap
-/// on, full dst profile, row-major; pipe 5, the co-sim variant `cfg_a_p`).
+/// on, full dst profile, row-major; pipe 6, the co-sim variant `cfg_a_p`).
 pub fn small_config() -> Config {
-    Config { pipe: 5, ..Config::cfg(8, 5) }
+    Config { pipe: 6, ..Config::cfg(8, 5) }
 }
 
 /// The co-simulation variant: expected signature from the `expected` port, iCEBreaker clock.

@@ -1,11 +1,14 @@
 //! `Channels`: the last datapath sections of the RAG, every channel's address from the two offset
 //! tables (§2.2, mod RF), its straddle flag, `ch_valid`, and the final error/warning rules of §6.4
-//! (a fatal error zeroes the addresses and keeps only the fatal bits). Two sections joined by one
-//! pipeline join (a register or a wire, as `pipe` decides; `handshake::LEVELS_OF_PIPE`):
+//! (a fatal error zeroes the addresses and keeps only the fatal bits). Three sections joined by two
+//! pipeline joins (each a register or a wire, as `pipe` decides; `handshake::LEVELS_OF_PIPE`):
 //!
-//! - `ChannelAddr`: channel i sits in column x and row y of the region (row-major: x = i mod W,
-//!   y = i div W; column-major: y = i mod H, x = i div H), so `addr(i) = (col[x] + row[y]) mod
-//!   RF`, the column table holding `(origin + x·E·HS) mod RF`. Both terms are below RF, so one
+//! - `ChannelLookup`: channel i sits in column x and row y of the region (row-major: x = i mod W,
+//!   y = i div W; column-major: y = i mod H, x = i div H); it takes col[x] and row[y] from the two
+//!   tables, the column table holding `(origin + x·E·HS) mod RF`. Join 4 after it (pipe 6) holds
+//!   two A_W-bit entries per channel, so the look-up's wide mux fan-out and the sum's carry chain
+//!   are in different cycles.
+//! - `ChannelAddr`: `addr(i) = (col[x] + row[y]) mod RF`. Both terms are below RF, so one
 //!   compare against RF picks the sum or the sum − RF (a mask for a power-of-two RF).
 //! - `ChannelFlags`: the straddle flags, the W_STRADDLE OR and the final error/warning bits. RB
 //!   divides RF, so `addr(i) mod RB` (the address's low RB_W bits) is the sum's byte offset in its
@@ -17,20 +20,90 @@ use super::{Config, ERR_W, RAW_W, TAG_W, WARN_W};
 use crate::prims::StageReg;
 use rust_hdl::prelude::*;
 
+/// Each channel's column and row entry: channel i sits at x = i mod W, y = i div W (row-major;
+/// column-major swaps them with H). W and H are powers of two, so for each log2 W the entry is
+/// fixed at generation time: the look-up is an 8:1 mux on log2 W (or log2 H) per channel.
 #[derive(LogicBlock)]
-pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
+pub struct ChannelLookup<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     /// col[x] = (origin + x·E·HS) mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
     /// row[y] = y·E·VS mod RF.
     pub row_tab: Signal<In, Bits<ADDRW>>,
-    /// log2 N.
-    pub exec_log2: Signal<In, Bits<3>>,
     /// log2 W.
     pub width_log2: Signal<In, Bits<3>>,
     /// log2 H.
     pub height_log2: Signal<In, Bits<3>>,
     /// Column-major order.
     pub colmajor: Signal<In, Bit>,
+    /// Channel i's column entry col[x], `[A_W·i +: A_W]`.
+    pub col: Signal<Out, Bits<ADDRW>>,
+    /// Channel i's row entry row[y], `[A_W·i +: A_W]`.
+    pub row: Signal<Out, Bits<ADDRW>>,
+    k_slot: Vec<Constant<Bits<16>>>,
+    /// `[i·8 + w]`: the bit offset of entry `i mod 2^w` (the table index of channel i along the
+    /// inner dimension of size 2^w) and of entry `i >> w` (along the outer one).
+    k_mod_slot: Vec<Constant<Bits<16>>>,
+    k_div_slot: Vec<Constant<Bits<16>>>,
+    /// 0..8, the values of a 3-bit log2 W / log2 H.
+    k_w: Vec<Constant<Bits<3>>>,
+    col_i: Signal<Local, Bits<AW>>,
+    row_i: Signal<Local, Bits<AW>>,
+}
+
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Default for ChannelLookup<NMAX, AW, ADDRW> {
+    fn default() -> Self {
+        Self {
+            col_tab: Default::default(),
+            row_tab: Default::default(),
+            width_log2: Default::default(),
+            height_log2: Default::default(),
+            colmajor: Default::default(),
+            col: Default::default(),
+            row: Default::default(),
+            k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
+            k_mod_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) % (1 << (j % 8)))) as u64).to_bits())).collect(),
+            k_div_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) >> (j % 8))) as u64).to_bits())).collect(),
+            k_w: (0..8u64).map(|w| Constant::new(w.to_bits())).collect(),
+            col_i: Default::default(),
+            row_i: Default::default(),
+        }
+    }
+}
+
+impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelLookup<NMAX, AW, ADDRW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.col.next = 0.into();
+        self.row.next = 0.into();
+        for i in 0..NMAX {
+            self.col_i.next = 0.into();
+            self.row_i.next = 0.into();
+            for w in 0..8 {
+                if !self.colmajor.val() & (self.width_log2.val() == self.k_w[w].val()) {
+                    self.col_i.next = self.col_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.row_i.next = self.row_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
+                }
+                if self.colmajor.val() & (self.height_log2.val() == self.k_w[w].val()) {
+                    self.row_i.next = self.row_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.col_i.next = self.col_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
+                }
+            }
+            self.col.next = self.col.val() | (bit_cast::<ADDRW, AW>(self.col_i.val()) << self.k_slot[i].val());
+            self.row.next = self.row.val() | (bit_cast::<ADDRW, AW>(self.row_i.val()) << self.k_slot[i].val());
+        }
+    }
+}
+
+/// addr(i) = (col + row) mod RF from each channel's two entries (both below RF, so one compare
+/// against RF picks the sum or the sum − RF; a mask for a power-of-two RF), and `ch_valid`.
+#[derive(LogicBlock)]
+pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
+    /// Channel i's column entry, `[A_W·i +: A_W]`.
+    pub col: Signal<In, Bits<ADDRW>>,
+    /// Channel i's row entry, `[A_W·i +: A_W]`.
+    pub row: Signal<In, Bits<ADDRW>>,
+    /// log2 N.
+    pub exec_log2: Signal<In, Bits<3>>,
     /// Error bits of the descriptor (only the fatal mask is read).
     pub err_in: Signal<In, Bits<ERR_W>>,
     /// Channel addresses, `[A_W·i +: A_W]`, zero for i ≥ N or on a fatal error.
@@ -39,19 +112,13 @@ pub struct ChannelAddr<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub ch_valid: Signal<Out, Bits<NMAX>>,
     k_idx: Vec<Constant<Bits<8>>>,
     k_slot: Vec<Constant<Bits<16>>>,
-    /// `[i·8 + w]`: the bit offset of entry `i mod 2^w` (the table index of channel i along the
-    /// inner dimension of size 2^w) and of entry `i >> w` (along the outer one).
-    k_mod_slot: Vec<Constant<Bits<16>>>,
-    k_div_slot: Vec<Constant<Bits<16>>>,
-    /// 0..8, the values of a 3-bit log2 W / log2 H.
-    k_w: Vec<Constant<Bits<3>>>,
     k_rf: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
     k_amask: Constant<Bits<RAW_W>>,
     k_fatal: Constant<Bits<ERR_W>>,
     fatal: Signal<Local, Bit>,
-    col: Signal<Local, Bits<AW>>,
-    row: Signal<Local, Bits<AW>>,
+    col_i: Signal<Local, Bits<AW>>,
+    row_i: Signal<Local, Bits<AW>>,
     sum: Signal<Local, Bits<RAW_W>>,
     live: Signal<Local, Bit>,
     cut: Signal<Local, Bits<AW>>,
@@ -62,27 +129,21 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelAddr<NMAX, A
         let rf = cfg.rf_bytes() as u64;
         let k = |v: u64| Constant::new(v.to_bits());
         Self {
-            col_tab: Default::default(),
-            row_tab: Default::default(),
+            col: Default::default(),
+            row: Default::default(),
             exec_log2: Default::default(),
-            width_log2: Default::default(),
-            height_log2: Default::default(),
-            colmajor: Default::default(),
             err_in: Default::default(),
             addr: Default::default(),
             ch_valid: Default::default(),
             k_idx: (0..NMAX).map(|i| Constant::new((i as u64).to_bits())).collect(),
             k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
-            k_mod_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) % (1 << (j % 8)))) as u64).to_bits())).collect(),
-            k_div_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) >> (j % 8))) as u64).to_bits())).collect(),
-            k_w: (0..8u64).map(|w| Constant::new(w.to_bits())).collect(),
             k_rf: k(rf),
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_amask: k((1 << AW) - 1),
             k_fatal: Constant::new(FATAL_MASK.to_bits()),
             fatal: Default::default(),
-            col: Default::default(),
-            row: Default::default(),
+            col_i: Default::default(),
+            row_i: Default::default(),
             sum: Default::default(),
             live: Default::default(),
             cut: Default::default(),
@@ -97,22 +158,9 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelAd
         self.addr.next = 0.into();
         self.ch_valid.next = 0.into();
         for i in 0..NMAX {
-            // Channel i sits at x = i mod W, y = i div W (row-major; column-major swaps them with
-            // H). W and H are powers of two, so for each log2 W the entry is fixed at generation
-            // time: the look-up is an 8:1 mux on log2 W (or log2 H), not a compare per entry.
-            self.col.next = 0.into();
-            self.row.next = 0.into();
-            for w in 0..8 {
-                if !self.colmajor.val() & (self.width_log2.val() == self.k_w[w].val()) {
-                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
-                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
-                }
-                if self.colmajor.val() & (self.height_log2.val() == self.k_w[w].val()) {
-                    self.row.next = self.row_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
-                    self.col.next = self.col_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
-                }
-            }
-            self.sum.next = bit_cast::<RAW_W, AW>(self.col.val()) + bit_cast::<RAW_W, AW>(self.row.val());
+            self.col_i.next = self.col.val().get_bits::<AW>(self.k_slot[i].val().index());
+            self.row_i.next = self.row.val().get_bits::<AW>(self.k_slot[i].val().index());
+            self.sum.next = bit_cast::<RAW_W, AW>(self.col_i.val()) + bit_cast::<RAW_W, AW>(self.row_i.val());
             if !self.k_pow2.val() & (self.sum.val() >= self.k_rf.val()) {
                 self.sum.next = self.sum.val() - self.k_rf.val();
             }
@@ -207,14 +255,17 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelFl
     }
 }
 
-/// `ChannelAddr`, the join after it (registers when `registered`), and `ChannelFlags`.
+/// `ChannelLookup`, join 4, `ChannelAddr`, join 5, `ChannelFlags` (each join registers when
+/// its flag says so).
 #[derive(LogicBlock)]
 pub struct Channels<const NMAX: usize, const AW: usize, const ADDRW: usize> {
-    /// Clock of the join's registers.
+    /// Clock of the joins' registers.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset of the join's registers.
+    /// Synchronous reset of the joins' registers.
     pub rst: Signal<In, Bit>,
-    /// The join loads (a valid descriptor enters `ChannelFlags`).
+    /// Join 4 loads (a valid descriptor enters `ChannelAddr`).
+    pub en_look: Signal<In, Bit>,
+    /// Join 5 loads (a valid descriptor enters `ChannelFlags`).
     pub en: Signal<In, Bit>,
     /// col[x] = (origin + x·E·HS) mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
@@ -248,23 +299,34 @@ pub struct Channels<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub err_out: Signal<Out, Bits<ERR_W>>,
     /// Final warning bits (0 on a fatal error).
     pub warn_out: Signal<Out, Bits<WARN_W>>,
-    /// `tag_in` after the join.
+    /// `tag_in` after the joins.
     pub tag_out: Signal<Out, Bits<TAG_W>>,
-    address: ChannelAddr<NMAX, AW, ADDRW>,
-    j4_addr: StageReg<Bits<ADDRW>>,
-    j4_ch_valid: StageReg<Bits<NMAX>>,
+    lookup: ChannelLookup<NMAX, AW, ADDRW>,
+    j4_col: StageReg<Bits<ADDRW>>,
+    j4_row: StageReg<Bits<ADDRW>>,
+    j4_exec_log2: StageReg<Bits<3>>,
     j4_es: StageReg<Bits<2>>,
     j4_err: StageReg<Bits<ERR_W>>,
     j4_warn: StageReg<Bits<WARN_W>>,
     j4_tag: StageReg<Bits<TAG_W>>,
+    address: ChannelAddr<NMAX, AW, ADDRW>,
+    j5_addr: StageReg<Bits<ADDRW>>,
+    j5_ch_valid: StageReg<Bits<NMAX>>,
+    j5_es: StageReg<Bits<2>>,
+    j5_err: StageReg<Bits<ERR_W>>,
+    j5_warn: StageReg<Bits<WARN_W>>,
+    j5_tag: StageReg<Bits<TAG_W>>,
     flags: ChannelFlags<NMAX, AW, ADDRW>,
 }
 
 impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, AW, ADDRW> {
-    pub fn new(cfg: &Config, registered: bool) -> Self {
+    /// `look_registered`: join 4 (after the look-up) is a register; `registered`: join 5 (after
+    /// the addresses).
+    pub fn new(cfg: &Config, look_registered: bool, registered: bool) -> Self {
         Self {
             clock: Default::default(),
             rst: Default::default(),
+            en_look: Default::default(),
             en: Default::default(),
             col_tab: Default::default(),
             row_tab: Default::default(),
@@ -283,13 +345,21 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, AW, 
             err_out: Default::default(),
             warn_out: Default::default(),
             tag_out: Default::default(),
+            lookup: Default::default(),
+            j4_col: StageReg::new(look_registered),
+            j4_row: StageReg::new(look_registered),
+            j4_exec_log2: StageReg::new(look_registered),
+            j4_es: StageReg::new(look_registered),
+            j4_err: StageReg::new(look_registered),
+            j4_warn: StageReg::new(look_registered),
+            j4_tag: StageReg::new(look_registered),
             address: ChannelAddr::new(cfg),
-            j4_addr: StageReg::new(registered),
-            j4_ch_valid: StageReg::new(registered),
-            j4_es: StageReg::new(registered),
-            j4_err: StageReg::new(registered),
-            j4_warn: StageReg::new(registered),
-            j4_tag: StageReg::new(registered),
+            j5_addr: StageReg::new(registered),
+            j5_ch_valid: StageReg::new(registered),
+            j5_es: StageReg::new(registered),
+            j5_err: StageReg::new(registered),
+            j5_warn: StageReg::new(registered),
+            j5_tag: StageReg::new(registered),
             flags: ChannelFlags::new(cfg),
         }
     }
@@ -298,46 +368,71 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, AW, 
 impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for Channels<NMAX, AW, ADDRW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, j4_addr, j4_ch_valid, j4_es, j4_err, j4_warn, j4_tag);
-        self.j4_addr.rst.next = self.rst.val();
-        self.j4_ch_valid.rst.next = self.rst.val();
+        clock!(self, clock, j4_col, j4_row, j4_exec_log2, j4_es, j4_err, j4_warn, j4_tag, j5_addr, j5_ch_valid, j5_es, j5_err, j5_warn, j5_tag);
+        self.j4_col.rst.next = self.rst.val();
+        self.j4_row.rst.next = self.rst.val();
+        self.j4_exec_log2.rst.next = self.rst.val();
         self.j4_es.rst.next = self.rst.val();
         self.j4_err.rst.next = self.rst.val();
         self.j4_warn.rst.next = self.rst.val();
         self.j4_tag.rst.next = self.rst.val();
-        self.j4_addr.en.next = self.en.val();
-        self.j4_ch_valid.en.next = self.en.val();
-        self.j4_es.en.next = self.en.val();
-        self.j4_err.en.next = self.en.val();
-        self.j4_warn.en.next = self.en.val();
-        self.j4_tag.en.next = self.en.val();
-        // ---- addresses ----
-        self.address.col_tab.next = self.col_tab.val();
-        self.address.row_tab.next = self.row_tab.val();
-        self.address.exec_log2.next = self.exec_log2.val();
-        self.address.width_log2.next = self.width_log2.val();
-        self.address.height_log2.next = self.height_log2.val();
-        self.address.colmajor.next = self.colmajor.val();
-        self.address.err_in.next = self.err_in.val();
+        self.j5_addr.rst.next = self.rst.val();
+        self.j5_ch_valid.rst.next = self.rst.val();
+        self.j5_es.rst.next = self.rst.val();
+        self.j5_err.rst.next = self.rst.val();
+        self.j5_warn.rst.next = self.rst.val();
+        self.j5_tag.rst.next = self.rst.val();
+        self.j4_col.en.next = self.en_look.val();
+        self.j4_row.en.next = self.en_look.val();
+        self.j4_exec_log2.en.next = self.en_look.val();
+        self.j4_es.en.next = self.en_look.val();
+        self.j4_err.en.next = self.en_look.val();
+        self.j4_warn.en.next = self.en_look.val();
+        self.j4_tag.en.next = self.en_look.val();
+        self.j5_addr.en.next = self.en.val();
+        self.j5_ch_valid.en.next = self.en.val();
+        self.j5_es.en.next = self.en.val();
+        self.j5_err.en.next = self.en.val();
+        self.j5_warn.en.next = self.en.val();
+        self.j5_tag.en.next = self.en.val();
+        // ---- look-up ----
+        self.lookup.col_tab.next = self.col_tab.val();
+        self.lookup.row_tab.next = self.row_tab.val();
+        self.lookup.width_log2.next = self.width_log2.val();
+        self.lookup.height_log2.next = self.height_log2.val();
+        self.lookup.colmajor.next = self.colmajor.val();
         // ---- join 4 ----
-        self.j4_addr.d.next = self.address.addr.val();
-        self.j4_ch_valid.d.next = self.address.ch_valid.val();
+        self.j4_col.d.next = self.lookup.col.val();
+        self.j4_row.d.next = self.lookup.row.val();
+        self.j4_exec_log2.d.next = self.exec_log2.val();
         self.j4_es.d.next = self.es.val();
         self.j4_err.d.next = self.err_in.val();
         self.j4_warn.d.next = self.warn_in.val();
         self.j4_tag.d.next = self.tag_in.val();
+        // ---- addresses ----
+        self.address.col.next = self.j4_col.q.val();
+        self.address.row.next = self.j4_row.q.val();
+        self.address.exec_log2.next = self.j4_exec_log2.q.val();
+        self.address.err_in.next = self.j4_err.q.val();
+        // ---- join 5 ----
+        self.j5_addr.d.next = self.address.addr.val();
+        self.j5_ch_valid.d.next = self.address.ch_valid.val();
+        self.j5_es.d.next = self.j4_es.q.val();
+        self.j5_err.d.next = self.j4_err.q.val();
+        self.j5_warn.d.next = self.j4_warn.q.val();
+        self.j5_tag.d.next = self.j4_tag.q.val();
         // ---- flags ----
-        self.flags.addr.next = self.j4_addr.q.val();
-        self.flags.ch_valid.next = self.j4_ch_valid.q.val();
-        self.flags.es.next = self.j4_es.q.val();
-        self.flags.err_in.next = self.j4_err.q.val();
-        self.flags.warn_in.next = self.j4_warn.q.val();
-        self.addr.next = self.j4_addr.q.val();
-        self.ch_valid.next = self.j4_ch_valid.q.val();
+        self.flags.addr.next = self.j5_addr.q.val();
+        self.flags.ch_valid.next = self.j5_ch_valid.q.val();
+        self.flags.es.next = self.j5_es.q.val();
+        self.flags.err_in.next = self.j5_err.q.val();
+        self.flags.warn_in.next = self.j5_warn.q.val();
+        self.addr.next = self.j5_addr.q.val();
+        self.ch_valid.next = self.j5_ch_valid.q.val();
         self.es_out.next = self.flags.es_out.val();
         self.straddle.next = self.flags.straddle.val();
         self.err_out.next = self.flags.err_out.val();
         self.warn_out.next = self.flags.warn_out.val();
-        self.tag_out.next = self.j4_tag.q.val();
+        self.tag_out.next = self.j5_tag.q.val();
     }
 }

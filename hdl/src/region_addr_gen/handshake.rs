@@ -1,35 +1,38 @@
 //! `Handshake`: the valid/ready control of the RAG pipeline (timing-closure §3.1).
 //!
-//! Six levels: the five joins between the datapath sections (decode | stride | table-lo |
-//! table-hi | channel-addr | channel-flags) and the output register. `pipe` decides which joins are registers
+//! Seven levels: the six joins between the datapath sections (decode | stride | table-lo |
+//! table-hi | channel look-up | channel sum | channel-flags) and the output register. `pipe` decides which joins are registers
 //! (`LEVELS_OF_PIPE`); the output register always is. A registered level holds one descriptor
 //! (its valid bit lives here, its data in the sections' `StageReg`s); an unregistered level passes
 //! valid forward and ready backward unchanged.
 //!
 //! Each level moves forward whenever the level after it is empty or moving (`ready[k] =
-//! !valid[k] | ready[k+1]`, `ready[6] = out_ready`), so bubbles close up and `in_ready` falls only
+//! !valid[k] | ready[k+1]`, `ready[7] = out_ready`), so bubbles close up and `in_ready` falls only
 //! when every registered level is full and `out_ready` is low. With only the output register
 //! (pipe = 0) this is exactly §6.3: `in_ready = !out_valid | out_ready`.
 
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
-/// Number of levels (five joins and the output register).
-pub const LEVELS: usize = 6;
+/// Number of levels (six joins and the output register).
+pub const LEVELS: usize = 7;
 
-/// Which joins are registers for `pipe` = 0..=5 (index: join after decode, after stride, after
-/// the lower table levels, after the upper table levels, after the channel addresses). Chosen to
-/// balance the sections' logic depth (docs/region_addr_gen.md, "Pipeline"): decode and stride are
-/// the shortest sections, so their join is the one pipe = 4 leaves out; pipe = 5 registers every
-/// join (a [P] range beyond timing-closure §3.1's 0..4: decode + stride in one cycle was the
-/// UP5K's worst path at pipe 4).
-pub const LEVELS_OF_PIPE: [[bool; 5]; 6] = [
-    [false, false, false, false, false],
-    [false, false, true, false, false],
-    [false, true, false, true, false],
-    [false, true, false, true, true],
-    [false, true, true, true, true],
-    [true, true, true, true, true],
+/// Which joins are registers for `pipe` = 0..=6 (index: join after decode, after stride, after
+/// the lower table levels, after the upper table levels, after the channel look-up, after the
+/// channel addresses). Chosen to balance the sections' logic depth (docs/region_addr_gen.md,
+/// "Pipeline"): decode and stride are the shortest sections, so their join is the one pipe = 4
+/// leaves out; pipe = 5 registers every join but the look-up's (a [P] range beyond
+/// timing-closure §3.1's 0..4: decode + stride in one cycle was the UP5K's worst path at pipe 4);
+/// pipe = 6 registers the look-up too (the channel look-up, sum and modulo in one cycle were the
+/// worst path of every pipe-5 run).
+pub const LEVELS_OF_PIPE: [[bool; 6]; 7] = [
+    [false, false, false, false, false, false],
+    [false, false, true, false, false, false],
+    [false, true, false, true, false, false],
+    [false, true, false, true, false, true],
+    [false, true, true, true, false, true],
+    [true, true, true, true, false, true],
+    [true, true, true, true, true, true],
 ];
 
 #[derive(LogicBlock)]
@@ -76,22 +79,22 @@ impl Handshake {
 impl Logic for Handshake {
     #[hdl_gen]
     fn update(&mut self) {
-        for k in 0..6 {
+        for k in 0..7 {
             self.valid[k].clock.next = self.clock.val();
             self.valid[k].rst.next = self.rst.val();
         }
         // ready, from the output back
-        self.ready[6].next = self.out_ready.val();
-        for j in 0..6 {
-            self.ready[5 - j].next = self.ready[6 - j].val();
-            if self.k_registered[5 - j].val() {
-                self.ready[5 - j].next = !self.valid[5 - j].q.val() | self.ready[6 - j].val();
+        self.ready[7].next = self.out_ready.val();
+        for j in 0..7 {
+            self.ready[6 - j].next = self.ready[7 - j].val();
+            if self.k_registered[6 - j].val() {
+                self.ready[6 - j].next = !self.valid[6 - j].q.val() | self.ready[7 - j].val();
             }
         }
         // valid, from the input forward; chain[k] is what is offered to level k
         self.chain[0].next = self.in_valid.val();
         self.load.next = 0.into();
-        for k in 0..6 {
+        for k in 0..7 {
             self.valid[k].d.next = self.valid[k].q.val();
             if self.ready[k].val() {
                 self.valid[k].d.next = self.chain[k].val();
@@ -103,7 +106,7 @@ impl Logic for Handshake {
             }
         }
         self.in_ready.next = self.ready[0].val();
-        self.out_valid.next = self.chain[6].val();
+        self.out_valid.next = self.chain[7].val();
     }
 }
 
@@ -111,15 +114,20 @@ impl Logic for Handshake {
 mod tests {
     use super::LEVELS_OF_PIPE;
 
-    /// `pipe` = p registers exactly p of the five joins, and a deeper pipe never removes a join
-    /// that the channel sections need (the last two joins of pipe 4 are the two halves of the
-    /// old worst path).
+    /// `pipe` = p registers exactly p of the six joins; from pipe 4 on each depth only adds a join
+    /// to the one before (the FPGA configs' depths), and pipe 4 already has the joins around the
+    /// channel addresses (the two halves of the old worst path).
     #[test]
     fn each_pipe_depth_registers_that_many_joins() {
         for (p, joins) in LEVELS_OF_PIPE.iter().enumerate() {
             assert_eq!(joins.iter().filter(|&&j| j).count(), p, "pipe {p}: {joins:?}");
         }
-        assert!(LEVELS_OF_PIPE[4][3] && LEVELS_OF_PIPE[4][4]);
-        assert!(LEVELS_OF_PIPE[5].iter().all(|&j| j), "pipe 5 registers every join");
+        for p in 4..LEVELS_OF_PIPE.len() - 1 {
+            for j in 0..6 {
+                assert!(!LEVELS_OF_PIPE[p][j] || LEVELS_OF_PIPE[p + 1][j], "pipe {} drops join {j} of pipe {p}", p + 1);
+            }
+        }
+        assert!(LEVELS_OF_PIPE[4][3] && LEVELS_OF_PIPE[4][5]);
+        assert!(LEVELS_OF_PIPE[6].iter().all(|&j| j), "pipe 6 registers every join");
     }
 }

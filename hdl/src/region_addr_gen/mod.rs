@@ -72,7 +72,7 @@ pub struct Config {
     pub l_rf: u32,
     /// E_SPAN when an operand needs more than one pass.
     pub span_limit_1pass: bool,
-    /// Pipeline registers inside the RAG, 0..=5 (timing-closure §3.1's 0..4 plus a [P] 5): latency 1 + pipe cycles
+    /// Pipeline registers inside the RAG, 0..=6 (timing-closure §3.1's 0..4 plus a [P] 5 and 6): latency 1 + pipe cycles
     /// from accept to `out_valid`; 0 is the single registered stage of §6.3.
     pub pipe: u32,
 }
@@ -330,7 +330,7 @@ impl BlockGen for Block {
             ("nowrap", Config { wrap_rf: false, ..d.clone() }),
         ];
         // timing-closure §3.1: every RAG test also runs at the deepest pipeline ("<variant>_p",
-        // pipe = 5), and the random runs at the depths between (cfg_a_p1..p4)
+        // pipe = 6), and the random runs at the depths between (cfg_a_p1..p5)
         const TWINS: [&str; 10] =
             ["cfg_a_p", "cfg_b_p", "cfg_c_p", "default_p", "n4_p", "n8_p", "n32_p", "cfg_a_opt_p", "cfg_b_strict_p", "nowrap_p"];
         let twins: Vec<(&'static str, Config)> = base
@@ -338,9 +338,14 @@ impl BlockGen for Block {
             .zip(TWINS)
             .map(|((n, c), t)| {
                 debug_assert_eq!(format!("{n}_p"), t);
-                (t, Config { pipe: 5, ..c.clone() })
+                (t, Config { pipe: 6, ..c.clone() })
             })
-            .chain([1, 2, 3, 4].into_iter().zip(["cfg_a_p1", "cfg_a_p2", "cfg_a_p3", "cfg_a_p4"]).map(|(p, n)| (n, Config { pipe: p, ..Config::cfg(8, 5) })))
+            .chain(
+                [1, 2, 3, 4, 5]
+                    .into_iter()
+                    .zip(["cfg_a_p1", "cfg_a_p2", "cfg_a_p3", "cfg_a_p4", "cfg_a_p5"])
+                    .map(|(p, n)| (n, Config { pipe: p, ..Config::cfg(8, 5) })),
+            )
             .collect();
         base.into_iter().chain(twins).collect()
     }
@@ -377,9 +382,9 @@ mod tests {
         assert_eq!(key_of(Config { rd_ports: 0, ..Default::default() }), "region_addr_gen.rd_ports");
         assert_eq!(key_of(Config { wr_ports: 3, ..Default::default() }), "region_addr_gen.wr_ports");
         assert_eq!(key_of(Config { l_rf: 4, ..Default::default() }), "region_addr_gen.l_rf");
-        let e = Block::validate(&Config { pipe: 6, ..Default::default() }).unwrap_err();
+        let e = Block::validate(&Config { pipe: 7, ..Default::default() }).unwrap_err();
         assert_eq!(e.key, "region_addr_gen.pipe");
-        assert!(e.msg.contains("0..=5"), "{e}");
+        assert!(e.msg.contains("0..=6"), "{e}");
         let e = Block::validate(&Config { num_regs: 40, ..Default::default() }).unwrap_err();
         assert_eq!(e.key, "region_addr_gen.num_regs");
         assert!(e.msg.contains("num_regs=65..=128"), "{e}");

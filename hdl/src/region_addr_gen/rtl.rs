@@ -1,8 +1,8 @@
 //! RTL of the RAG top `eu_region_addr_gen` (spec §6.2–§6.4, timing-closure §3.1): one descriptor
 //! in, N_MAX channel byte addresses out, valid/ready on both sides, latency 1 + `pipe`.
 //!
-//! The datapath is six sections joined by five `Carry`/`StageReg` joins, of which `pipe` makes
-//! 0..4 registers (`handshake::LEVELS_OF_PIPE`), and the output register:
+//! The datapath is seven sections joined by six `Carry`/`StageReg` joins, of which `pipe` makes
+//! 0..6 registers (`handshake::LEVELS_OF_PIPE`), and the output register:
 //!
 //! | section | block | does |
 //! |---|---|---|
@@ -10,8 +10,9 @@
 //! | stride | `Stride` | E·HS, E·VS mod RF (modular doubling), the last channel's offset, row overlap |
 //! | table-lo | `TableLevel` × ⌈L/2⌉ and `StepDouble`s (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
 //! | table-hi | `TableLevel` × ⌊L/2⌋, `RangeCheck` | the upper levels; E_OOB / W_WRAP / region overlap |
-//! | channel-addr | `ChannelAddr` (in `Channels`) | addr(i) = (col[x] + row[y]) mod RF (the column table starts at the origin), ch_valid |
-//! | channel-flags | `ChannelFlags` (in `Channels`, after its join 4) | straddle from addr mod RB, W_STRADDLE, final err/warn |
+//! | channel look-up | `ChannelLookup` (in `Channels`) | each channel's column and row entry, col[x] and row[y] (x = i mod W, y = i div W, or by H column-major) |
+//! | channel-addr | `ChannelAddr` (in `Channels`, after its join 4) | addr(i) = (col[x] + row[y]) mod RF (the column table starts at the origin), ch_valid |
+//! | channel-flags | `ChannelFlags` (in `Channels`, after its join 5) | straddle from addr mod RB, W_STRADDLE, final err/warn |
 //!
 //! (L = log2 N_MAX.) `Handshake` holds the valid bits. No section reads a later one, so the
 //! block graph is feed-forward apart from the registers. Every register is an `RDff` (inside
@@ -130,6 +131,9 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     out_err_r: StageReg<Bits<ERR_W>>,
     out_warn_r: StageReg<Bits<WARN_W>>,
     out_tag_r: StageReg<Bits<TAG_W>>,
+    /// COLMAJOR_EN: without it a column-major request is fatal (E_COLMAJOR), its addresses zero,
+    /// so the datapath may take `in_colmajor` as 0 and synthesis drops the column-major look-up.
+    k_colmajor_en: Constant<Bit>,
     _n_lo: usize,
     _n_hi: usize,
     /// Doublings in table-hi (n_hi - 1), and 1 if there is a first one to feed from join 2.
@@ -213,7 +217,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             carry3: Carry::new(joins[3]),
             j3_col_tab: StageReg::new(joins[3]),
             j3_row_tab: StageReg::new(joins[3]),
-            channels: Channels::new(cfg, joins[4]),
+            channels: Channels::new(cfg, joins[4], joins[5]),
             out_addr_r: StageReg::new(true),
             out_es_r: StageReg::new(true),
             out_ch_valid_r: StageReg::new(true),
@@ -221,6 +225,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             out_err_r: StageReg::new(true),
             out_warn_r: StageReg::new(true),
             out_tag_r: StageReg::new(true),
+            k_colmajor_en: Constant::new(cfg.colmajor_en),
             _n_lo: n_lo,
             _n_hi: levels - n_lo,
             _n_dbl_hi: levels - n_lo - 1,
@@ -295,14 +300,15 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry3.en.next = self.hs.load.val().get_bit(3);
         self.j3_col_tab.en.next = self.hs.load.val().get_bit(3);
         self.j3_row_tab.en.next = self.hs.load.val().get_bit(3);
-        self.channels.en.next = self.hs.load.val().get_bit(4);
-        self.out_addr_r.en.next = self.hs.load.val().get_bit(5);
-        self.out_es_r.en.next = self.hs.load.val().get_bit(5);
-        self.out_ch_valid_r.en.next = self.hs.load.val().get_bit(5);
-        self.out_straddle_r.en.next = self.hs.load.val().get_bit(5);
-        self.out_err_r.en.next = self.hs.load.val().get_bit(5);
-        self.out_warn_r.en.next = self.hs.load.val().get_bit(5);
-        self.out_tag_r.en.next = self.hs.load.val().get_bit(5);
+        self.channels.en_look.next = self.hs.load.val().get_bit(4);
+        self.channels.en.next = self.hs.load.val().get_bit(5);
+        self.out_addr_r.en.next = self.hs.load.val().get_bit(6);
+        self.out_es_r.en.next = self.hs.load.val().get_bit(6);
+        self.out_ch_valid_r.en.next = self.hs.load.val().get_bit(6);
+        self.out_straddle_r.en.next = self.hs.load.val().get_bit(6);
+        self.out_err_r.en.next = self.hs.load.val().get_bit(6);
+        self.out_warn_r.en.next = self.hs.load.val().get_bit(6);
+        self.out_tag_r.en.next = self.hs.load.val().get_bit(6);
         self.hs.in_valid.next = self.in_valid.val();
         self.hs.out_ready.next = self.out_ready.val();
         self.in_ready.next = self.hs.in_ready.val();
@@ -324,7 +330,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry0.exec_log2_in.next = self.in_exec_log2.val();
         self.carry0.width_log2_in.next = self.in_width_log2.val();
         self.carry0.height_log2_in.next = self.decode.height_log2.val();
-        self.carry0.colmajor_in.next = self.in_colmajor.val();
+        self.carry0.colmajor_in.next = self.in_colmajor.val() & self.k_colmajor_en.val();
         self.j0_origin.d.next = self.decode.origin.val();
         self.carry0.tag_in.next = self.in_tag.val();
         self.j0_hs_mod.d.next = self.decode.hs_mod.val();

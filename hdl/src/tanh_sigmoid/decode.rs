@@ -1,108 +1,70 @@
-//! `Decode`: stage 1 of a lane (combinational; `Front` registers its outputs): widen the input to
-//! fp32 (exact), NaN / zero / ftz, the bypass value of the special cases and clamp rows, and the
-//! ROM row and Delta.
+//! Stage 1 of a lane (combinational; `Front` registers its outputs), in two blocks: `Widen`
+//! (the input widened to fp32 exactly, ftz, NaN) and `Decode` (zero, the bypass value of the
+//! special cases and clamp rows, the ROM row and Delta). Cut G of `lat` puts a register between
+//! them.
 
 use super::enc::{fmt, op};
 // the function select and the ROM half use op bit 0
 const _: () = assert!(super::enc::op_bit0_is_sigmoid());
 use rust_hdl::prelude::*;
 
-/// Stage-1 decode of one lane's input.
+/// Stage 1a of a lane's input: widen to fp32 (exact; flushed when ftz), and the NaN test and
+/// quieted NaN of the input format. Cut G of `lat` registers its outputs (`Front`), so the fp16
+/// subnormal normalisation and the binade shift of `Decode` are in different cycles.
 #[derive(LogicBlock)]
-pub struct Decode {
-    /// op code of the vector
-    pub op: Signal<In, Bits<2>>,
+pub struct Widen {
     /// format code of the vector
     pub fmt: Signal<In, Bits<2>>,
-    /// flush subnormal inputs (and results) to zero
+    /// flush subnormal inputs to zero
     pub ftz: Signal<In, Bit>,
     /// the lane's input word
     pub din: Signal<In, Bits<32>>,
     /// the input widened to fp32 (flushed when ftz)
     pub x: Signal<Out, Bits<32>>,
-    /// the result is `bv` (reserved op/format, NaN, zero, clamp rows)
-    pub byp: Signal<Out, Bit>,
-    /// the bypass result
-    pub bv: Signal<Out, Bits<32>>,
-    /// ROM row within the function's half
-    pub row: Signal<Out, Bits<9>>,
-    /// Delta, the offset in the row (u0.23)
-    pub delta: Signal<Out, Bits<23>>,
+    /// the input is a NaN of its format
+    pub isnan: Signal<Out, Bit>,
+    /// the NaN result: the input quieted (sign and payload kept), or the canonical quiet NaN
+    pub nanq: Signal<Out, Bits<32>>,
+    /// the input as it came (the low 16 bits for fp16/bf16)
+    pub raw: Signal<Out, Bits<32>>,
     /// CANON_NAN: NaN inputs give the format's canonical quiet NaN
     canon: Constant<Bit>,
-    /// FUSED: op TANH exists; without it op TANH is reserved
-    fused: Constant<Bit>,
     h: Signal<Local, Bits<16>>,
     raw16: Signal<Local, Bits<32>>,
-    isnan: Signal<Local, Bit>,
-    nanq: Signal<Local, Bits<32>>,
     cnan: Signal<Local, Bits<32>>,
     v: Signal<Local, Bits<10>>,
     nz: Signal<Local, Bits<8>>,
     insub: Signal<Local, Bit>,
-    ex: Signal<Local, Bits<8>>,
-    mx: Signal<Local, Bits<23>>,
-    sx: Signal<Local, Bit>,
-    sig: Signal<Local, Bits<24>>,
-    zero: Signal<Local, Bit>,
-    istanh: Signal<Local, Bit>,
-    ee: Signal<Local, Bits<9>>,
-    q: Signal<Local, Bits<32>>,
-    sgn: Signal<Local, Bits<32>>,
-    one: Signal<Local, Bits<32>>,
-    k_op_tanh_pre: Constant<Bits<2>>,
-    k_op_tanh: Constant<Bits<2>>,
-    k_op_reserved: Constant<Bits<2>>,
     k_fmt_fp32: Constant<Bits<2>>,
     k_fmt_fp16: Constant<Bits<2>>,
     k_fmt_bf16: Constant<Bits<2>>,
-    k_fmt_reserved: Constant<Bits<2>>,
 }
 
-impl Decode {
-    pub fn new(fused: bool, canon_nan: bool) -> Self {
+impl Widen {
+    pub fn new(canon_nan: bool) -> Self {
         Self {
-            op: Default::default(),
             fmt: Default::default(),
             ftz: Default::default(),
             din: Default::default(),
             x: Default::default(),
-            byp: Default::default(),
-            bv: Default::default(),
-            row: Default::default(),
-            delta: Default::default(),
-            canon: Constant::new(canon_nan),
-            fused: Constant::new(fused),
-            h: Default::default(),
-            raw16: Default::default(),
             isnan: Default::default(),
             nanq: Default::default(),
+            raw: Default::default(),
+            canon: Constant::new(canon_nan),
+            h: Default::default(),
+            raw16: Default::default(),
             cnan: Default::default(),
             v: Default::default(),
             nz: Default::default(),
             insub: Default::default(),
-            ex: Default::default(),
-            mx: Default::default(),
-            sx: Default::default(),
-            sig: Default::default(),
-            zero: Default::default(),
-            istanh: Default::default(),
-            ee: Default::default(),
-            q: Default::default(),
-            sgn: Default::default(),
-            one: Default::default(),
-            k_op_tanh_pre: Constant::new(op::TANH_PRE.into()),
-            k_op_tanh: Constant::new(op::TANH.into()),
-            k_op_reserved: Constant::new(op::RESERVED.into()),
             k_fmt_fp32: Constant::new(fmt::FP32.into()),
             k_fmt_fp16: Constant::new(fmt::FP16.into()),
             k_fmt_bf16: Constant::new(fmt::BF16.into()),
-            k_fmt_reserved: Constant::new(fmt::RESERVED.into()),
         }
     }
 }
 
-impl Logic for Decode {
+impl Logic for Widen {
     #[hdl_gen]
     fn update(&mut self) {
         self.h.next = self.din.val().get_bits::<16>(0);
@@ -110,6 +72,7 @@ impl Logic for Decode {
         if self.fmt.val() == self.k_fmt_fp32.val() {
             self.raw16.next = self.din.val();
         }
+        self.raw.next = self.raw16.val();
         // NaN in the input format: quieted (sign and payload kept), or the canonical quiet NaN
         self.isnan.next = false;
         self.nanq.next = self.raw16.val();
@@ -178,6 +141,91 @@ impl Logic for Decode {
         if self.ftz.val() & self.insub.val() {
             self.x.next = self.x.val() & 0x8000_0000_u64;
         }
+    }
+}
+
+/// Stage 1b of a lane's input, from `Widen`'s outputs: bypass, ROM row and Delta.
+#[derive(LogicBlock)]
+pub struct Decode {
+    /// op code of the vector
+    pub op: Signal<In, Bits<2>>,
+    /// format code of the vector
+    pub fmt: Signal<In, Bits<2>>,
+    /// the input widened to fp32 (`Widen`)
+    pub x: Signal<In, Bits<32>>,
+    /// the input is a NaN of its format (`Widen`)
+    pub isnan: Signal<In, Bit>,
+    /// the NaN result (`Widen`)
+    pub nanq: Signal<In, Bits<32>>,
+    /// the input as it came (`Widen`)
+    pub raw: Signal<In, Bits<32>>,
+    /// the result is `bv` (reserved op/format, NaN, zero, clamp rows)
+    pub byp: Signal<Out, Bit>,
+    /// the bypass result
+    pub bv: Signal<Out, Bits<32>>,
+    /// ROM row within the function's half
+    pub row: Signal<Out, Bits<9>>,
+    /// Delta, the offset in the row (u0.23)
+    pub delta: Signal<Out, Bits<23>>,
+    /// FUSED: op TANH exists; without it op TANH is reserved
+    fused: Constant<Bit>,
+    ex: Signal<Local, Bits<8>>,
+    mx: Signal<Local, Bits<23>>,
+    sx: Signal<Local, Bit>,
+    sig: Signal<Local, Bits<24>>,
+    zero: Signal<Local, Bit>,
+    istanh: Signal<Local, Bit>,
+    ee: Signal<Local, Bits<9>>,
+    q: Signal<Local, Bits<32>>,
+    sgn: Signal<Local, Bits<32>>,
+    one: Signal<Local, Bits<32>>,
+    k_op_tanh_pre: Constant<Bits<2>>,
+    k_op_tanh: Constant<Bits<2>>,
+    k_op_reserved: Constant<Bits<2>>,
+    k_fmt_fp32: Constant<Bits<2>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+    k_fmt_reserved: Constant<Bits<2>>,
+}
+
+impl Decode {
+    pub fn new(fused: bool) -> Self {
+        Self {
+            op: Default::default(),
+            fmt: Default::default(),
+            x: Default::default(),
+            isnan: Default::default(),
+            nanq: Default::default(),
+            raw: Default::default(),
+            byp: Default::default(),
+            bv: Default::default(),
+            row: Default::default(),
+            delta: Default::default(),
+            fused: Constant::new(fused),
+            ex: Default::default(),
+            mx: Default::default(),
+            sx: Default::default(),
+            sig: Default::default(),
+            zero: Default::default(),
+            istanh: Default::default(),
+            ee: Default::default(),
+            q: Default::default(),
+            sgn: Default::default(),
+            one: Default::default(),
+            k_op_tanh_pre: Constant::new(op::TANH_PRE.into()),
+            k_op_tanh: Constant::new(op::TANH.into()),
+            k_op_reserved: Constant::new(op::RESERVED.into()),
+            k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+            k_fmt_reserved: Constant::new(fmt::RESERVED.into()),
+        }
+    }
+}
+
+impl Logic for Decode {
+    #[hdl_gen]
+    fn update(&mut self) {
         self.sx.next = self.x.val().get_bit(31);
         self.ex.next = self.x.val().get_bits::<8>(23);
         self.mx.next = self.x.val().get_bits::<23>(0);
@@ -229,7 +277,7 @@ impl Logic for Decode {
                 }
             } else if self.ee.val() <= 115 {
                 self.byp.next = true;
-                self.bv.next = self.raw16.val();
+                self.bv.next = self.raw.val();
                 if self.op.val() == self.k_op_tanh_pre.val() {
                     self.bv.next = self.sgn.val() | self.one.val();
                 }

@@ -1,7 +1,7 @@
 //! `Front`: stages 1-3 of a lane, shared by both tails: 1 `Decode`, 2 ROM read and squarer,
 //! 3 the two coefficient products.
 
-use super::decode::Decode;
+use super::decode::{Decode, Widen};
 use super::tables::{tables, WORD_BITS};
 use crate::prims::{Delay, Mul, MulDsp, RDff, StageReg};
 use rust_hdl::prelude::*;
@@ -31,10 +31,11 @@ fn bits_from_u128<const N: usize>(w: u128) -> Bits<N> {
 /// outputs are the stage-3 registers. `x` is the widened fp32 input and `op` the op code, carried
 /// for the tails (sign, sigmoid/tanh, the fused multiplicand).
 ///
-/// Two optional pipeline cuts of `lat` (see `rtl`): B, a second register on the ROM word (the EBR's
-/// output register) and on what travels beside it, and C, the multipliers as `MulDsp` (input and
-/// output registers, latency 2, the DSP's own registers) instead of `Mul` (output register only).
-/// Each adds one cycle; the signals that only travel along are `Delay` lines of the matching length.
+/// Three optional pipeline cuts of `lat` (see `rtl`): B, a second register on the ROM word (the EBR's
+/// output register) and on what travels beside it, C, the multipliers as `MulDsp` (input and
+/// output registers, latency 2, the DSP's own registers) instead of `Mul` (output register only),
+/// and G, a register between `Widen` and `Decode` in stage 1. Each adds one cycle; the signals
+/// that only travel along are `Delay` lines or `StageReg`s of the matching length.
 #[derive(LogicBlock)]
 pub struct Front {
     pub clk: Signal<In, Clock>,
@@ -61,6 +62,16 @@ pub struct Front {
     /// unsigned products u(c1)*Delta and u(c2)*SQ (the sign correction is `Accumulate`'s)
     pub s3_p1: Signal<Out, Bits<64>>,
     pub s3_p2: Signal<Out, Bits<64>>,
+    widen: Widen,
+    // ---- cut G (registers with it, wires without): Widen -> Decode
+    jg_x: StageReg<Bits<32>>,
+    jg_isnan: StageReg<Bit>,
+    jg_nanq: StageReg<Bits<32>>,
+    jg_raw: StageReg<Bits<32>>,
+    jg_en: StageReg<Bit>,
+    jg_op: StageReg<Bits<2>>,
+    jg_fmt: StageReg<Bits<2>>,
+    jg_ftz: StageReg<Bit>,
     decode: Decode,
     rom: ROM<Bits<92>, 10>,
     /// the multipliers: `Mul` without cut C, `MulDsp` with it (one of each pair is empty)
@@ -108,8 +119,8 @@ pub struct Front {
 }
 
 impl Front {
-    /// `rom_reg`: cut B; `mul_dsp`: cut C.
-    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool) -> Self {
+    /// `rom_reg`: cut B; `mul_dsp`: cut C; `decode_reg`: cut G.
+    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool, decode_reg: bool) -> Self {
         let (b, c) = (rom_reg as usize, mul_dsp as usize);
         Self {
             clk: Default::default(),
@@ -134,7 +145,16 @@ impl Front {
             s3_sq: Default::default(),
             s3_p1: Default::default(),
             s3_p2: Default::default(),
-            decode: Decode::new(fused, canon_nan),
+            widen: Widen::new(canon_nan),
+            jg_x: StageReg::new(decode_reg),
+            jg_isnan: StageReg::new(decode_reg),
+            jg_nanq: StageReg::new(decode_reg),
+            jg_raw: StageReg::new(decode_reg),
+            jg_en: StageReg::new(decode_reg),
+            jg_op: StageReg::new(decode_reg),
+            jg_fmt: StageReg::new(decode_reg),
+            jg_ftz: StageReg::new(decode_reg),
+            decode: Decode::new(fused),
             rom: coefficient_rom(),
             m1: (0..1 - c).map(|_| Mul::default()).collect(),
             m2: (0..1 - c).map(|_| Mul::default()).collect(),
@@ -190,20 +210,57 @@ impl Logic for Front {
         self.d1.rst.next = self.rst.val();
         self.sq2.rst.next = self.rst.val();
         self.w2.rst.next = self.rst.val();
-        // ================= stage 1: decode =================
-        self.decode.op.next = self.op.val();
-        self.decode.fmt.next = self.fmt.val();
-        self.decode.ftz.next = self.ftz.val();
-        self.decode.din.next = self.din.val();
+        // ================= stage 1: widen (cut G: a register), decode =================
+        self.widen.fmt.next = self.fmt.val();
+        self.widen.ftz.next = self.ftz.val();
+        self.widen.din.next = self.din.val();
+        self.jg_x.clock.next = self.clk.val();
+        self.jg_isnan.clock.next = self.clk.val();
+        self.jg_nanq.clock.next = self.clk.val();
+        self.jg_raw.clock.next = self.clk.val();
+        self.jg_en.clock.next = self.clk.val();
+        self.jg_op.clock.next = self.clk.val();
+        self.jg_fmt.clock.next = self.clk.val();
+        self.jg_ftz.clock.next = self.clk.val();
+        self.jg_x.rst.next = self.rst.val();
+        self.jg_isnan.rst.next = self.rst.val();
+        self.jg_nanq.rst.next = self.rst.val();
+        self.jg_raw.rst.next = self.rst.val();
+        self.jg_en.rst.next = self.rst.val();
+        self.jg_op.rst.next = self.rst.val();
+        self.jg_fmt.rst.next = self.rst.val();
+        self.jg_ftz.rst.next = self.rst.val();
+        self.jg_x.en.next = true;
+        self.jg_isnan.en.next = true;
+        self.jg_nanq.en.next = true;
+        self.jg_raw.en.next = true;
+        self.jg_en.en.next = true;
+        self.jg_op.en.next = true;
+        self.jg_fmt.en.next = true;
+        self.jg_ftz.en.next = true;
+        self.jg_x.d.next = self.widen.x.val();
+        self.jg_isnan.d.next = self.widen.isnan.val();
+        self.jg_nanq.d.next = self.widen.nanq.val();
+        self.jg_raw.d.next = self.widen.raw.val();
+        self.jg_en.d.next = self.en.val();
+        self.jg_op.d.next = self.op.val();
+        self.jg_fmt.d.next = self.fmt.val();
+        self.jg_ftz.d.next = self.ftz.val();
+        self.decode.op.next = self.jg_op.q.val();
+        self.decode.fmt.next = self.jg_fmt.q.val();
+        self.decode.x.next = self.jg_x.q.val();
+        self.decode.isnan.next = self.jg_isnan.q.val();
+        self.decode.nanq.next = self.jg_nanq.q.val();
+        self.decode.raw.next = self.jg_raw.q.val();
         self.row1.d.next = self.decode.row.val();
         self.d1.d.next = self.decode.delta.val();
-        self.en1.d.next = self.en.val();
+        self.en1.d.next = self.jg_en.q.val();
         self.byp1.d.next = self.decode.byp.val();
         self.bv1.d.next = self.decode.bv.val();
-        self.op1.d.next = self.op.val();
-        self.fmt1.d.next = self.fmt.val();
-        self.ftz1.d.next = self.ftz.val();
-        self.x1.d.next = self.decode.x.val();
+        self.op1.d.next = self.jg_op.q.val();
+        self.fmt1.d.next = self.jg_fmt.q.val();
+        self.ftz1.d.next = self.jg_ftz.q.val();
+        self.x1.d.next = self.jg_x.q.val();
 
         // ================= stage 2: ROM, squarer (cut B: one more register on both) =================
         // ROM half by op bit 0: sigmoid rows at 512 (`enc::op_bit0_is_sigmoid`)

@@ -6,13 +6,15 @@ use super::enc::op;
 use super::front::Front;
 use super::round_pack::RoundPack;
 use super::rtl::Cuts;
-use crate::prims::{Delay, Mul, MulDsp, RDff};
+use crate::prims::{Delay, Mul, MulDsp, RDff, StageReg};
 use rust_hdl::prelude::*;
 
 /// One lane with the fused TANH tail (FUSED = 1, LAT = 6): stage 4 accumulates and selects the
 /// multiplicand m = min(|x|, 1) of op TANH (2^23, i.e. 1, for the other ops and |x| >= 1);
 /// stage 5 forms N*m; stage 6 rounds once and packs. Cut D of `lat` (`Cuts::mul3_dsp`) makes the
-/// N*m multiplier a `MulDsp` (input registers: one cycle more in stage 5).
+/// N*m multiplier a `MulDsp` (input registers: one cycle more in stage 5); cut E (`Cuts::sum_reg`)
+/// registers the sum of its product parts `pp`, so the 64-bit carry chain and the normalise that
+/// reads its top bits are in different cycles.
 #[derive(LogicBlock)]
 pub struct Lane {
     pub clk: Signal<In, Clock>,
@@ -50,6 +52,8 @@ pub struct Lane {
     s5: Delay<Bit>,
     p5h: Delay<Bits<64>>,
     exb5: Delay<Bits<12>>,
+    /// pp = N*m: a register with cut E, else a wire
+    pp5: StageReg<Bits<64>>,
     // ---- stage 6
     out6: RDff<Bits<32>>,
     k_op_tanh: Constant<Bits<2>>,
@@ -60,6 +64,7 @@ pub struct Lane {
 impl Lane {
     pub fn new(canon_nan: bool, cuts: Cuts) -> Self {
         let d = cuts.mul3_dsp as usize;
+        let e = cuts.sum_reg as usize;
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -69,11 +74,11 @@ impl Lane {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp),
+            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg),
             accum: Default::default(),
             m3: (0..1 - d).map(|_| Mul::default()).collect(),
             m3_dsp: (0..d).map(|_| MulDsp::default()).collect(),
-            round: RoundPack::new(cuts.round_split),
+            round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             en4: Default::default(),
             byp4: Default::default(),
             bv4: Default::default(),
@@ -84,14 +89,15 @@ impl Lane {
             mm4: Default::default(),
             exb4: Default::default(),
             nh: Default::default(),
-            en5: Delay::new(1 + d),
-            byp5: Delay::new(1 + d),
-            bv5: Delay::new(1 + d),
-            fmt5: Delay::new(1 + d),
-            ftz5: Delay::new(1 + d),
-            s5: Delay::new(1 + d),
+            en5: Delay::new(1 + d + e),
+            byp5: Delay::new(1 + d + e),
+            bv5: Delay::new(1 + d + e),
+            fmt5: Delay::new(1 + d + e),
+            ftz5: Delay::new(1 + d + e),
+            s5: Delay::new(1 + d + e),
             p5h: Delay::new(1 + d),
-            exb5: Delay::new(1 + d),
+            pp5: StageReg::new(cuts.sum_reg),
+            exb5: Delay::new(1 + d + e),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
             _n_m3: 1 - d,
@@ -163,14 +169,14 @@ impl Logic for Lane {
             self.m3[i].rst.next = self.rst.val();
             self.m3[i].a.next = self.n4.q.val().get_bits::<32>(0);
             self.m3[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
-            self.round.pp.next = self.m3[i].p.val() + self.p5h.q.val();
+            self.pp5.d.next = self.m3[i].p.val() + self.p5h.q.val();
         }
         for i in 0..self._n_m3_dsp {
             self.m3_dsp[i].clock.next = self.clk.val();
             self.m3_dsp[i].en.next = true;
             self.m3_dsp[i].a.next = self.n4.q.val().get_bits::<32>(0);
             self.m3_dsp[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
-            self.round.pp.next = self.m3_dsp[i].p.val() + self.p5h.q.val();
+            self.pp5.d.next = self.m3_dsp[i].p.val() + self.p5h.q.val();
         }
         self.nh.next = 0.into();
         if self.n4.q.val().get_bit(32) {
@@ -180,6 +186,10 @@ impl Logic for Lane {
             self.nh.next = self.nh.val() + (bit_cast::<64, 24>(self.mm4.q.val()) << 33);
         }
         self.p5h.d.next = self.nh.val();
+        self.pp5.clock.next = self.clk.val();
+        self.pp5.rst.next = self.rst.val();
+        self.pp5.en.next = true;
+        self.round.pp.next = self.pp5.q.val();
         self.exb5.d.next = bit_cast::<12, 10>(self.exb4.q.val());
         self.en5.d.next = self.en4.q.val();
         self.byp5.d.next = self.byp4.q.val();
@@ -230,9 +240,9 @@ impl LaneUnfused {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp),
+            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg),
             accum: Default::default(),
-            round: RoundPack::new(cuts.round_split),
+            round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             out4: Default::default(),
         }
     }

@@ -8,7 +8,8 @@ use rust_hdl::prelude::*;
 /// `pp` * 2^(`exb` - 256), `pp` in [2^52, 2^58); then the bypass value and the enable. The
 /// lane registers `out`. Combinational unless built with `cut` (pipeline cut A of `lat`): then a
 /// register between the two halves, after the normalising shift and the sticky bit and before
-/// the rounding increment and the pack, adds one cycle.
+/// the rounding increment and the pack, adds one cycle. With `shift_cut` (cut F) a register after
+/// the leading one and the shift amount, before the shift and the sticky bit, adds another.
 #[derive(LogicBlock)]
 pub struct RoundPack {
     /// clock of the cut registers (unused without the cut)
@@ -36,6 +37,16 @@ pub struct RoundPack {
     low: Signal<Local, Bits<64>>,
     stk: Signal<Local, Bit>,
     e0: Signal<Local, Bits<12>>,
+    // ---- cut F (registers with `shift_cut`, wires without): shift amount -> shift and sticky
+    jf_pp: StageReg<Bits<64>>,
+    jf_sh1: StageReg<Bits<12>>,
+    jf_e0: StageReg<Bits<12>>,
+    jf_fmt: StageReg<Bits<2>>,
+    jf_ftz: StageReg<Bit>,
+    jf_s: StageReg<Bit>,
+    jf_en: StageReg<Bit>,
+    jf_byp: StageReg<Bit>,
+    jf_bv: StageReg<Bits<32>>,
     // ---- the cut (registers with `cut`, wires without): first half -> second half
     j_hi: StageReg<Bits<33>>,
     j_stk: StageReg<Bit>,
@@ -62,8 +73,9 @@ pub struct RoundPack {
 }
 
 impl RoundPack {
-    /// With `cut`, a register between the halves (one more cycle).
-    pub fn new(cut: bool) -> Self {
+    /// With `cut`, a register between the halves (one more cycle); with `shift_cut`, one between
+    /// the shift amount and the shift (one more).
+    pub fn new(cut: bool, shift_cut: bool) -> Self {
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -88,6 +100,15 @@ impl RoundPack {
             low: Default::default(),
             stk: Default::default(),
             e0: Default::default(),
+            jf_pp: StageReg::new(shift_cut),
+            jf_sh1: StageReg::new(shift_cut),
+            jf_e0: StageReg::new(shift_cut),
+            jf_fmt: StageReg::new(shift_cut),
+            jf_ftz: StageReg::new(shift_cut),
+            jf_s: StageReg::new(shift_cut),
+            jf_en: StageReg::new(shift_cut),
+            jf_byp: StageReg::new(shift_cut),
+            jf_bv: StageReg::new(shift_cut),
             j_hi: StageReg::new(cut),
             j_stk: StageReg::new(cut),
             j_e0: StageReg::new(cut),
@@ -155,13 +176,51 @@ impl Logic for RoundPack {
             self.sh.next = self.sb.val() - 1024;
         }
         self.sh1.next = self.sh.val() - 1;
-        self.hi1.next = self.pp.val() >> self.sh1.val();
+        self.e0.next = self.exb.val() + self.sh.val() - self.kx.val();
+        // ================= cut F =================
+        self.jf_pp.clock.next = self.clk.val();
+        self.jf_sh1.clock.next = self.clk.val();
+        self.jf_e0.clock.next = self.clk.val();
+        self.jf_fmt.clock.next = self.clk.val();
+        self.jf_ftz.clock.next = self.clk.val();
+        self.jf_s.clock.next = self.clk.val();
+        self.jf_en.clock.next = self.clk.val();
+        self.jf_byp.clock.next = self.clk.val();
+        self.jf_bv.clock.next = self.clk.val();
+        self.jf_pp.rst.next = self.rst.val();
+        self.jf_sh1.rst.next = self.rst.val();
+        self.jf_e0.rst.next = self.rst.val();
+        self.jf_fmt.rst.next = self.rst.val();
+        self.jf_ftz.rst.next = self.rst.val();
+        self.jf_s.rst.next = self.rst.val();
+        self.jf_en.rst.next = self.rst.val();
+        self.jf_byp.rst.next = self.rst.val();
+        self.jf_bv.rst.next = self.rst.val();
+        self.jf_pp.en.next = true;
+        self.jf_sh1.en.next = true;
+        self.jf_e0.en.next = true;
+        self.jf_fmt.en.next = true;
+        self.jf_ftz.en.next = true;
+        self.jf_s.en.next = true;
+        self.jf_en.en.next = true;
+        self.jf_byp.en.next = true;
+        self.jf_bv.en.next = true;
+        self.jf_pp.d.next = self.pp.val();
+        self.jf_sh1.d.next = self.sh1.val();
+        self.jf_e0.d.next = self.e0.val();
+        self.jf_fmt.d.next = self.fmt.val();
+        self.jf_ftz.d.next = self.ftz.val();
+        self.jf_s.d.next = self.s.val();
+        self.jf_en.d.next = self.en.val();
+        self.jf_byp.d.next = self.byp.val();
+        self.jf_bv.d.next = self.bv.val();
+        // ================= shift and sticky =================
+        self.hi1.next = self.jf_pp.q.val() >> self.jf_sh1.q.val();
         // sticky: any bit below the shift amount, as a mask (a shifter) and an OR, not as
         // pp - (hi1 << sh1), a second 64-bit carry chain after the shift (the same value for every
         // sh1: both are pp mod 2^sh1, and all of pp when sh1 >= 64)
-        self.low.next = (self.k_ones64.val() << self.sh1.val()) ^ self.k_ones64.val();
-        self.stk.next = (self.pp.val() & self.low.val()).any();
-        self.e0.next = self.exb.val() + self.sh.val() - self.kx.val();
+        self.low.next = (self.k_ones64.val() << self.jf_sh1.q.val()) ^ self.k_ones64.val();
+        self.stk.next = (self.jf_pp.q.val() & self.low.val()).any();
         // ================= the cut =================
         self.j_hi.clock.next = self.clk.val();
         self.j_stk.clock.next = self.clk.val();
@@ -193,13 +252,13 @@ impl Logic for RoundPack {
         // hi1[32:0] is all the rounding reads (rq = hi1[32:1], guard hi1[0], lsb hi1[1])
         self.j_hi.d.next = self.hi1.val().get_bits::<33>(0);
         self.j_stk.d.next = self.stk.val();
-        self.j_e0.d.next = self.e0.val();
-        self.j_fmt.d.next = self.fmt.val();
-        self.j_ftz.d.next = self.ftz.val();
-        self.j_s.d.next = self.s.val();
-        self.j_en.d.next = self.en.val();
-        self.j_byp.d.next = self.byp.val();
-        self.j_bv.d.next = self.bv.val();
+        self.j_e0.d.next = self.jf_e0.q.val();
+        self.j_fmt.d.next = self.jf_fmt.q.val();
+        self.j_ftz.d.next = self.jf_ftz.q.val();
+        self.j_s.d.next = self.jf_s.q.val();
+        self.j_en.d.next = self.jf_en.q.val();
+        self.j_byp.d.next = self.jf_byp.q.val();
+        self.j_bv.d.next = self.jf_bv.q.val();
         // ================= second half: RNE increment, exponent, pack =================
         self.hi.next = self.j_hi.q.val();
         self.pm1b.next = 23.into();

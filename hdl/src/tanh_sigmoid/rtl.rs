@@ -22,26 +22,55 @@ use rust_hdl::prelude::*;
 /// The pipeline cuts that `lat` above the spec's LAT adds inside the datapath, in this fixed order
 /// (each one cycle): A `round_split` (normalise | round + pack, `RoundPack`), B `rom_reg` (a second
 /// register on the ROM word, the EBR's output register, `Front`), C `mul_dsp` (the coefficient
-/// multipliers with DSP input registers, `prims::MulDsp`, `Front`), and with the fused tail only D
-/// `mul3_dsp` (the N*m multiplier as `MulDsp`, `Lane`). Cycles beyond these are output registers
-/// behind the datapath.
+/// multipliers with DSP input registers, `prims::MulDsp`, `Front`), with the fused tail only D
+/// `mul3_dsp` (the N*m multiplier as `MulDsp`, `Lane`) and E `sum_reg` (a register on the 64-bit
+/// sum of the N*m product parts, `Lane`), then F `shift_reg` (a register on the shift amount
+/// before the normalising shift, `RoundPack`) and G `decode_reg` (a register between the input's
+/// widening to fp32 and the rest of the stage-1 decode, `Front`). Cycles beyond these are output
+/// registers behind the datapath.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cuts {
     pub round_split: bool,
     pub rom_reg: bool,
     pub mul_dsp: bool,
     pub mul3_dsp: bool,
+    pub sum_reg: bool,
+    pub shift_reg: bool,
+    pub decode_reg: bool,
 }
 
 impl Cuts {
-    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D (D only with the
-    /// fused tail, which has the N*m multiplier).
+    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G (D and E
+    /// only with the fused tail, which has the N*m multiplier).
     pub fn for_extra(extra: usize, fused: bool) -> Self {
-        Self { round_split: extra >= 1, rom_reg: extra >= 2, mul_dsp: extra >= 3, mul3_dsp: fused && extra >= 4 }
+        if fused {
+            Self {
+                round_split: extra >= 1,
+                rom_reg: extra >= 2,
+                mul_dsp: extra >= 3,
+                mul3_dsp: extra >= 4,
+                sum_reg: extra >= 5,
+                shift_reg: extra >= 6,
+                decode_reg: extra >= 7,
+            }
+        } else {
+            Self {
+                round_split: extra >= 1,
+                rom_reg: extra >= 2,
+                mul_dsp: extra >= 3,
+                mul3_dsp: false,
+                sum_reg: false,
+                shift_reg: extra >= 4,
+                decode_reg: extra >= 5,
+            }
+        }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        self.round_split as usize + self.rom_reg as usize + self.mul_dsp as usize + self.mul3_dsp as usize
+        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg]
+            .iter()
+            .filter(|&&c| c)
+            .count()
     }
 }
 

@@ -50,7 +50,7 @@ pub fn stage(block: &str) -> Stage {
     let (id, title, groups): (&str, &str, Vec<&'static str>) = match block {
         "region_addr_gen" => (
             "region_addr_gen_cfg_a_p/eu_region_addr_gen",
-            "eu_region_addr_gen, Cfg A, pipe 5: sections and the pipeline joins between them",
+            "eu_region_addr_gen, Cfg A, pipe 6: sections and the pipeline joins between them",
             vec![
                 r"join \1=(?:j|carry)(\d)(?:_.*)?",
                 r"output register=out_.*_r",
@@ -71,8 +71,8 @@ pub fn stage(block: &str) -> Stage {
         "tanh_sigmoid" => {
             inside = Some("eu_tanh_sigmoid$fused$0");
             (
-                "tanh_sigmoid_lanes1_lat10/eu_tanh_sigmoid",
-                "eu_tanh_sigmoid, one lane at lat = 10 (cuts A-D): front (ROM, squarer, coefficient products), accumulate, N*m, round; stage registers",
+                "tanh_sigmoid_lanes1_lat13/eu_tanh_sigmoid",
+                "eu_tanh_sigmoid, one lane at lat = 13 (cuts A-G, the BIST config): front (ROM, squarer, coefficient products), accumulate, N*m, round; stage registers",
                 vec![r"stage-\1 registers=[a-z]+([45])"],
             )
         }

@@ -1,5 +1,5 @@
 //! Figures of the region address generator: one `<VS;W,HS>` region per descriptor with its
-//! channel addresses (Cfg A, pipe 0), and back-pressure on the deepest pipelined build (Cfg A, pipe 5).
+//! channel addresses (Cfg A, pipe 0), and back-pressure on the deepest pipelined build (Cfg A, pipe 6).
 
 use super::Timing;
 use crate::drivers::region_addr_gen::RagBench;
@@ -48,8 +48,8 @@ fn regions() -> Timing {
     }
 }
 
-/// A stream of eight descriptors into the pipe-5 build while the consumer stalls for five
-/// cycles: the outputs hold, the six levels fill, `in_ready` falls only when all are full, and
+/// A stream of eight descriptors into the pipe-6 build while the consumer stalls for five
+/// cycles: the outputs hold, the seven levels fill, `in_ready` falls only when all are full, and
 /// the stream drains in order once `out_ready` returns.
 fn backpressure() -> Timing {
     let mut b = RagBench::new("cfg_a_p");
@@ -87,7 +87,7 @@ fn backpressure() -> Timing {
         json: wavedrom(
             &b.dut.desc().ports(),
             &b.dut.take_waves(),
-            "RAG pipe 5: back-pressure (Cfg A, latency 6)",
+            "RAG pipe 6: back-pressure (Cfg A, latency 7)",
             "out_ready low for 5 cycles: outputs hold, in_ready falls only when every level is full, the stream drains in order.",
             1,
             &groups,

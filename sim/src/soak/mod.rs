@@ -35,7 +35,7 @@ impl std::fmt::Display for Target {
 }
 
 /// A block's default co-sim models: its default config, and that config's pipelined twin where
-/// the block has one (RAG pipe = 4, trap controller pipe = 1).
+/// the block has one (RAG pipe = 6, trap controller pipe = 1).
 pub fn default_variants(block: &str) -> &'static [&'static str] {
     match block {
         "alu_pipeline" => &["all"],
