@@ -6,7 +6,8 @@
 //! op codes are the branch unit's `op` codes, the math op's low two bits are the tanh/sigmoid
 //! unit's `in_op`, trap causes are the trap controller's `exc_cause` codes, special registers
 //! 0-3 are its `sr_sel` codes, and operand types are the region address generator's type codes
-//! (the tests below hold every one of these identities).
+//! (the control-flow op codes and the trap causes are those tables' constants; the tests below
+//! hold every identity).
 
 crate::enc_table! {
     /// Op codes (`op`, bits 6:0). 0x00-0x1F control flow (the branch unit's op code), 0x20-0x2F
@@ -14,37 +15,37 @@ crate::enc_table! {
     /// other code is an illegal instruction.
     pub mod op: 7 {
         /// No operation (runs through the branch unit as its NOP).
-        NOP = 0x00,
+        NOP = crate::branch_unit::enc::op::NOP,
         /// Open an IF; lanes whose predicate is 1 run the then-block.
-        IF = 0x01,
+        IF = crate::branch_unit::enc::op::IF,
         /// Swap to the else-block of a divergent IF.
-        ELSE = 0x02,
+        ELSE = crate::branch_unit::enc::op::ELSE,
         /// Close an IF.
-        ENDIF = 0x03,
+        ENDIF = crate::branch_unit::enc::op::ENDIF,
         /// Enter a loop.
-        DO = 0x04,
+        DO = crate::branch_unit::enc::op::DO,
         /// Loop back edge; lanes whose predicate is 1 iterate again.
-        WHILE = 0x05,
+        WHILE = crate::branch_unit::enc::op::WHILE,
         /// Leave the loop for lanes whose predicate is 1.
-        BREAK = 0x06,
+        BREAK = crate::branch_unit::enc::op::BREAK,
         /// Skip to the loop's WHILE for lanes whose predicate is 1.
-        CONT = 0x07,
+        CONT = crate::branch_unit::enc::op::CONT,
         /// Call the subroutine at IP + jip for lanes whose predicate is 1.
-        CALL = 0x08,
+        CALL = crate::branch_unit::enc::op::CALL,
         /// Return (jip 0: the subroutine's final return, unpredicated).
-        RET = 0x09,
+        RET = crate::branch_unit::enc::op::RET,
         /// Lanes whose predicate is 1 jump forward to the JOIN at IP + jip.
-        BRANCH = 0x0A,
+        BRANCH = crate::branch_unit::enc::op::BRANCH,
         /// Lanes whose predicate is 1 stop and wait at the program's JOIN_HALT.
-        HALT = 0x0B,
+        HALT = crate::branch_unit::enc::op::HALT,
         /// Join of a BRANCH region.
-        JOIN_BR = 0x0C,
+        JOIN_BR = crate::branch_unit::enc::op::JOIN_BR,
         /// Join of the halted lanes (before END).
-        JOIN_HALT = 0x0D,
+        JOIN_HALT = crate::branch_unit::enc::op::JOIN_HALT,
         /// Jump to IP + jip, whatever the mask.
-        JMP = 0x0E,
+        JMP = crate::branch_unit::enc::op::JMP,
         /// End of thread (the branch unit's EOT).
-        EOT = 0x11,
+        EOT = crate::branch_unit::enc::op::EOT,
         /// dst = src0.
         MOV = 0x20,
         /// dst = src0 + src1 (32-bit wrap-around).
@@ -174,15 +175,15 @@ crate::enc_table! {
     /// Trap causes: the trap controller's `exc_cause` codes the EU raises.
     pub mod cause: 4 {
         /// Reserved op code, reserved field value or nonzero reserved bits.
-        ILLEGAL_INSTR = 0x1,
+        ILLEGAL_INSTR = crate::trap_controller::enc::cause::ILLEGAL_INSTR,
         /// LD/ST address out of the data memory or not word aligned.
-        MEM_FAULT = 0x2,
+        MEM_FAULT = crate::trap_controller::enc::cause::MEM_FAULT,
         /// The branch unit reported an error (the thread's control state is lost: kill it).
-        BRANCH_FAULT = 0x3,
+        BRANCH_FAULT = crate::trap_controller::enc::cause::DIV_ZERO,
         /// The TRAP instruction.
-        TRAP = 0x4,
+        TRAP = crate::trap_controller::enc::cause::BREAKPOINT,
         /// An operand region the region address generator rejects (any `out_err` bit).
-        ILLEGAL_REGION = 0x6,
+        ILLEGAL_REGION = crate::trap_controller::enc::cause::REG_RANGE,
     }
 }
 
