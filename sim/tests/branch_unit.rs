@@ -1,7 +1,8 @@
 //! branch_unit: the spec's vectors (§4 TV-1..TV-7, §7 E-1..E-8) on the golden model and, step
 //! by step, on the Verilated RTL; every §7 error code; random structured programs (golden model
 //! against the per-lane scalar oracle, RTL against the golden model on every port every cycle,
-//! including the state snapshot ports `dbg_*`); random raw streams for the error paths.
+//! including the state snapshot ports `dbg_*`); random raw streams for the error paths; the
+//! multi-threaded, pipelined variants of timing-closure §3.2 (threads at once, E_BUSY).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -790,4 +791,232 @@ fn reset_clears_all_state() {
     r.dut.reset(1);
     let s = State::reset(&c);
     r.idle(&s);
+}
+
+// ------------------------------------------------------------------ threads and pipeline (timing-closure §3.2)
+
+/// Instructions per multi-thread co-simulation run: `EU_BRANCH_MT_INSTRS` (default 40 000 to
+/// keep CI short; set it to 1000000 or more for the issue's ≥ 1e6 runs).
+fn mt_instrs() -> usize {
+    std::env::var("EU_BRANCH_MT_INSTRS").ok().and_then(|v| v.parse().ok()).unwrap_or(40_000)
+}
+
+/// Random structured programs on every thread at once: each thread runs programs back to back
+/// (INIT ... EOT), an issuer that respects `thr_busy` picks a random ready thread each cycle or
+/// idles, and now and then sends a junk request to a busy thread (which must answer E_BUSY and
+/// change nothing). Checked every cycle: the RTL against the threaded golden model on every
+/// port; every response against the same program run alone on a fresh single-thread golden
+/// model (a thread's responses do not depend on the others); at each program's end every
+/// lane's executed-IP sequence, rebuilt from the responses, against the scalar oracle (P4).
+fn mt_random_programs(variant: &str, cfg: Cfg, threads: usize, pipe: usize, target: usize, seed: u64) {
+    use sim::drivers::branch_unit::SbuMt;
+    use sim::golden::branch_unit::prog::Step;
+    use sim::golden::branch_unit::threads::Request;
+    println!("{variant}: seed {seed:#x}, {target} instructions");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut mt = SbuMt::new(variant, cfg, threads, pipe);
+    struct Thread {
+        prog: Program,
+        steps: Vec<Step>,
+        live: u64,
+        next: usize,
+        /// the step whose response is awaited, and when it is due
+        waiting: Option<(usize, u64)>,
+        traces: Vec<Vec<u32>>,
+        base: u64,
+    }
+    let new_thread = |rng: &mut StdRng| -> Thread {
+        loop {
+            let exact = rng.gen_bool(0.5);
+            let p = gen_program(rng, &cfg, exact);
+            let live = live_mask(rng, &cfg);
+            let base = rng.gen_range(0..=64u64);
+            if let Ok(run) = simd_run_at(&cfg, &p, base, live, rng, 200_000) {
+                return Thread { prog: p, steps: run.steps, live, next: 0, waiting: None, traces: vec![Vec::new(); cfg.n], base };
+            }
+        }
+    };
+    let mut th: Vec<Thread> = (0..threads).map(|_| new_thread(&mut rng)).collect();
+    let lat = 1 + pipe as u64;
+    let (mut done, mut programs, mut busy_reqs, mut cycles, mut max_busy) = (0usize, 0usize, 0usize, 0u64, 0u32);
+    let mut pending: Vec<(u64, usize, bool)> = Vec::new(); // (due cycle, thread, junk)
+    while done < target {
+        let busy = mt.gold.busy();
+        max_busy = max_busy.max(busy.count_ones());
+        let ready: Vec<usize> = (0..threads).filter(|&k| busy >> k & 1 == 0 && th[k].waiting.is_none()).collect();
+        let req = if rng.gen_bool(0.02) && busy != 0 {
+            // a request to a busy thread: E_BUSY
+            let k = (0..threads).filter(|&k| busy >> k & 1 == 1).nth(0).unwrap();
+            let junk = Instr::new(rng.gen_range(0..0x12), rng.gen_range(0..64), rng.gen_range(-4..5), rng.gen_range(-4..5));
+            pending.push((cycles + lat, k, true));
+            busy_reqs += 1;
+            Some(Request { tid: k, instr: junk, pred: rng.gen::<u64>() & cfg.nmask() })
+        } else if !ready.is_empty() && rng.gen_bool(0.8) {
+            let k = ready[rng.gen_range(0..ready.len())];
+            let t = &mut th[k];
+            let st = &t.steps[t.next];
+            t.waiting = Some((t.next, cycles + lat));
+            pending.push((cycles + lat, k, false));
+            Some(Request { tid: k, instr: st.instr, pred: st.pred })
+        } else {
+            None
+        };
+        let before: Vec<State> = mt.gold.states.clone();
+        let ports = mt.cycle(req);
+        cycles += 1;
+        if let Some(r) = req {
+            let busy_now = pending.last().map(|p| p.2).unwrap_or(false);
+            if busy_now {
+                assert_eq!(mt.gold.states[r.tid], before[r.tid], "{variant}: E_BUSY changed thread {}", r.tid);
+            }
+        }
+        // the response due now
+        if let Some(i) = pending.iter().position(|p| p.0 == cycles) {
+            let (_, k, junk) = pending.remove(i);
+            let (tid, out) = ports.rsp.unwrap_or_else(|| panic!("{variant}: no response at cycle {cycles} (LAT {lat})"));
+            assert_eq!(tid, k, "{variant}: rsp_tid");
+            if junk {
+                assert!(out.err && out.err_code == err::BUSY, "{variant}: busy request answered {out:?}");
+                assert_eq!((out.next_ip, out.exec_mask, out.lane_mask, out.event), (out.next_ip, 0, 0, ev::NOP));
+            } else {
+                let t = &mut th[k];
+                let (n, due) = t.waiting.take().unwrap();
+                assert_eq!(due, cycles);
+                let st = &t.steps[n];
+                assert_eq!(out, st.out, "{variant}: thread {k} step {n} differs from the same program run alone");
+                let pi = t.prog.code[(st.instr.ip - t.base) as usize];
+                if pi.op == op::NOP {
+                    for lane in 0..cfg.n {
+                        if out.exec_mask >> lane & 1 == 1 {
+                            t.traces[lane].push((st.instr.ip - t.base) as u32);
+                        }
+                    }
+                }
+                t.next += 1;
+                done += 1;
+                if t.next == t.steps.len() {
+                    for lane in 0..cfg.n {
+                        let want = if t.live >> lane & 1 == 1 { oracle(&t.prog, lane, 1_000_000).expect("oracle terminates") } else { vec![] };
+                        assert_eq!(t.traces[lane], want, "{variant}: thread {k} lane {lane} (P4): {:?}", t.prog.code);
+                    }
+                    programs += 1;
+                    *t = new_thread(&mut rng);
+                }
+            }
+        } else {
+            assert!(ports.rsp.is_none(), "{variant}: unexpected response at cycle {cycles}");
+        }
+    }
+    println!("{variant}: {done} instructions, {programs} programs, {busy_reqs} E_BUSY requests, {cycles} cycles, up to {max_busy} threads busy");
+    assert!(programs >= threads, "{variant}: too few programs finished");
+    if pipe > 0 && threads > 1 {
+        assert!(busy_reqs > 0 && max_busy as usize >= pipe.min(threads), "{variant}: the pipeline never held {pipe} threads");
+    }
+}
+
+#[test]
+fn mt_random_programs_t1_p1() {
+    mt_random_programs("t1_p1", Cfg::new(4), 1, 1, mt_instrs(), 0x5B1_0101);
+}
+#[test]
+fn mt_random_programs_t2_p0() {
+    mt_random_programs("t2_p0", Cfg::new(4), 2, 0, mt_instrs(), 0x5B1_0200);
+}
+#[test]
+fn mt_random_programs_t4_p1() {
+    mt_random_programs("t4_p1", Cfg::new(4), 4, 1, mt_instrs(), 0x5B1_0401);
+}
+#[test]
+fn mt_random_programs_t8_p2() {
+    mt_random_programs("t8_p2", Cfg::new(16), 8, 2, mt_instrs(), 0x5B1_0802);
+}
+
+/// Directed: a request to a thread whose `thr_busy` bit is set answers E_BUSY (IP echoed,
+/// masks 0, event nop), changes nothing (not even `fault`), and the thread goes on as if it
+/// had never come; back-to-back requests of different threads each take one cycle; after
+/// reset every thread reads as the §6.2 reset state.
+#[test]
+fn mt_busy_thread_answers_e_busy() {
+    use sim::drivers::branch_unit::SbuMt;
+    use sim::golden::branch_unit::threads::Request;
+    for (variant, n, threads, pipe) in [("t4_p1", 4usize, 4usize, 1usize), ("t8_p2", 16, 8, 2)] {
+        let cfg = Cfg::new(n);
+        let mut mt = SbuMt::new(variant, cfg, threads, pipe);
+        let lat = 1 + pipe;
+        let r = |tid: usize, op_: u64, ip: u64, j: i64, u: i64, pred: u64| Some(Request { tid, instr: Instr::new(op_, ip, j, u), pred });
+        // INIT every thread back to back, one per cycle
+        for k in 0..threads {
+            let p = mt.cycle(r(k, op::INIT, 0, 0, 0, 0x3));
+            if k + 1 >= lat {
+                let (tid, o) = p.rsp.expect("response");
+                assert_eq!((tid, o.event, o.lane_mask), (k + 1 - lat, ev::INIT, 0x3));
+            }
+        }
+        for _ in 0..lat {
+            mt.cycle(None);
+        }
+        // thread 1 diverges; in the next cycle a request to thread 1 is E_BUSY
+        mt.cycle(r(1, op::IF, 0, 1, 2, 0x1));
+        let before = mt.gold.states[1].clone();
+        assert_eq!(mt.gold.busy(), 1 << 1, "thr_busy after one request");
+        // (with pipe = 1 the IF's response is shown in the cycle of this request)
+        let mut got: Vec<_> = mt.cycle(r(1, op::EOT, 9, 0, 0, 0x3)).rsp.into_iter().collect();
+        assert_eq!(mt.gold.states[1], before, "E_BUSY changed the state");
+        for _ in 0..lat {
+            if let Some(x) = mt.cycle(None).rsp {
+                got.push(x);
+            }
+        }
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].0, got[0].1.err, got[0].1.lane_mask), (1, false, 0x1), "the IF");
+        let b = got[1].1;
+        assert_eq!((got[1].0, b.err, b.err_code, b.err_type, b.next_ip, b.exec_mask, b.lane_mask, b.pred_mask, b.event), (1, true, err::BUSY, ty::NONE, 9, 0, 0, 0, ev::NOP));
+        assert!(!mt.gold.states[1].fault, "E_BUSY does not set fault");
+        // the thread goes on: ENDIF at 2 (the IF's label) rejoins
+        mt.cycle(r(1, op::NOP, 1, 0, 0, 0x3));
+        for _ in 0..pipe {
+            mt.cycle(None);
+        }
+        mt.cycle(r(1, op::ENDIF, 2, 1, 0, 0x3));
+        for _ in 0..lat {
+            mt.cycle(None);
+        }
+        assert_eq!(mt.gold.states[1].e(), 0x3);
+        // reset: every thread reads as the reset state (INIT needed: EOT on all lanes OFF is fine)
+        mt.reset();
+        for k in 0..threads {
+            mt.cycle(r(k, op::NOP, 0, 0, 0, 0));
+        }
+        for _ in 0..lat {
+            mt.cycle(None);
+        }
+        for k in 0..threads {
+            assert_eq!(mt.gold.states[k], State::reset(&cfg), "thread {k} after reset");
+        }
+    }
+}
+
+/// The long run (not in CI): `mt_random_programs` on every co-sim variant listed in
+/// `EU_BRANCH_MT_VARIANTS` (default: `n1,n4,n16,n32`, the default config at each lane count,
+/// plus the multi-thread variants `t4_p1` and `t8_p2`), `EU_BRANCH_MT_INSTRS` instructions each
+/// (default 1e6). Run: `EU_BRANCH_MT_INSTRS=1000000 cargo test --release -p sim --test
+/// branch_unit mt_random_programs_long -- --ignored --nocapture`. Threads and pipe come from the
+/// variant's config.
+#[test]
+#[ignore]
+fn mt_random_programs_long() {
+    use hdl::BlockGen;
+    let list = std::env::var("EU_BRANCH_MT_VARIANTS").unwrap_or_else(|_| "n1,n4,n16,n32,t4_p1,t8_p2".into());
+    let instrs = std::env::var("EU_BRANCH_MT_INSTRS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    for (k, variant) in list.split(',').map(str::trim).enumerate() {
+        let c = hdl::branch_unit::Block::cosim_configs()
+            .into_iter()
+            .find(|(n, _)| *n == variant)
+            .unwrap_or_else(|| panic!("no branch_unit co-sim variant {variant}"))
+            .1;
+        let cfg = Cfg { n: c.lanes, maxd: c.maxd_r(), maxd_call: c.maxd_call, ipw: c.ipw as u32 };
+        let t0 = std::time::Instant::now();
+        mt_random_programs(variant, cfg, c.threads, c.pipe, instrs, 0x5B1_1000 + k as u64);
+        println!("{variant}: {:.1} s", t0.elapsed().as_secs_f64());
+    }
 }

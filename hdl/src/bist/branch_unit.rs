@@ -3,13 +3,13 @@
 //! monomorphised instance (4, 4)).
 //!
 //! Stimulus bits (DUT inputs except clk/rst, port order): `req_valid` [0], `req_op` [1..6),
-//! `req_ip` [6..22), `req_jip` [22..38), `req_uip` [38..54), `req_pred` [54..58) → SW = 58
-//! (padded to 64). Response bits (outputs, port order): `req_ready` [0], `rsp_valid` [1],
+//! `req_ip` [6..22), `req_jip` [22..38), `req_uip` [38..54), `req_pred` [54..58), `req_tid`
+//! [58] (one thread: it only comes back on `rsp_tid`) → SW = 59 (padded to 64). Response bits (outputs, port order): `req_ready` [0], `rsp_valid` [1],
 //! `rsp_next_ip` [2..18), `rsp_exec_mask` [18..22), `rsp_lane_mask` [22..26),
 //! `rsp_pred_mask` [26..30), `rsp_err` [30], `rsp_err_code` [31..36), `rsp_err_type` [36..39),
 //! `rsp_warn` [39..41), `rsp_event` [41..47), `lane_mask` [47..51), `fault` [51],
-//! `dbg_cnt` [52..80), `dbg_cic` [80..100), `dbg_loop_nest` [100..104), `dbg_tos` [104..204)
-//! → RW = 204.
+//! `dbg_cnt` [52..80), `dbg_cic` [80..100), `dbg_loop_nest` [100..104), `dbg_tos` [104..204),
+//! `rsp_tid` [204], `thr_busy` [205] → RW = 206.
 //!
 //! # Stimulus mapping (modelled identically by `sim::bist_models::branch_unit`)
 //! After reset every lane is OFF and raw ops would mostly be BAD_OP/BAD_OFFSET/IP_RANGE errors
@@ -30,13 +30,13 @@ use crate::emit::{emit_module, EmitError, EmittedModule};
 use rust_hdl::prelude::*;
 
 pub const SW: usize = 64;
-pub const RW: usize = 204;
+pub const RW: usize = 206;
 pub const TOP: &str = "eu_bist_branch_unit";
 
 bist_top! {
     pub struct BistBranch {
         core: BistCore<SW, RW> = BistCore::new(p),
-        dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100> = BranchUnit::new(cfg.maxd_r(), cfg.maxd_call),
+        dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100, 1, 1, 4> = BranchUnit::new(cfg.maxd_r(), cfg.maxd_call, 1, 0),
         fault_always = Constant::new(p.fault_always),
         k_op_init: Constant<Bits<5>> = Constant::new(op::INIT.into()),
         k_op_eot: Constant<Bits<5>> = Constant::new(op::EOT.into()),
@@ -88,6 +88,7 @@ bist_top! {
         }
         self.dut.req_valid.next = self.core.stim.val().get_bit(0) | self.c.val().get_bit(7);
         self.dut.req_op.next = self.op.val();
+        self.dut.req_tid.next = self.core.stim.val().get_bits::<1>(58);
         self.dut.req_ip.next = bit_cast::<16, 5>(self.c.val().get_bits::<5>(0));
         self.dut.req_jip.next = self.jo.val();
         self.dut.req_uip.next = self.uo.val();
@@ -112,13 +113,15 @@ bist_top! {
             | (bit_cast::<RW, 28>(self.dut.dbg_cnt.val()) << 52)
             | (bit_cast::<RW, 20>(self.dut.dbg_cic.val()) << 80)
             | (bit_cast::<RW, 4>(self.dut.dbg_loop_nest.val()) << 100)
-            | (bit_cast::<RW, 100>(self.dut.dbg_tos.val()) << 104);
+            | (bit_cast::<RW, 100>(self.dut.dbg_tos.val()) << 104)
+            | (bit_cast::<RW, 1>(self.dut.rsp_tid.val()) << 204)
+            | (bit_cast::<RW, 1>(self.dut.thr_busy.val()) << 205);
     }
 }
 
 /// The config this top is built for: 4 lanes and DW 4 (MAXD ≤ 15, MAXD_CALL ≤ 15), IPW 16.
 pub fn supports(cfg: &Config) -> bool {
-    cfg.lanes == 4 && cfg.dw() == 4 && cfg.ipw == 16
+    cfg.lanes == 4 && cfg.dw() == 4 && cfg.ipw == 16 && cfg.threads == 1 && cfg.pipe == 0
 }
 
 pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {

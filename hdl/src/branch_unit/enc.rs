@@ -99,6 +99,8 @@ crate::enc_table! {
         UNCLOSED_AT_EOT = 13,
         /// INIT with an empty live mask.
         EMPTY_LIVE = 14,
+        /// `E_BUSY` (timing-closure §3.2): a request for a thread whose `thr_busy` bit is set; state unchanged.
+        BUSY = 15,
     }
 }
 

@@ -2,7 +2,7 @@
 //! the lane masks and their reductions, the compares against the rejoin codes, and each
 //! counter's next value. Lane `n` is bit `n` of every mask.
 
-use crate::prims::RDff;
+use super::thread_reg::{Storage, ThreadCtl, ViewedReg};
 use rust_hdl::prelude::*;
 
 /// The counter registers of `N` lanes and their next values. Its outputs come only from the
@@ -13,6 +13,8 @@ use rust_hdl::prelude::*;
 pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    /// Which thread's counters (timing-closure §3.2; constant with one thread and pipe 0).
+    pub tc: Signal<In, ThreadCtl>,
     /// `req_pred` (the live mask for INIT).
     pub pred: Signal<In, Bits<N>>,
     /// `E` (from the masks), the lanes rejoined by rejoin A, rejoin B's enable and its compare.
@@ -31,8 +33,11 @@ pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     pub en_next: Signal<Out, Bits<N>>,
     /// All counters, lane n at bits `[n*CW, (n+1)*CW)`.
     pub cnt: Signal<Out, Bits<NCW>>,
+    /// The counters as the last written step left them (`dbg_cnt`; `cnt` with one register set).
+    pub cnt_view: Signal<Out, Bits<NCW>>,
     /// The counters, stored inverted (`!cnt`): the register's reset value 0 is OFF.
-    cnt_n: Vec<RDff<Bits<CW>>>,
+    cnt_n: Vec<ViewedReg<CW>>,
+    acc_v: Signal<Local, Bits<NCW>>,
     // 32-bit copies for bit selects (a 1-lane mask is a scalar in Verilog: no `[0]` on it)
     p32: Signal<Local, Bits<32>>,
     pk32: Signal<Local, Bits<32>>,
@@ -51,12 +56,13 @@ pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     k_cw: Constant<Bits<16>>,
 }
 
-impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneBank<N, CW, NCW> {
-    fn default() -> Self {
+impl<const N: usize, const CW: usize, const NCW: usize> LaneBank<N, CW, NCW> {
+    pub fn new(storage: Storage) -> Self {
         assert!(NCW == N * CW && N <= 32);
         Self {
             clock: Default::default(),
             rst: Default::default(),
+            tc: Default::default(),
             pred: Default::default(),
             e: Default::default(),
             rja_hit: Default::default(),
@@ -68,7 +74,9 @@ impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneBank<N, 
             commit: Default::default(),
             en_next: Default::default(),
             cnt: Default::default(),
-            cnt_n: (0..N).map(|_| RDff::default()).collect(),
+            cnt_view: Default::default(),
+            cnt_n: (0..N).map(|_| ViewedReg::new(storage)).collect(),
+            acc_v: Default::default(),
             p32: Default::default(),
             pk32: Default::default(),
             rh32: Default::default(),
@@ -95,17 +103,22 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneBank<N, CW
         for i in 0..N {
             self.cnt_n[i].clock.next = self.clock.val();
             self.cnt_n[i].rst.next = self.rst.val();
+            self.cnt_n[i].tc.next = self.tc.val();
             self.cnt_n[i].d.next = self.cnt_n[i].q.val();
         }
         // The counters, from the registers only.
         self.acc.next = 0.into();
+        self.acc_v.next = 0.into();
         self.sh.next = 0.into();
         for i in 0..N {
             self.c.next = !self.cnt_n[i].q.val();
             self.acc.next = self.acc.val() | (bit_cast::<NCW, CW>(self.c.val()) << self.sh.val());
+            self.c.next = !self.cnt_n[i].view.val();
+            self.acc_v.next = self.acc_v.val() | (bit_cast::<NCW, CW>(self.c.val()) << self.sh.val());
             self.sh.next = self.sh.val() + self.k_cw.val();
         }
         self.cnt.next = self.acc.val();
+        self.cnt_view.next = self.acc_v.val();
         // Next values, from the inputs only: INIT loads the live mask; else parked lanes take
         // the park code, rejoined lanes 0, the others hold.
         self.en_next.next = 0.into();

@@ -25,6 +25,8 @@ mod regs;
 pub mod rtl;
 mod stack;
 mod targets;
+mod thread_reg;
+mod threads;
 
 pub use enc::{err, op, ty};
 pub use rtl::BranchUnit;
@@ -46,13 +48,25 @@ pub struct Config {
     pub maxd_call: usize,
     /// `IPW`: IP width; `jip`/`uip` are signed `IPW`-bit values, `IMEM_DEPTH = 2^IPW`.
     pub ipw: usize,
+    /// `THREADS` (timing-closure §3.2): hardware threads, each with its own §2 state, one of
+    /// {1, 2, 4, 8, 16}. More than one needs IPW 16 (see [`THREADS_IPW`]).
+    pub threads: usize,
+    /// Pipeline depth: LAT = 1 + pipe cycles from request to response, 0..=[`PIPE_MAX`].
+    pub pipe: usize,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { lanes: 16, maxd: 0, maxd_call: 8, ipw: 16 }
+        Self { lanes: 16, maxd: 0, maxd_call: 8, ipw: 16, threads: 1, pipe: 0 }
     }
 }
+
+pub const THREADS_ALLOWED: [usize; 5] = [1, 2, 4, 8, 16];
+/// `pipe` range [P]: 0 (today's unit, LAT 1) to 2 (request registered twice before the step).
+pub const PIPE_MAX: usize = 2;
+/// The IP width built for THREADS > 1: each thread count is its own monomorphised top, so they
+/// are built for the default IPW only (every lane count and depth width).
+pub const THREADS_IPW: usize = 16;
 
 pub const LANES_ALLOWED: [usize; 5] = [1, 4, 8, 16, 32];
 /// IP widths built. The spec gives only the default (16, §3.2 [P]) and no range; 12 (4 Ki
@@ -75,7 +89,11 @@ pub fn supported(lanes: usize, dw: usize, ipw: usize) -> bool {
 
 impl Config {
     pub fn with(lanes: usize, maxd: usize, maxd_call: usize) -> Self {
-        Self { lanes, maxd, maxd_call, ipw: 16 }
+        Self { lanes, maxd, maxd_call, ipw: 16, threads: 1, pipe: 0 }
+    }
+    /// `TID_W = max(1, log2 THREADS)`.
+    pub fn tid_w(&self) -> usize {
+        self.threads.max(2).trailing_zeros() as usize
     }
     /// Resolved MAXD (0 = lanes).
     pub fn maxd_r(&self) -> usize {
@@ -104,21 +122,71 @@ impl Config {
 /// building the 120 types inline in `emit_any` made its frame larger than a test thread's 2 MiB
 /// stack (stack overflow in `fpga_bist`'s BIST model, which emits in the test thread).
 #[inline(never)]
-fn emit_one<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize>(
+fn emit_one<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize>(
     cfg: &Config,
     params: Vec<(String, String)>,
 ) -> Result<EmittedModule, EmitError> {
-    emit_module(BranchUnit::<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW>::new(cfg.maxd_r(), cfg.maxd_call), "eu_branch_unit", "branch_unit", params)
+    let m = emit_module(
+        BranchUnit::<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM>::new(cfg.maxd_r(), cfg.maxd_call, cfg.threads, cfg.pipe),
+        "eu_branch_unit",
+        "branch_unit",
+        params,
+    )?;
+    Ok(if T > 1 { rename_top_port(m, "lane_mask", "thr_lane_mask") } else { m })
+}
+
+/// Renames a port of the top module (its declaration and every use inside the top module;
+/// submodule signals carry a `$` and are left alone). rust-hdl names a port after its field, and
+/// timing-closure §3.2 names the lane-mask port `thr_lane_mask` when THREADS > 1.
+fn rename_top_port(mut m: EmittedModule, from: &str, to: &str) -> EmittedModule {
+    let start = m.verilog.find(&format!("module {}(", m.name)).expect("top module");
+    let (head, top) = m.verilog.split_at(start);
+    let is_id = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(top.len() + 64);
+    let mut rest = top;
+    while let Some(i) = rest.find(from) {
+        let before = rest[..i].chars().last();
+        let after = rest[i + from.len()..].chars().next();
+        out.push_str(&rest[..i]);
+        if before.is_some_and(is_id) || after.is_some_and(is_id) {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+        }
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    m.verilog = format!("{head}{out}");
+    for p in m.ports.iter_mut().filter(|p| p.name == from) {
+        p.name = to.to_string();
+    }
+    m
 }
 
 /// One monomorphised `BranchUnit` for (lanes, DW, IPW); returns from the enclosing fn on a match.
 macro_rules! emit_leaf {
     ($cfg:expr, $params:expr, $n:literal, $dw:literal, $ipw:literal) => {
-        if ($cfg.lanes, $cfg.dw(), $cfg.ipw) == ($n, $dw, $ipw) {
-            return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }>(
+        if ($cfg.lanes, $cfg.dw(), $cfg.ipw, $cfg.threads) == ($n, $dw, $ipw, 1) {
+            return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }, 1, 1, $n>(
                 $cfg, $params,
             );
         }
+        if $ipw == THREADS_IPW {
+            emit_threads!($cfg, $params, $n, $dw, $ipw; [(2, 1), (4, 2), (8, 3), (16, 4)]);
+        }
+    };
+}
+
+/// The THREADS > 1 tops of one (lanes, DW, IPW): (THREADS, TID_W) pairs.
+macro_rules! emit_threads {
+    ($cfg:expr, $params:expr, $n:literal, $dw:literal, $ipw:literal; [$(($t:literal, $tw:literal)),*]) => {
+        $(
+            if ($cfg.lanes, $cfg.dw(), $cfg.ipw, $cfg.threads) == ($n, $dw, $ipw, $t) {
+                return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }, $t, $tw, { $t * $n }>(
+                    $cfg, $params,
+                );
+            }
+        )*
     };
 }
 
@@ -161,12 +229,21 @@ impl BlockGen for Block {
         check_range("branch_unit", "maxd", cfg.maxd as u64, 0, 32)?;
         check_range("branch_unit", "maxd_call", cfg.maxd_call as u64, 1, 32)?;
         check_one_of("branch_unit", "ipw", cfg.ipw, &IPW_ALLOWED)?;
+        check_one_of("branch_unit", "threads", cfg.threads, &THREADS_ALLOWED)?;
+        check_range("branch_unit", "pipe", cfg.pipe as u64, 0, PIPE_MAX as u64)?;
+        if cfg.threads > 1 && cfg.ipw != THREADS_IPW {
+            return Err(ConfigError::new(
+                "branch_unit.ipw",
+                format!("must be {THREADS_IPW} with threads > 1 (the multi-thread tops are built for it), got {}", cfg.ipw),
+            ));
+        }
         Ok(())
     }
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
         let params = crate::params!(
             "lanes" => cfg.lanes, "maxd" => cfg.maxd_r(), "maxd_call" => cfg.maxd_call, "ipw" => cfg.ipw,
-            "dw" => cfg.dw(), "cw" => cfg.cw()
+            "dw" => cfg.dw(), "cw" => cfg.cw(), "threads" => cfg.threads, "pipe" => cfg.pipe,
+            "tid_w" => cfg.tid_w(), "lat" => 1 + cfg.pipe
         );
         Ok(vec![emit_any(cfg, params)?])
     }
@@ -182,6 +259,13 @@ impl BlockGen for Block {
             // range) and the widest (IPW+2 = 34-bit target arithmetic), at default depths
             ("n8_ipw12", Config { ipw: 12, ..Config::with(8, 0, 8) }),
             ("n4_ipw32", Config { ipw: 32, ..Config::with(4, 0, 8) }),
+            // timing-closure §3.2: state in RAM (registered read) with one thread; several
+            // threads with LUT-RAM at pipe 0; with RAM at pipe 1 (small lanes) and pipe 2
+            // (default lanes)
+            ("t1_p1", Config { pipe: 1, ..Config::with(4, 0, 8) }),
+            ("t2_p0", Config { threads: 2, ..Config::with(4, 0, 8) }),
+            ("t4_p1", Config { threads: 4, pipe: 1, ..Config::with(4, 0, 8) }),
+            ("t8_p2", Config { threads: 8, pipe: 2, ..Config::with(16, 0, 8) }),
         ]
     }
 }
@@ -200,14 +284,25 @@ mod tests {
         bad(Config { maxd: 33, ..Default::default() }, "maxd");
         bad(Config { maxd_call: 0, ..Default::default() }, "maxd_call");
         bad(Config { ipw: 20, ..Default::default() }, "ipw");
-        Block::validate(&Config { lanes: 16, maxd: 2, maxd_call: 2, ipw: 12 }).unwrap();
-        Block::validate(&Config { lanes: 16, maxd: 2, maxd_call: 2, ipw: 16 }).unwrap();
-        Block::validate(&Config { lanes: 1, maxd: 1, maxd_call: 1, ipw: 16 }).unwrap();
-        Block::validate(&Config { lanes: 32, maxd: 0, maxd_call: 8, ipw: 32 }).unwrap();
+        bad(Config { threads: 3, ..Default::default() }, "threads");
+        bad(Config { threads: 32, ..Default::default() }, "threads");
+        bad(Config { pipe: PIPE_MAX + 1, ..Default::default() }, "pipe");
+        bad(Config { threads: 4, ipw: 12, ..Default::default() }, "ipw");
+        for t in THREADS_ALLOWED {
+            for pipe in 0..=PIPE_MAX {
+                Block::validate(&Config { threads: t, pipe, ..Default::default() }).unwrap();
+            }
+        }
+        Block::validate(&Config { lanes: 16, maxd: 2, maxd_call: 2, ipw: 12, ..Default::default() }).unwrap();
+        Block::validate(&Config { lanes: 16, maxd: 2, maxd_call: 2, ipw: 16, ..Default::default() }).unwrap();
+        Block::validate(&Config { lanes: 1, maxd: 1, maxd_call: 1, ipw: 16, ..Default::default() }).unwrap();
+        Block::validate(&Config { lanes: 32, maxd: 0, maxd_call: 8, ipw: 32, ..Default::default() }).unwrap();
         Block::validate(&Config::default()).unwrap();
         let c: crate::EuConfig = toml::from_str("[branch_unit]\nlanes = 8\nmaxd_call = 4\n").unwrap();
         assert_eq!(c.branch_unit.unwrap(), Config::with(8, 0, 4));
         assert!(toml::from_str::<crate::EuConfig>("[branch_unit]\nlane = 8\n").is_err());
+        let c: crate::EuConfig = toml::from_str("[branch_unit]\nthreads = 8\npipe = 2\n").unwrap();
+        assert_eq!((c.branch_unit.as_ref().unwrap().threads, c.branch_unit.unwrap().pipe), (8, 2));
     }
 
     #[test]
@@ -264,7 +359,7 @@ mod tests {
                 for &dw in &DW_ALLOWED {
                     // the smallest depth with this DW: clog2(2^(dw-1) + 1) = dw
                     let d = 1usize << (dw - 1);
-                    let cfg = if dw == default_dw(lanes) { HCfg { ipw, ..HCfg::with(lanes, 0, 8) } } else { HCfg { lanes, maxd: d, maxd_call: d, ipw } };
+                    let cfg = if dw == default_dw(lanes) { HCfg { ipw, ..HCfg::with(lanes, 0, 8) } } else { HCfg { lanes, maxd: d, maxd_call: d, ipw, ..Default::default() } };
                     assert_eq!(cfg.dw(), dw);
                     let ok = Block::validate(&cfg);
                     assert_eq!(ok.is_ok(), supported(lanes, dw, ipw), "{cfg:?}");
@@ -291,6 +386,31 @@ mod tests {
             }
         }
         println!("{n} (lanes, DW, IPW) combinations emitted and linted");
+        // THREADS > 1 (IPW 16): every (lanes, DW) once, thread count and pipe depth rotating
+        let mut k = 0;
+        for &lanes in &LANES_ALLOWED {
+            for &dw in &DW_ALLOWED {
+                let d = 1usize << (dw - 1);
+                let base = if dw == default_dw(lanes) { HCfg::with(lanes, 0, 8) } else { HCfg { lanes, maxd: d, maxd_call: d, ..Default::default() } };
+                let cfg = HCfg { threads: THREADS_ALLOWED[1 + k % 4], pipe: k % (PIPE_MAX + 1), ..base };
+                k += 1;
+                Block::validate(&cfg).unwrap();
+                let m = Block::emit(&cfg).unwrap().remove(0);
+                let w = |name: &str| m.ports.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("{name}")).width;
+                assert_eq!((w("req_tid"), w("rsp_tid"), w("thr_busy")), (cfg.tid_w(), cfg.tid_w(), cfg.threads), "{cfg:?}");
+                assert_eq!(w("thr_lane_mask"), cfg.threads * lanes, "{cfg:?}");
+                assert!(m.ports.iter().all(|p| p.name != "lane_mask"), "{cfg:?}: lane_mask is replaced");
+                let f = dir.join(format!("n{lanes}_dw{dw}_t{}_p{}.v", cfg.threads, cfg.pipe));
+                std::fs::write(&f, &m.verilog).unwrap();
+                let o = std::process::Command::new("verilator")
+                    .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-WIDTH", "-Wno-UNUSEDSIGNAL", "-Wno-UNUSEDPARAM"])
+                    .args(["--top-module", "eu_branch_unit"])
+                    .arg(&f)
+                    .output()
+                    .expect("verilator not found: run scripts/setup.sh (apt-get install -y verilator)");
+                assert!(o.status.success(), "{cfg:?}: verilator lint:\n{}", String::from_utf8_lossy(&o.stderr));
+            }
+        }
         assert_eq!(n, LANES_ALLOWED.len() * DW_ALLOWED.len() * IPW_ALLOWED.len());
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -2,14 +2,16 @@
 //! register (§6.3: state and response register on the same edge, latency 1).
 
 use super::enc::{ev, ty, err};
+use super::thread_reg::{Storage, ThreadCtl, ViewedReg};
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
 /// `loop_nest` and the sticky `fault`.
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct NestFault<const DW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    pub tc: Signal<In, ThreadCtl>,
     /// The step commits with this `loop_nest`; INIT clears it and `fault`.
     pub commit: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
@@ -18,8 +20,31 @@ pub struct NestFault<const DW: usize> {
     pub fail: Signal<In, Bit>,
     pub loop_nest: Signal<Out, Bits<DW>>,
     pub fault: Signal<Out, Bit>,
-    ln: RDff<Bits<DW>>,
-    fault_r: RDff<Bit>,
+    /// As the last written step left them (`dbg_loop_nest`, the `fault` port).
+    pub loop_nest_view: Signal<Out, Bits<DW>>,
+    pub fault_view: Signal<Out, Bit>,
+    ln: ViewedReg<DW>,
+    fault_r: ViewedReg<1>,
+}
+
+impl<const DW: usize> NestFault<DW> {
+    pub fn new(storage: Storage) -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            tc: Default::default(),
+            commit: Default::default(),
+            init: Default::default(),
+            ln_next: Default::default(),
+            fail: Default::default(),
+            loop_nest: Default::default(),
+            fault: Default::default(),
+            loop_nest_view: Default::default(),
+            fault_view: Default::default(),
+            ln: ViewedReg::new(storage),
+            fault_r: ViewedReg::new(storage),
+        }
+    }
 }
 
 impl<const DW: usize> Logic for NestFault<DW> {
@@ -28,20 +53,24 @@ impl<const DW: usize> Logic for NestFault<DW> {
         clock!(self, clock, ln, fault_r);
         self.ln.rst.next = self.rst.val();
         self.fault_r.rst.next = self.rst.val();
+        self.ln.tc.next = self.tc.val();
+        self.fault_r.tc.next = self.tc.val();
         self.ln.d.next = self.ln.q.val();
         self.fault_r.d.next = self.fault_r.q.val();
         if self.commit.val() {
             self.ln.d.next = self.ln_next.val();
             if self.init.val() {
                 self.ln.d.next = 0.into();
-                self.fault_r.d.next = false;
+                self.fault_r.d.next = 0.into();
             }
         }
         if self.fail.val() {
-            self.fault_r.d.next = true;
+            self.fault_r.d.next = 1.into();
         }
         self.loop_nest.next = self.ln.q.val();
-        self.fault.next = self.fault_r.q.val();
+        self.fault.next = self.fault_r.q.val().any();
+        self.loop_nest_view.next = self.ln.view.val();
+        self.fault_view.next = self.fault_r.view.val().any();
     }
 }
 

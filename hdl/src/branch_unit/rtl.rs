@@ -18,12 +18,14 @@ use super::levels::{Levels, Rejoin};
 use super::regs::{DebugView, NestFault, Response};
 use super::stack::Stacks;
 use super::targets::Targets;
+use super::thread_reg::{Storage, TID_BITS};
+use super::threads::{BusyGate, LaneMaskRegs, ThreadPipe};
 use rust_hdl::prelude::*;
 
 /// The SBU. Const generics: lanes `N`, `DW`, `CW = DW+3`, `IPW`, `XW = IPW+2` (exact target
 /// arithmetic), `NCW = N*CW`, `CICW = 5*DW`, `EW = IPW+DW`, `TOSW = 5*EW`.
 #[derive(LogicBlock)]
-pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize> {
+pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize> {
     /// Rising-edge clock.
     pub clk: Signal<In, Clock>,
     /// Synchronous, active-high reset: all lanes OFF, CICs 0, `fault` 0 (INIT is required before use).
@@ -42,7 +44,7 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     pub req_uip: Signal<In, Bits<IPW>>,
     /// Predicate bits (the live mask for INIT).
     pub req_pred: Signal<In, Bits<N>>,
-    /// One cycle after an accepted request.
+    /// LAT = 1 + pipe cycles after an accepted request.
     pub rsp_valid: Signal<Out, Bit>,
     /// IP to fetch next (for an error: the faulting IP).
     pub rsp_next_ip: Signal<Out, Bits<IPW>>,
@@ -62,9 +64,11 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     pub rsp_warn: Signal<Out, Bits<2>>,
     /// Coverage event (`enc::ev`).
     pub rsp_event: Signal<Out, Bits<6>>,
-    /// Current `E`, straight from the counters (for non-CF issue).
-    pub lane_mask: Signal<Out, Bits<N>>,
-    /// Sticky error flag; cleared by INIT.
+    /// Current `E` (for non-CF issue): straight from the counters with one thread and pipe 0;
+    /// else each thread's `E` as its last step left it, thread k at bits `[k*N, (k+1)*N)`
+    /// (emitted as `thr_lane_mask` when THREADS > 1).
+    pub lane_mask: Signal<Out, Bits<LM>>,
+    /// Sticky error flag; cleared by INIT (of thread `rsp_tid` as its last step left it, like `dbg_*`).
     pub fault: Signal<Out, Bit>,
     /// Lane counters, lane n at bits `[n*CW, (n+1)*CW)`.
     pub dbg_cnt: Signal<Out, Bits<NCW>>,
@@ -74,6 +78,13 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     pub dbg_loop_nest: Signal<Out, Bits<DW>>,
     /// Top entry `{ip, aux}` of each type, in `dbg_cic` order (0 when no level is open).
     pub dbg_tos: Signal<Out, Bits<TOSW>>,
+    // timing-closure §3.2, last so that the older ports keep their order
+    /// Thread of the request (TID_W = max(1, log2 THREADS) bits; timing-closure §3.2).
+    pub req_tid: Signal<In, Bits<TW>>,
+    /// Thread of the response (0 without one).
+    pub rsp_tid: Signal<Out, Bits<TW>>,
+    /// Bit k: a request of thread k is in flight (a request for it now is answered E_BUSY).
+    pub thr_busy: Signal<Out, Bits<T>>,
     decode: Decode,
     targets: Targets<IPW, XW>,
     lanes: LaneBank<N, CW, NCW>,
@@ -87,17 +98,28 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     nest: NestFault<DW>,
     response: Response<N, IPW, XW>,
     debug: DebugView<DW, IPW, CICW, EW, TOSW>,
+    threads: ThreadPipe<N, IPW, T>,
+    busy_gate: BusyGate,
+    /// The per-thread lane-mask registers (0 or 1: not with one thread and pipe 0).
+    lane_regs: Vec<LaneMaskRegs<N, LM>>,
+    _nflop: usize,
+    _nregs: usize,
 }
 
-impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize> BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW> {
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize> BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM> {
     /// `maxd`: depth of the IF, LOOP and BR stacks; `maxd_call`: of the CALL stack.
-    pub fn new(maxd: usize, maxd_call: usize) -> Self {
+    /// `threads` = T, `pipe`: LAT = 1 + pipe (timing-closure §3.2).
+    pub fn new(maxd: usize, maxd_call: usize, threads: usize, pipe: usize) -> Self {
         assert!(CW == DW + 3 && XW == IPW + 2 && NCW == N * CW && CICW == 5 * DW && EW == IPW + DW && TOSW == 5 * EW);
         assert!(maxd >= 1 && maxd_call >= 1 && maxd.max(maxd_call) < (1 << DW) && N <= 32);
+        assert!(T == threads && LM == T * N && TW == (T.max(2)).trailing_zeros() as usize && TW <= TID_BITS);
+        let storage = Storage::of(threads, pipe);
+        let flop = (storage == Storage::Flop) as usize;
         Self {
             clk: Default::default(),
             rst: Default::default(),
             req_valid: Default::default(),
+            req_tid: Default::default(),
             req_ready: Default::default(),
             req_op: Default::default(),
             req_ip: Default::default(),
@@ -105,6 +127,8 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             req_uip: Default::default(),
             req_pred: Default::default(),
             rsp_valid: Default::default(),
+            rsp_tid: Default::default(),
+            thr_busy: Default::default(),
             rsp_next_ip: Default::default(),
             rsp_exec_mask: Default::default(),
             rsp_lane_mask: Default::default(),
@@ -122,37 +146,59 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             dbg_tos: Default::default(),
             decode: Default::default(),
             targets: Default::default(),
-            lanes: Default::default(),
+            lanes: LaneBank::new(storage),
             masks: Default::default(),
-            stacks: Stacks::new(maxd, maxd_call),
+            stacks: Stacks::new(maxd, maxd_call, storage),
             levels: Default::default(),
             rejoin: Default::default(),
             state: Default::default(),
             report: Default::default(),
             errors: ErrorPriority::new(maxd, maxd_call),
-            nest: Default::default(),
+            nest: NestFault::new(storage),
             response: Default::default(),
             debug: Default::default(),
+            threads: ThreadPipe::new(threads, pipe),
+            busy_gate: Default::default(),
+            lane_regs: (0..1 - flop).map(|_| LaneMaskRegs::new(threads)).collect(),
+            _nflop: flop,
+            _nregs: 1 - flop,
         }
     }
 }
 
-impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize> Logic for BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW> {
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize> Logic for BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM> {
     #[hdl_gen]
     fn update(&mut self) {
         // clocks and resets
-        clock!(self, clk, lanes, stacks, nest, response);
+        clock!(self, clk, lanes, stacks, nest, response, threads);
+        self.threads.rst.next = self.rst.val();
+        // the request through the stages (none with pipe 0), the thread controls, E_BUSY
+        self.threads.req_valid.next = self.req_valid.val();
+        self.threads.req_tid.next = bit_cast::<TID_BITS, TW>(self.req_tid.val());
+        self.threads.req_op.next = self.req_op.val();
+        self.threads.req_ip.next = self.req_ip.val();
+        self.threads.req_jip.next = self.req_jip.val();
+        self.threads.req_uip.next = self.req_uip.val();
+        self.threads.req_pred.next = self.req_pred.val();
+        self.busy_gate.busy.next = self.threads.s_busy.val();
+        self.busy_gate.err.next = self.errors.err.val();
+        self.busy_gate.err_code.next = self.errors.err_code.val();
+        self.busy_gate.err_type.next = self.errors.err_type.val();
+        self.busy_gate.commit.next = self.errors.commit.val();
+        self.lanes.tc.next = self.threads.tc.val();
+        self.stacks.tc.next = self.threads.tc.val();
+        self.nest.tc.next = self.threads.tc.val();
         self.lanes.rst.next = self.rst.val();
         self.stacks.rst.next = self.rst.val();
         self.nest.rst.next = self.rst.val();
         self.response.rst.next = self.rst.val();
         // the request
-        self.decode.op.next = self.req_op.val();
-        self.targets.ip.next = self.req_ip.val();
-        self.targets.jip.next = self.req_jip.val();
-        self.targets.uip.next = self.req_uip.val();
+        self.decode.op.next = self.threads.s_op.val();
+        self.targets.ip.next = self.threads.s_ip.val();
+        self.targets.jip.next = self.threads.s_jip.val();
+        self.targets.uip.next = self.threads.s_uip.val();
         // lane-counter bank and lane masks
-        self.lanes.pred.next = self.req_pred.val();
+        self.lanes.pred.next = self.threads.s_pred.val();
         self.lanes.e.next = self.masks.e.val();
         self.lanes.rja_hit.next = self.rejoin.rja_hit.val();
         self.lanes.rjb_en.next = self.state.rjb_en.val();
@@ -160,20 +206,20 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.lanes.park_m.next = self.state.park_m.val();
         self.lanes.park_code.next = self.state.park_code.val();
         self.lanes.init.next = self.decode.ops.val().is_init;
-        self.lanes.commit.next = self.errors.commit.val();
+        self.lanes.commit.next = self.busy_gate.f_commit.val();
         self.masks.cnt.next = self.lanes.cnt.val();
-        self.masks.pred.next = self.req_pred.val();
+        self.masks.pred.next = self.threads.s_pred.val();
         self.masks.rja_code.next = self.levels.rja_code.val();
         self.masks.rjb_code.next = self.levels.cur_loop.val();
         // stacks
-        self.stacks.commit.next = self.errors.commit.val();
+        self.stacks.commit.next = self.busy_gate.f_commit.val();
         self.stacks.init.next = self.decode.ops.val().is_init;
         self.stacks.stack_ops.next = self.state.stack_ops.val();
         self.stacks.push_ip.next = self.state.push_ip.val();
         self.stacks.push_aux.next = self.state.push_aux.val();
         // levels: label match, codes, rejoin A
         self.levels.ops.next = self.decode.ops.val();
-        self.levels.ip.next = self.req_ip.val();
+        self.levels.ip.next = self.threads.s_ip.val();
         self.levels.lab_j.next = self.targets.lab_j.val();
         self.levels.lab_u.next = self.targets.lab_u.val();
         self.levels.cic_if.next = self.stacks.cic_if.val();
@@ -191,7 +237,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         // rejoin A
         self.rejoin.ops.next = self.decode.ops.val();
         self.rejoin.m.next = self.levels.m.val();
-        self.rejoin.pred.next = self.req_pred.val();
+        self.rejoin.pred.next = self.threads.s_pred.val();
         self.rejoin.jzero.next = self.targets.jzero.val();
         self.rejoin.cic_call.next = self.stacks.cic_call.val();
         self.rejoin.e.next = self.masks.e.val();
@@ -251,8 +297,8 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.report.jzero.next = self.targets.jzero.val();
         self.report.tos_ip_call.next = self.stacks.tos_ip_call.val();
         // errors
-        self.errors.valid.next = self.req_valid.val();
-        self.errors.pred.next = self.req_pred.val();
+        self.errors.valid.next = self.threads.s_valid.val();
+        self.errors.pred.next = self.threads.s_pred.val();
         self.errors.fault.next = self.nest.fault.val();
         self.errors.ops.next = self.decode.ops.val();
         self.errors.sk_if.next = self.levels.sk_if.val();
@@ -286,15 +332,15 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.errors.tos_ip_halt.next = self.stacks.tos_ip_halt.val();
         self.errors.loop_nest.next = self.nest.loop_nest.val();
         // loop_nest, fault, response register
-        self.nest.commit.next = self.errors.commit.val();
+        self.nest.commit.next = self.busy_gate.f_commit.val();
         self.nest.init.next = self.decode.ops.val().is_init;
         self.nest.ln_next.next = self.state.ln_next.val();
-        self.nest.fail.next = self.req_valid.val() && self.errors.err.val();
-        self.response.valid.next = self.req_valid.val();
-        self.response.ip.next = self.req_ip.val();
-        self.response.err.next = self.errors.err.val();
-        self.response.err_code.next = self.errors.err_code.val();
-        self.response.err_type.next = self.errors.err_type.val();
+        self.nest.fail.next = self.threads.f_write.val() && self.errors.err.val();
+        self.response.valid.next = self.threads.s_valid.val();
+        self.response.ip.next = self.threads.s_ip.val();
+        self.response.err.next = self.busy_gate.f_err.val();
+        self.response.err_code.next = self.busy_gate.f_err_code.val();
+        self.response.err_type.next = self.busy_gate.f_err_type.val();
         self.response.next_x.next = self.report.next_x.val();
         self.response.go_on.next = self.report.go_on.val();
         self.response.go_tgt.next = self.report.go_tgt.val();
@@ -309,20 +355,20 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         }
         self.response.lane.next = self.lanes.en_next.val();
         // debug view
-        self.debug.cic_if.next = self.stacks.cic_if.val();
-        self.debug.cic_loop.next = self.stacks.cic_loop.val();
-        self.debug.cic_call.next = self.stacks.cic_call.val();
-        self.debug.cic_br.next = self.stacks.cic_br.val();
-        self.debug.cic_halt.next = self.stacks.cic_halt.val();
-        self.debug.tos_ip_if.next = self.stacks.tos_ip_if.val();
-        self.debug.tos_ip_loop.next = self.stacks.tos_ip_loop.val();
-        self.debug.tos_ip_call.next = self.stacks.tos_ip_call.val();
-        self.debug.tos_ip_br.next = self.stacks.tos_ip_br.val();
-        self.debug.tos_ip_halt.next = self.stacks.tos_ip_halt.val();
-        self.debug.tos_aux_if.next = self.stacks.tos_aux_if.val();
-        self.debug.tos_aux_loop.next = self.stacks.tos_aux_loop.val();
-        self.debug.tos_aux_call.next = self.stacks.tos_aux_call.val();
-        self.debug.tos_aux_br.next = self.stacks.tos_aux_br.val();
+        self.debug.cic_if.next = self.stacks.v_cic_if.val();
+        self.debug.cic_loop.next = self.stacks.v_cic_loop.val();
+        self.debug.cic_call.next = self.stacks.v_cic_call.val();
+        self.debug.cic_br.next = self.stacks.v_cic_br.val();
+        self.debug.cic_halt.next = self.stacks.v_cic_halt.val();
+        self.debug.tos_ip_if.next = self.stacks.v_ip_if.val();
+        self.debug.tos_ip_loop.next = self.stacks.v_ip_loop.val();
+        self.debug.tos_ip_call.next = self.stacks.v_ip_call.val();
+        self.debug.tos_ip_br.next = self.stacks.v_ip_br.val();
+        self.debug.tos_ip_halt.next = self.stacks.v_ip_halt.val();
+        self.debug.tos_aux_if.next = self.stacks.v_aux_if.val();
+        self.debug.tos_aux_loop.next = self.stacks.v_aux_loop.val();
+        self.debug.tos_aux_call.next = self.stacks.v_aux_call.val();
+        self.debug.tos_aux_br.next = self.stacks.v_aux_br.val();
         // outputs
         self.req_ready.next = true;
         self.rsp_valid.next = self.response.rsp_valid.val();
@@ -335,11 +381,27 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.rsp_err_type.next = self.response.rsp_err_type.val();
         self.rsp_warn.next = self.response.rsp_warn.val();
         self.rsp_event.next = self.response.rsp_event.val();
-        self.lane_mask.next = self.masks.e.val();
-        self.fault.next = self.nest.fault.val();
-        self.dbg_cnt.next = self.lanes.cnt.val();
+        // lane masks: from the counters with one register set, else the per-thread registers
+        self.lane_mask.next = 0.into();
+        for _k in 0..self._nflop {
+            self.lane_mask.next = bit_cast::<LM, N>(self.masks.e.val());
+        }
+        for k in 0..self._nregs {
+            self.lane_regs[k].clock.next = self.clk.val();
+            self.lane_regs[k].rst.next = self.rst.val();
+            self.lane_regs[k].write.next = self.threads.f_write.val();
+            self.lane_regs[k].tid.next = self.threads.tc.val().wr_addr;
+            self.lane_regs[k].commit.next = self.busy_gate.f_commit.val();
+            self.lane_regs[k].en_next.next = self.lanes.en_next.val();
+            self.lane_regs[k].e.next = self.masks.e.val();
+            self.lane_mask.next = self.lane_regs[k].masks.val();
+        }
+        self.rsp_tid.next = bit_cast::<TW, TID_BITS>(self.threads.rsp_tid.val());
+        self.thr_busy.next = self.threads.thr_busy.val();
+        self.fault.next = self.nest.fault_view.val();
+        self.dbg_cnt.next = self.lanes.cnt_view.val();
         self.dbg_cic.next = self.debug.dbg_cic.val();
-        self.dbg_loop_nest.next = self.nest.loop_nest.val();
+        self.dbg_loop_nest.next = self.nest.loop_nest_view.val();
         self.dbg_tos.next = self.debug.dbg_tos.val();
     }
 }

@@ -4,6 +4,7 @@
 //! one place down and a pop one place up. The TOS compares then need no read mux indexed by the
 //! CIC, and a push or pop is the same 3:1 mux per entry that an indexed write decoder would need.
 
+use super::thread_reg::{Storage, ThreadCtl, ThreadReg, ViewedReg};
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
@@ -12,6 +13,8 @@ use rust_hdl::prelude::*;
 pub struct ConvStack<const IPW: usize, const DW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    /// Which thread's stack (timing-closure §3.2).
+    pub tc: Signal<In, ThreadCtl>,
     /// The step commits; push, pop and clear (CIC to 0) act only then, in that priority (last wins).
     pub commit: Signal<In, Bit>,
     pub push: Signal<In, Bit>,
@@ -24,19 +27,29 @@ pub struct ConvStack<const IPW: usize, const DW: usize> {
     pub cic: Signal<Out, Bits<DW>>,
     pub tos_ip: Signal<Out, Bits<IPW>>,
     pub tos_aux: Signal<Out, Bits<DW>>,
-    cic_r: RDff<Bits<DW>>,
-    ip: Vec<RDff<Bits<IPW>>>,
-    aux: Vec<RDff<Bits<DW>>>,
+    /// The CIC and top entry as the last written step left them (`dbg_*`).
+    pub cic_view: Signal<Out, Bits<DW>>,
+    pub tos_ip_view: Signal<Out, Bits<IPW>>,
+    pub tos_aux_view: Signal<Out, Bits<DW>>,
+    cic_r: ViewedReg<DW>,
+    ip: Vec<ThreadReg<IPW>>,
+    aux: Vec<ThreadReg<DW>>,
+    /// With a RAM: the top entry the last written step left (0 or 1 of each).
+    view_ip: Vec<RDff<Bits<IPW>>>,
+    view_aux: Vec<RDff<Bits<DW>>>,
     _depth: usize,
     _depth1: usize,
+    _nview: usize,
 }
 
 impl<const IPW: usize, const DW: usize> ConvStack<IPW, DW> {
-    pub fn new(depth: usize) -> Self {
+    pub fn new(depth: usize, storage: Storage) -> Self {
         assert!(depth >= 1 && depth < (1 << DW));
+        let nv = (storage != Storage::Flop) as usize;
         Self {
             clock: Default::default(),
             rst: Default::default(),
+            tc: Default::default(),
             commit: Default::default(),
             push: Default::default(),
             pop: Default::default(),
@@ -46,11 +59,17 @@ impl<const IPW: usize, const DW: usize> ConvStack<IPW, DW> {
             cic: Default::default(),
             tos_ip: Default::default(),
             tos_aux: Default::default(),
-            cic_r: Default::default(),
-            ip: (0..depth).map(|_| RDff::default()).collect(),
-            aux: (0..depth).map(|_| RDff::default()).collect(),
+            cic_view: Default::default(),
+            tos_ip_view: Default::default(),
+            tos_aux_view: Default::default(),
+            cic_r: ViewedReg::new(storage),
+            ip: (0..depth).map(|_| ThreadReg::new(storage)).collect(),
+            aux: (0..depth).map(|_| ThreadReg::new(storage)).collect(),
+            view_ip: (0..nv).map(|_| RDff::default()).collect(),
+            view_aux: (0..nv).map(|_| RDff::default()).collect(),
             _depth: depth,
             _depth1: depth - 1,
+            _nview: nv,
         }
     }
 }
@@ -60,13 +79,16 @@ impl<const IPW: usize, const DW: usize> Logic for ConvStack<IPW, DW> {
     fn update(&mut self) {
         clock!(self, clock, cic_r);
         self.cic_r.rst.next = self.rst.val();
+        self.cic_r.tc.next = self.tc.val();
         self.cic_r.d.next = self.cic_r.q.val();
         for k in 0..self._depth {
             self.ip[k].clock.next = self.clock.val();
             self.ip[k].rst.next = self.rst.val();
+            self.ip[k].tc.next = self.tc.val();
             self.ip[k].d.next = self.ip[k].q.val();
             self.aux[k].clock.next = self.clock.val();
             self.aux[k].rst.next = self.rst.val();
+            self.aux[k].tc.next = self.tc.val();
             self.aux[k].d.next = self.aux[k].q.val();
         }
         if self.commit.val() {
@@ -93,14 +115,32 @@ impl<const IPW: usize, const DW: usize> Logic for ConvStack<IPW, DW> {
         self.cic.next = self.cic_r.q.val();
         self.tos_ip.next = self.ip[0].q.val();
         self.tos_aux.next = self.aux[0].q.val();
+        self.cic_view.next = self.cic_r.view.val();
+        self.tos_ip_view.next = self.ip[0].q.val();
+        self.tos_aux_view.next = self.aux[0].q.val();
+        for i in 0..self._nview {
+            self.view_ip[i].clock.next = self.clock.val();
+            self.view_ip[i].rst.next = self.rst.val();
+            self.view_aux[i].clock.next = self.clock.val();
+            self.view_aux[i].rst.next = self.rst.val();
+            self.view_ip[i].d.next = self.view_ip[i].q.val();
+            self.view_aux[i].d.next = self.view_aux[i].q.val();
+            if self.tc.val().wr_en {
+                self.view_ip[i].d.next = self.ip[0].d.val();
+                self.view_aux[i].d.next = self.aux[0].d.val();
+            }
+            self.tos_ip_view.next = self.view_ip[i].q.val();
+            self.tos_aux_view.next = self.view_aux[i].q.val();
+        }
     }
 }
 
 /// The HALT level (§2.1: one entry, its aux not stored; `CIC[HALT]` is 0 or 1).
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct HaltLevel<const IPW: usize, const DW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    pub tc: Signal<In, ThreadCtl>,
     /// As for [`ConvStack`]: act only when the step commits, clear last.
     pub commit: Signal<In, Bit>,
     pub push: Signal<In, Bit>,
@@ -110,8 +150,31 @@ pub struct HaltLevel<const IPW: usize, const DW: usize> {
     /// `CIC[HALT]` and the halt label.
     pub cic: Signal<Out, Bits<DW>>,
     pub tos_ip: Signal<Out, Bits<IPW>>,
-    cic_r: RDff<Bits<DW>>,
-    ip: RDff<Bits<IPW>>,
+    pub cic_view: Signal<Out, Bits<DW>>,
+    pub tos_ip_view: Signal<Out, Bits<IPW>>,
+    cic_r: ViewedReg<DW>,
+    ip: ViewedReg<IPW>,
+}
+
+impl<const IPW: usize, const DW: usize> HaltLevel<IPW, DW> {
+    pub fn new(storage: Storage) -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            tc: Default::default(),
+            commit: Default::default(),
+            push: Default::default(),
+            pop: Default::default(),
+            clear: Default::default(),
+            push_ip: Default::default(),
+            cic: Default::default(),
+            tos_ip: Default::default(),
+            cic_view: Default::default(),
+            tos_ip_view: Default::default(),
+            cic_r: ViewedReg::new(storage),
+            ip: ViewedReg::new(storage),
+        }
+    }
 }
 
 impl<const IPW: usize, const DW: usize> Logic for HaltLevel<IPW, DW> {
@@ -120,6 +183,8 @@ impl<const IPW: usize, const DW: usize> Logic for HaltLevel<IPW, DW> {
         clock!(self, clock, cic_r, ip);
         self.cic_r.rst.next = self.rst.val();
         self.ip.rst.next = self.rst.val();
+        self.cic_r.tc.next = self.tc.val();
+        self.ip.tc.next = self.tc.val();
         self.cic_r.d.next = self.cic_r.q.val();
         self.ip.d.next = self.ip.q.val();
         if self.commit.val() {
@@ -133,6 +198,8 @@ impl<const IPW: usize, const DW: usize> Logic for HaltLevel<IPW, DW> {
         }
         self.cic.next = self.cic_r.q.val();
         self.tos_ip.next = self.ip.q.val();
+        self.cic_view.next = self.cic_r.view.val();
+        self.tos_ip_view.next = self.ip.view.val();
     }
 }
 
@@ -159,6 +226,7 @@ pub struct StackOps {
 pub struct Stacks<const IPW: usize, const DW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    pub tc: Signal<In, ThreadCtl>,
     pub commit: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
     pub stack_ops: Signal<In, StackOps>,
@@ -179,6 +247,21 @@ pub struct Stacks<const IPW: usize, const DW: usize> {
     pub tos_aux_loop: Signal<Out, Bits<DW>>,
     pub tos_aux_call: Signal<Out, Bits<DW>>,
     pub tos_aux_br: Signal<Out, Bits<DW>>,
+    /// The same as the last written step left them (`dbg_*`).
+    pub v_cic_if: Signal<Out, Bits<DW>>,
+    pub v_cic_loop: Signal<Out, Bits<DW>>,
+    pub v_cic_call: Signal<Out, Bits<DW>>,
+    pub v_cic_br: Signal<Out, Bits<DW>>,
+    pub v_cic_halt: Signal<Out, Bits<DW>>,
+    pub v_ip_if: Signal<Out, Bits<IPW>>,
+    pub v_ip_loop: Signal<Out, Bits<IPW>>,
+    pub v_ip_call: Signal<Out, Bits<IPW>>,
+    pub v_ip_br: Signal<Out, Bits<IPW>>,
+    pub v_ip_halt: Signal<Out, Bits<IPW>>,
+    pub v_aux_if: Signal<Out, Bits<DW>>,
+    pub v_aux_loop: Signal<Out, Bits<DW>>,
+    pub v_aux_call: Signal<Out, Bits<DW>>,
+    pub v_aux_br: Signal<Out, Bits<DW>>,
     if_: ConvStack<IPW, DW>,
     loop_: ConvStack<IPW, DW>,
     call: ConvStack<IPW, DW>,
@@ -187,10 +270,25 @@ pub struct Stacks<const IPW: usize, const DW: usize> {
 }
 
 impl<const IPW: usize, const DW: usize> Stacks<IPW, DW> {
-    pub fn new(maxd: usize, maxd_call: usize) -> Self {
+    pub fn new(maxd: usize, maxd_call: usize, storage: Storage) -> Self {
         Self {
             clock: Default::default(),
             rst: Default::default(),
+            tc: Default::default(),
+            v_cic_if: Default::default(),
+            v_cic_loop: Default::default(),
+            v_cic_call: Default::default(),
+            v_cic_br: Default::default(),
+            v_cic_halt: Default::default(),
+            v_ip_if: Default::default(),
+            v_ip_loop: Default::default(),
+            v_ip_call: Default::default(),
+            v_ip_br: Default::default(),
+            v_ip_halt: Default::default(),
+            v_aux_if: Default::default(),
+            v_aux_loop: Default::default(),
+            v_aux_call: Default::default(),
+            v_aux_br: Default::default(),
             commit: Default::default(),
             init: Default::default(),
             stack_ops: Default::default(),
@@ -210,11 +308,11 @@ impl<const IPW: usize, const DW: usize> Stacks<IPW, DW> {
             tos_aux_loop: Default::default(),
             tos_aux_call: Default::default(),
             tos_aux_br: Default::default(),
-            if_: ConvStack::new(maxd),
-            loop_: ConvStack::new(maxd),
-            call: ConvStack::new(maxd_call),
-            br: ConvStack::new(maxd),
-            halt: Default::default(),
+            if_: ConvStack::new(maxd, storage),
+            loop_: ConvStack::new(maxd, storage),
+            call: ConvStack::new(maxd_call, storage),
+            br: ConvStack::new(maxd, storage),
+            halt: HaltLevel::new(storage),
         }
     }
 }
@@ -228,6 +326,11 @@ impl<const IPW: usize, const DW: usize> Logic for Stacks<IPW, DW> {
         self.call.rst.next = self.rst.val();
         self.br.rst.next = self.rst.val();
         self.halt.rst.next = self.rst.val();
+        self.if_.tc.next = self.tc.val();
+        self.loop_.tc.next = self.tc.val();
+        self.call.tc.next = self.tc.val();
+        self.br.tc.next = self.tc.val();
+        self.halt.tc.next = self.tc.val();
         self.if_.commit.next = self.commit.val();
         self.loop_.commit.next = self.commit.val();
         self.call.commit.next = self.commit.val();
@@ -271,5 +374,19 @@ impl<const IPW: usize, const DW: usize> Logic for Stacks<IPW, DW> {
         self.tos_aux_loop.next = self.loop_.tos_aux.val();
         self.tos_aux_call.next = self.call.tos_aux.val();
         self.tos_aux_br.next = self.br.tos_aux.val();
+        self.v_cic_if.next = self.if_.cic_view.val();
+        self.v_cic_loop.next = self.loop_.cic_view.val();
+        self.v_cic_call.next = self.call.cic_view.val();
+        self.v_cic_br.next = self.br.cic_view.val();
+        self.v_cic_halt.next = self.halt.cic_view.val();
+        self.v_ip_if.next = self.if_.tos_ip_view.val();
+        self.v_ip_loop.next = self.loop_.tos_ip_view.val();
+        self.v_ip_call.next = self.call.tos_ip_view.val();
+        self.v_ip_br.next = self.br.tos_ip_view.val();
+        self.v_ip_halt.next = self.halt.tos_ip_view.val();
+        self.v_aux_if.next = self.if_.tos_aux_view.val();
+        self.v_aux_loop.next = self.loop_.tos_aux_view.val();
+        self.v_aux_call.next = self.call.tos_aux_view.val();
+        self.v_aux_br.next = self.br.tos_aux_view.val();
     }
 }

@@ -10,6 +10,8 @@ pub struct BranchCycles {
     pub cfg: Cfg,
     pub s: State,
     last: Option<Out>,
+    /// `rsp_tid`: the thread of the last request (one thread: the raw `req_tid` bit comes back).
+    last_tid: u32,
     w: Words,
     /// Requests, and those that reported an error / ran with the unit faulted (coverage).
     pub reqs: u64,
@@ -28,6 +30,7 @@ impl BranchCycles {
             cfg: c,
             s: State::reset(&c),
             last: None,
+            last_tid: 0,
             w: Words::of(&Layout::of(&dut)),
             reqs: 0,
             errs: 0,
@@ -46,6 +49,7 @@ impl CycleModel for BranchCycles {
     fn reset(&mut self) {
         self.s = State::reset(&self.cfg);
         self.last = None;
+        self.last_tid = 0;
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
         let w = &self.w;
@@ -64,6 +68,8 @@ impl CycleModel for BranchCycles {
         o[w.o("rsp_event")] = r.event as u32;
         o[w.o("lane_mask")] = self.s.e() as u32;
         o[w.o("fault")] = self.s.fault as u32;
+        o[w.o("rsp_tid")] = self.last_tid;
+        o[w.o("thr_busy")] = 0;
         let (dw, cw) = (c.dw() as usize, c.cw() as usize);
         for (n, &v) in self.s.cnt.iter().enumerate() {
             put(o, w.o("dbg_cnt"), n * cw, cw, v as u64);
@@ -93,8 +99,10 @@ impl CycleModel for BranchCycles {
             self.events[out.event as usize & 63] += 1;
             self.s = s2;
             self.last = Some(out);
+            self.last_tid = i[w.i("req_tid")] & 1;
         } else {
             self.last = None;
+            self.last_tid = 0;
         }
     }
 }

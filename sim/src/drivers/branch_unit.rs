@@ -15,14 +15,18 @@ pub struct Sbu {
     i_jip: In,
     i_uip: In,
     i_pred: In,
-    o: [Port; 15],
+    o: [Port; 14],
+    /// `lane_mask` (one thread; with more it is `thr_lane_mask`, checked by [`SbuMt`]).
+    o_lane: Option<Port>,
+    o_rsp_tid: Option<Port>,
+    o_thr_busy: Option<Port>,
     o_cnt: Port,
     o_tos: Port,
 }
 
-const OUTS: [&str; 15] = [
+const OUTS: [&str; 14] = [
     "req_ready", "rsp_valid", "rsp_next_ip", "rsp_exec_mask", "rsp_lane_mask", "rsp_pred_mask", "rsp_err",
-    "rsp_err_code", "rsp_err_type", "rsp_warn", "rsp_event", "lane_mask", "fault", "dbg_cic", "dbg_loop_nest",
+    "rsp_err_code", "rsp_err_type", "rsp_warn", "rsp_event", "fault", "dbg_cic", "dbg_loop_nest",
 ];
 
 impl Sbu {
@@ -42,6 +46,9 @@ impl Sbu {
             i_uip: dut.input("req_uip"),
             i_pred: dut.input("req_pred"),
             o,
+            o_lane: dut.try_output("lane_mask"),
+            o_rsp_tid: dut.try_output("rsp_tid"),
+            o_thr_busy: dut.try_output("thr_busy"),
             o_cnt: dut.output("dbg_cnt"),
             o_tos: dut.output("dbg_tos"),
             dut,
@@ -53,12 +60,19 @@ impl Sbu {
 
     /// Compares every output port with the golden step (`out`, state after `s`).
     pub fn expect(&mut self, valid: bool, out: &Out, s: &State) {
+        let e = self.expected_ports(valid.then_some(out), s);
+        self.dut.check(&e);
+    }
+
+    /// The expected ports of the one-thread unit: the response `out` (none: an idle cycle, all
+    /// zero) and the state `s` on `dbg_*`, `fault` and `lane_mask`.
+    pub fn expected_ports(&self, out: Option<&Out>, s: &State) -> crate::cosim::Expected {
         let c = self.cfg;
         let (dcnt, dtos) = (self.o_cnt, self.o_tos);
         let mut e = self.dut.expected();
         let o = &self.o;
-        e.set(o[0], 1).set(o[1], valid as u64);
-        if valid {
+        e.set(o[0], 1).set(o[1], out.is_some() as u64);
+        if let Some(out) = out {
             e.set(o[2], out.next_ip)
                 .set(o[3], out.exec_mask)
                 .set(o[4], out.lane_mask)
@@ -73,13 +87,21 @@ impl Sbu {
                 e.set(*p, 0);
             }
         }
-        e.set(o[11], s.e()).set(o[12], s.fault as u64);
+        if let Some(l) = self.o_lane {
+            e.set(l, s.e());
+        }
+        // timing-closure §3.2 ports: this driver leaves `req_tid` at 0 and runs LAT 1 (no
+        // thread ever busy); [`SbuMt`] overrides both from its threaded golden model
+        for p in [self.o_rsp_tid, self.o_thr_busy].into_iter().flatten() {
+            e.set(p, 0);
+        }
+        e.set(o[11], s.fault as u64);
         let dw = c.dw() as usize;
         let mut cic = 0u64;
         for t in (0..5).rev() {
             cic = cic << dw | s.cic[t] as u64;
         }
-        e.set(o[13], cic).set(o[14], s.loop_nest as u64);
+        e.set(o[12], cic).set(o[13], s.loop_nest as u64);
         let cw = c.cw() as usize;
         for (n, &v) in s.cnt.iter().enumerate() {
             e.set_field(dcnt, n * cw, cw, v as u64);
@@ -91,7 +113,7 @@ impl Sbu {
             let en = s.tos_view(t);
             e.set_field(dtos, t * ew, dw, en.aux as u64).set_field(dtos, t * ew + dw, ipw, en.ip);
         }
-        self.dut.check(&e);
+        e
     }
 
     pub fn drive(&mut self, i: &Instr, pred: u64) {
@@ -123,3 +145,65 @@ pub fn ip_mask(cfg: &Cfg) -> u64 {
     (cfg.imem_depth() - 1) as u64
 }
 
+
+/// Cycle-by-cycle co-simulation of a multi-threaded / pipelined branch unit (timing-closure
+/// §3.2) against [`Threads`](crate::golden::branch_unit::threads::Threads): every output port,
+/// `thr_busy`, `rsp_tid`, the per-thread lane masks and `dbg_*` included, every cycle.
+pub struct SbuMt {
+    pub sbu: Sbu,
+    pub gold: crate::golden::branch_unit::threads::Threads,
+    i_tid: In,
+    o_tid: Port,
+    o_busy: Port,
+    o_masks: Port,
+}
+
+impl SbuMt {
+    pub fn new(variant: &str, cfg: Cfg, threads: usize, pipe: usize) -> Self {
+        let sbu = Sbu::new(variant, cfg);
+        assert_eq!(sbu.dut.param("threads"), threads.to_string());
+        assert_eq!(sbu.dut.param("pipe"), pipe.to_string());
+        let mask_port = if threads > 1 { "thr_lane_mask" } else { "lane_mask" };
+        Self {
+            i_tid: sbu.dut.input("req_tid"),
+            o_tid: sbu.dut.output("rsp_tid"),
+            o_busy: sbu.dut.output("thr_busy"),
+            o_masks: sbu.dut.output(mask_port),
+            gold: crate::golden::branch_unit::threads::Threads::new(cfg, threads, pipe),
+            sbu,
+        }
+    }
+    /// One cycle with `req` (or an idle cycle); checks every port after the edge.
+    pub fn cycle(&mut self, req: Option<crate::golden::branch_unit::threads::Request>) -> crate::golden::branch_unit::threads::Ports {
+        match req {
+            Some(r) => {
+                self.sbu.dut.set(self.i_tid, r.tid as u64);
+                self.sbu.drive(&r.instr, r.pred);
+            }
+            None => {
+                self.sbu.dut.set(self.sbu.i_valid, 0);
+                self.sbu.dut.tick();
+            }
+        }
+        let p = self.gold.tick(req);
+        self.check(&p);
+        p
+    }
+    fn check(&mut self, p: &crate::golden::branch_unit::threads::Ports) {
+        let c = self.sbu.cfg;
+        let mut e = self.sbu.expected_ports(p.rsp.map(|r| r.1).as_ref(), &p.dbg);
+        e.set(self.o_tid, p.rsp.map_or(0, |r| r.0 as u64)).set(self.o_busy, p.busy);
+        for (k, &m) in p.lane_masks.iter().enumerate() {
+            e.set_field(self.o_masks, k * c.n, c.n, m);
+        }
+        self.sbu.dut.check(&e);
+    }
+    /// Synchronous reset of both (one cycle with `rst` high), then checks the idle ports.
+    pub fn reset(&mut self) {
+        self.sbu.dut.set(self.sbu.i_valid, 0);
+        self.sbu.dut.reset(1);
+        self.gold.reset();
+        let p = self.gold.out();
+        self.check(&p);
+    }
+}

@@ -4,6 +4,7 @@
 //! Stack and CIC index order (also the order of `dbg_cic` / `dbg_tos`): IF, LOOP, CALL, BR, HALT.
 
 pub mod prog;
+pub mod threads;
 
 pub const S_IF: usize = 0;
 pub const S_LOOP: usize = 1;
