@@ -78,10 +78,12 @@ impl<const AW: usize> Logic for Stride<AW> {
     fn update(&mut self) {
         self.h.next = bit_cast::<RAW_W, AW>(self.hs_mod.val());
         self.v.next = bit_cast::<RAW_W, AW>(self.vs_mod.val());
-        // x2 mod RF for E >= 2, once more for E = 4 (a, b < RF, so one subtraction suffices)
+        // x2 mod RF for E >= 2, once more for E = 4 (a, b < RF, so one subtraction suffices).
+        // The doubling is a shift, not x + x: an adder whose two inputs are one net puts that net
+        // on two pins of one iCE40 carry LUT, and nextpnr-ice40 0.4 never finishes routing it.
         if self.es.val() != 0 {
-            self.h.next = self.h.val() + self.h.val();
-            self.v.next = self.v.val() + self.v.val();
+            self.h.next = self.h.val() << 1;
+            self.v.next = self.v.val() << 1;
             if !self.k_pow2.val() & (self.h.val() >= self.k_rf.val()) {
                 self.h.next = self.h.val() - self.k_rf.val();
             }
@@ -90,8 +92,8 @@ impl<const AW: usize> Logic for Stride<AW> {
             }
         }
         if self.es.val() == 2 {
-            self.h.next = self.h.val() + self.h.val();
-            self.v.next = self.v.val() + self.v.val();
+            self.h.next = self.h.val() << 1;
+            self.v.next = self.v.val() << 1;
             if !self.k_pow2.val() & (self.h.val() >= self.k_rf.val()) {
                 self.h.next = self.h.val() - self.k_rf.val();
             }
