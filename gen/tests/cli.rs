@@ -422,3 +422,29 @@ fn fpga_build_rejects_bad_arguments_with_exit_2_and_writes_nothing() {
     run(&["nosuch_block", "up5k"], "unknown block");
     assert!(!repo().join("target/fpga/nosuch_block-default-up5k-s1").exists());
 }
+
+/// scripts/fpga/carry_check.py (run by build.sh on every iCE40 netlist): an adder whose two
+/// operands are one net is rejected with the net's name, a doubling written as a shift and an
+/// ordinary adder pass. nextpnr-ice40 0.4 never finishes routing the first (the RAG's doublings
+/// kept every RAG config off the HX8K until they became shifts).
+#[test]
+fn carry_check_rejects_an_adder_whose_operands_are_one_net() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |body: &str| {
+        let v = dir.path().join("t.v");
+        let json = dir.path().join("t.json");
+        std::fs::write(&v, format!("module t(input [5:0] x, input [5:0] z, output [6:0] y);\n  assign y = {body};\nendmodule\n")).unwrap();
+        let y = Command::new("yosys")
+            .args(["-q", "-p", &format!("read_verilog {}; synth_ice40 -top t -json {}", v.display(), json.display())])
+            .output()
+            .expect("yosys (scripts/setup.sh installs it)");
+        assert!(y.status.success(), "yosys failed: {}", stderr(&y));
+        let o = Command::new("python3").arg(repo().join("scripts/fpga/carry_check.py")).arg(&json).output().unwrap();
+        (o.status.code(), stderr(&o))
+    };
+    let (code, err) = check("x + x");
+    assert_eq!(code, Some(1), "x + x must be rejected: {err}");
+    assert!(err.contains("I0 == I1") && err.contains("net x"), "the message names the net: {err}");
+    assert_eq!(check("{x, 1'b0}"), (Some(0), String::new()), "a doubling as a shift passes");
+    assert_eq!(check("x + z"), (Some(0), String::new()), "an ordinary adder passes");
+}

@@ -222,6 +222,12 @@ else
   fi
 fi
 
+# An adder whose two operands are one net (x + x) never routes with nextpnr-ice40 0.4 (router1
+# loops, router2 asserts): say so now, with the net, instead of after --pnr-timeout minutes.
+if [ $family = ice40 ] && ! python3 "$root/scripts/fpga/carry_check.py" "$out/synth.json"; then
+  echo "fpga/build.sh: the netlist has carries nextpnr-ice40 cannot route (above); not placing it" >&2; exit 1
+fi
+
 # --- 5. place and route -----------------------------------------------------------------------
 # The board file states the board's clock (12 / 25 MHz), and nextpnr takes a constraint file's
 # clock frequency over --freq. Place and route against the target frequency instead (a copy

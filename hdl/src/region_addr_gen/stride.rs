@@ -80,7 +80,8 @@ impl<const AW: usize> Logic for Stride<AW> {
         self.v.next = bit_cast::<RAW_W, AW>(self.vs_mod.val());
         // x2 mod RF for E >= 2, once more for E = 4 (a, b < RF, so one subtraction suffices).
         // The doubling is a shift, not x + x: an adder whose two inputs are one net puts that net
-        // on two pins of one iCE40 carry LUT, and nextpnr-ice40 0.4 never finishes routing it.
+        // on two pins of one iCE40 carry LUT, and nextpnr-ice40 0.4 never finishes routing it
+        // (scripts/fpga/carry_check.py rejects such a netlist before place and route).
         if self.es.val() != 0 {
             self.h.next = self.h.val() << 1;
             self.v.next = self.v.val() << 1;

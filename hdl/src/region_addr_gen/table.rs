@@ -117,7 +117,9 @@ impl<const AW: usize> StepDouble<AW> {
 impl<const AW: usize> Logic for StepDouble<AW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.dbl.next = bit_cast::<RAW_W, AW>(self.step_in.val()) + bit_cast::<RAW_W, AW>(self.step_in.val());
+        // a shift, not step + step: see `Stride` (an adder whose inputs are one net never routes
+        // with nextpnr-ice40 0.4; scripts/fpga/carry_check.py rejects such a netlist)
+        self.dbl.next = bit_cast::<RAW_W, AW>(self.step_in.val()) << 1;
         if !self.k_pow2.val() & (self.dbl.val() >= self.k_rf.val()) {
             self.dbl.next = self.dbl.val() - self.k_rf.val();
         }
