@@ -7,7 +7,7 @@
 //! | section | block | does |
 //! |---|---|---|
 //! | decode | `Decode` | fields, fatal checks, E_ALIGN/E_DST_PROFILE, HS and VS mod RF, (W-1)·HS, (H-1)·VS |
-//! | stride | `Stride` | E·HS, E·VS mod RF (modular doubling), the last channel's offset, row overlap |
+//! | stride | `Stride` | E·HS, E·VS mod RF (x, 2x and 4x mod RF side by side, a 3:1 mux on log2 E), the last channel's offset, row overlap |
 //! | table-lo | `TableLevel` × ⌈L/2⌉ and `StepDouble`s (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
 //! | table-hi | `TableLevel` × ⌊L/2⌋, `RangeCheck` | the upper levels; E_OOB / W_WRAP / region overlap |
 //! | channel look-up | `ChannelLookup` (in `Channels`) | each channel's column and row entry, col[x] and row[y] (x = i mod W, y = i div W, or by H column-major) |
