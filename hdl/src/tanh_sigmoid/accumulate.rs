@@ -247,8 +247,9 @@ mod tests {
             two.isig.next = isig;
             two.neg.next = neg;
             assert!(simulate(&mut two, 100));
-            let want = (one.n.val().index() as u64, one.exb.val().index() as u64, one.s.val());
-            let got = (two.n.val().index() as u64, two.exb.val().index() as u64, two.s.val());
+            // (Bits<34>::index() panics: rust-hdl maps only short vectors to an index)
+            let want = (one.n.val(), one.exb.val(), one.s.val());
+            let got = (two.n.val(), two.exb.val(), two.s.val());
             assert_eq!(got, want, "c0 {c0:#x} c1 {c1:#x} d {d:#x} c2 {c2:#x} sq {sq:#x} k {k} isig {isig} neg {neg}");
         }
     }
