@@ -35,7 +35,10 @@ fn bits_from_u128<const N: usize>(w: u128) -> Bits<N> {
 /// output register) and on what travels beside it, C, the multipliers as `MulDsp` (input and
 /// output registers, latency 2, the DSP's own registers) instead of `Mul` (output register only),
 /// and G, a register between `Widen` and `Decode` in stage 1. Each adds one cycle; the signals
-/// that only travel along are `Delay` lines or `StageReg`s of the matching length.
+/// that only travel along are `Delay` lines or `StageReg`s of the matching length. With cut H
+/// (`side_late`, the fused lane's register inside the stage-4 accumulate) the side signals
+/// (`s3_en` … `s3_x`) leave one cycle after the stage-3 registers (`s3_c0` … `s3_p2`): the
+/// accumulate's second half and the stage-4 registers read them then.
 #[derive(LogicBlock)]
 pub struct Front {
     pub clk: Signal<In, Clock>,
@@ -120,8 +123,8 @@ pub struct Front {
 
 impl Front {
     /// `rom_reg`: cut B; `mul_dsp`: cut C; `decode_reg`: cut G.
-    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool, decode_reg: bool) -> Self {
-        let (b, c) = (rom_reg as usize, mul_dsp as usize);
+    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool, decode_reg: bool, side_late: bool) -> Self {
+        let (b, c, h) = (rom_reg as usize, mul_dsp as usize, side_late as usize);
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -182,13 +185,13 @@ impl Front {
             w_out: Delay::new(1 + c),
             d_out: Delay::new(1 + c),
             sq_out: Delay::new(1 + c),
-            en_s3: Delay::new(2 + b + c),
-            byp_s3: Delay::new(2 + b + c),
-            bv_s3: Delay::new(2 + b + c),
-            op_s3: Delay::new(2 + b + c),
-            fmt_s3: Delay::new(2 + b + c),
-            ftz_s3: Delay::new(2 + b + c),
-            x_s3: Delay::new(2 + b + c),
+            en_s3: Delay::new(2 + b + c + h),
+            byp_s3: Delay::new(2 + b + c + h),
+            bv_s3: Delay::new(2 + b + c + h),
+            op_s3: Delay::new(2 + b + c + h),
+            fmt_s3: Delay::new(2 + b + c + h),
+            ftz_s3: Delay::new(2 + b + c + h),
+            x_s3: Delay::new(2 + b + c + h),
             _n_mul: 1 - c,
             _n_mul_dsp: c,
         }

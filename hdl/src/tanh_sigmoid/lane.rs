@@ -1,7 +1,7 @@
 //! The two lane tails: `Lane` (FUSED = 1, stages 4-6) and `LaneUnfused` (FUSED = 0, stage 4),
 //! both behind the shared `Front` (stages 1-3).
 
-use super::accumulate::Accumulate;
+use super::accumulate::{Accumulate, AccumulateCut};
 use super::enc::op;
 use super::front::Front;
 use super::round_pack::RoundPack;
@@ -14,7 +14,9 @@ use rust_hdl::prelude::*;
 /// stage 5 forms N*m; stage 6 rounds once and packs. Cut D of `lat` (`Cuts::mul3_dsp`) makes the
 /// N*m multiplier a `MulDsp` (input registers: one cycle more in stage 5); cut E (`Cuts::sum_reg`)
 /// registers the sum of its product parts `pp`, so the 64-bit carry chain and the normalise that
-/// reads its top bits are in different cycles.
+/// reads its top bits are in different cycles. Cut H (`Cuts::accum_reg`) replaces the one-cycle
+/// `Accumulate` by the two-cycle `AccumulateCut`; the `Front` then delivers the side signals one
+/// cycle later, so the stage-4 code reads them unchanged.
 #[derive(LogicBlock)]
 pub struct Lane {
     pub clk: Signal<In, Clock>,
@@ -27,7 +29,10 @@ pub struct Lane {
     pub din: Signal<In, Bits<32>>,
     pub dout: Signal<Out, Bits<32>>,
     front: Front,
+    /// stage 4 in one cycle; without cut H the lane's, with it unread (synthesis removes it)
     accum: Accumulate,
+    /// stage 4 in two cycles (cut H): one or none
+    accum_h: Vec<AccumulateCut>,
     /// N*m: `Mul` without cut D, `MulDsp` with it (one of the two is empty)
     m3: Vec<Mul<32, 32, 64>>,
     m3_dsp: Vec<MulDsp<32, 32, 64>>,
@@ -59,12 +64,14 @@ pub struct Lane {
     k_op_tanh: Constant<Bits<2>>,
     _n_m3: usize,
     _n_m3_dsp: usize,
+    _n_accum_h: usize,
 }
 
 impl Lane {
     pub fn new(canon_nan: bool, cuts: Cuts) -> Self {
         let d = cuts.mul3_dsp as usize;
         let e = cuts.sum_reg as usize;
+        let h = cuts.accum_reg as usize;
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -74,8 +81,9 @@ impl Lane {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg),
+            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, cuts.accum_reg),
             accum: Default::default(),
+            accum_h: (0..h).map(|_| AccumulateCut::default()).collect(),
             m3: (0..1 - d).map(|_| Mul::default()).collect(),
             m3_dsp: (0..d).map(|_| MulDsp::default()).collect(),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
@@ -102,6 +110,7 @@ impl Lane {
             k_op_tanh: Constant::new(op::TANH.into()),
             _n_m3: 1 - d,
             _n_m3_dsp: d,
+            _n_accum_h: h,
         }
     }
 }
@@ -150,9 +159,29 @@ impl Logic for Lane {
         self.accum.neg.next = self.front.s3_x.val().get_bit(31);
         self.n4.d.next = self.accum.n.val();
         self.s4.d.next = self.accum.s.val();
+        for i in 0..self._n_accum_h {
+            self.accum_h[i].clk.next = self.clk.val();
+            self.accum_h[i].rst.next = self.rst.val();
+            self.accum_h[i].c0.next = self.front.s3_c0.val();
+            self.accum_h[i].p1.next = self.front.s3_p1.val();
+            self.accum_h[i].p2.next = self.front.s3_p2.val();
+            self.accum_h[i].c1neg.next = self.front.s3_c1neg.val();
+            self.accum_h[i].c2neg.next = self.front.s3_c2neg.val();
+            self.accum_h[i].d.next = self.front.s3_d.val();
+            self.accum_h[i].sq.next = self.front.s3_sq.val();
+            self.accum_h[i].k.next = self.front.s3_k.val();
+            // the side signals are one cycle later with cut H, like the accumulate's second half
+            self.accum_h[i].isig.next = self.front.s3_op.val().get_bit(0);
+            self.accum_h[i].neg.next = self.front.s3_x.val().get_bit(31);
+            self.n4.d.next = self.accum_h[i].n.val();
+            self.s4.d.next = self.accum_h[i].s.val();
+        }
         // op TANH with |x| < 1: m = the significand of |x|, exponent folded into exb
         self.mm4.d.next = 0x80_0000.into();
         self.exb4.d.next = self.accum.exb.val();
+        for i in 0..self._n_accum_h {
+            self.exb4.d.next = self.accum_h[i].exb.val();
+        }
         if (self.front.s3_op.val() == self.k_op_tanh.val()) & (self.front.s3_x.val().get_bits::<8>(23) < 127) {
             self.mm4.d.next = bit_cast::<24, 23>(self.front.s3_x.val().get_bits::<23>(0)) | 0x80_0000;
             self.exb4.d.next = bit_cast::<10, 8>(self.front.s3_x.val().get_bits::<8>(23)) + 74;
@@ -240,7 +269,7 @@ impl LaneUnfused {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg),
+            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, false),
             accum: Default::default(),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             out4: Default::default(),

@@ -35,8 +35,9 @@ pub struct Config {
     /// splits normalise | round + pack, LAT + 2 adds the ROM output register, LAT + 3 the DSP input
     /// registers of the coefficient multipliers, LAT + 4 and LAT + 5 (fused only) those of the N*m
     /// multiplier and a register on the sum of its product parts, then a register on the
-    /// normalising shift amount (LAT + 6 fused, LAT + 4 unfused) and one inside the stage-1 decode
-    /// (LAT + 7 fused, LAT + 5 unfused)), then output registers behind the datapath.
+    /// normalising shift amount (LAT + 6 fused, LAT + 4 unfused), one inside the stage-1 decode
+    /// (LAT + 7 fused, LAT + 5 unfused) and (fused only) one inside the stage-4 accumulate
+    /// (LAT + 8)), then output registers behind the datapath.
     pub lat: usize,
 }
 
@@ -124,12 +125,13 @@ impl BlockGen for Block {
             ("lanes8", Config::default()),
             // FUSED = 0 (LAT = 4, op TANH reserved) and CANON_NAN = 1 together: one small model
             ("lanes1_unfused_canon", Config { lanes: 1, fused: 0, canon_nan: 1, ..Config::default() }),
-            // test-only: the latency raised by 1, 4 and 7 cycles, i.e. the datapath cuts A,
-            // A-D and A-G of `lat` (rtl::Cuts), checked through the latency-aware golden
+            // test-only: the latency raised by 1, 4, 7 and 8 cycles, i.e. the datapath cuts A,
+            // A-D, A-G and A-H of `lat` (rtl::Cuts), checked through the latency-aware golden
             // wrapper (sim::latency::FixedLatency)
             ("lanes1_lat7", Config { lanes: 1, lat: 7, ..Config::default() }),
             ("lanes1_lat10", Config { lanes: 1, lat: 10, ..Config::default() }),
             ("lanes1_lat13", Config { lanes: 1, lat: 13, ..Config::default() }),
+            ("lanes1_lat14", Config { lanes: 1, lat: 14, ..Config::default() }),
             // FUSED = 0 at LAT + 6: all five of its cuts (A, B, C, F, G) and one output register
             ("lanes1_unfused_canon_lat10", Config { lanes: 1, fused: 0, canon_nan: 1, lat: 10, ..Config::default() }),
         ]

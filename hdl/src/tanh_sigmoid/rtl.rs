@@ -26,8 +26,9 @@ use rust_hdl::prelude::*;
 /// `mul3_dsp` (the N*m multiplier as `MulDsp`, `Lane`) and E `sum_reg` (a register on the 64-bit
 /// sum of the N*m product parts, `Lane`), then F `shift_reg` (a register on the shift amount
 /// before the normalising shift, `RoundPack`) and G `decode_reg` (a register between the input's
-/// widening to fp32 and the rest of the stage-1 decode, `Front`). Cycles beyond these are output
-/// registers behind the datapath.
+/// widening to fp32 and the rest of the stage-1 decode, `Front`), with the fused tail only H
+/// `accum_reg` (a register inside the stage-4 accumulate, `AccumulateCut`). Cycles beyond these
+/// are output registers behind the datapath.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cuts {
     pub round_split: bool,
@@ -37,11 +38,13 @@ pub struct Cuts {
     pub sum_reg: bool,
     pub shift_reg: bool,
     pub decode_reg: bool,
+    pub accum_reg: bool,
 }
 
 impl Cuts {
-    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G (D and E
-    /// only with the fused tail, which has the N*m multiplier).
+    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G, H (D, E
+    /// and H only with the fused tail: D and E are in its N*m multiplier, and H is last so that
+    /// every lat below LAT + 8 keeps the Verilog it had before H existed).
     pub fn for_extra(extra: usize, fused: bool) -> Self {
         if fused {
             Self {
@@ -52,6 +55,7 @@ impl Cuts {
                 sum_reg: extra >= 5,
                 shift_reg: extra >= 6,
                 decode_reg: extra >= 7,
+                accum_reg: extra >= 8,
             }
         } else {
             Self {
@@ -62,12 +66,13 @@ impl Cuts {
                 sum_reg: false,
                 shift_reg: extra >= 4,
                 decode_reg: extra >= 5,
+                accum_reg: false,
             }
         }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg]
+        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg, self.accum_reg]
             .iter()
             .filter(|&&c| c)
             .count()

@@ -71,8 +71,8 @@ pub fn stage(block: &str) -> Stage {
         "tanh_sigmoid" => {
             inside = Some("eu_tanh_sigmoid$fused$0");
             (
-                "tanh_sigmoid_lanes1_lat13/eu_tanh_sigmoid",
-                "eu_tanh_sigmoid, one lane at lat = 13 (cuts A-G, the BIST config): front (ROM, squarer, coefficient products), accumulate, N*m, round; stage registers",
+                "tanh_sigmoid_lanes1_lat14/eu_tanh_sigmoid",
+                "eu_tanh_sigmoid, one lane at lat = 14 (cuts A-H, the BIST config): front (ROM, squarer, coefficient products), accumulate, N*m, round; stage registers",
                 vec![r"stage-\1 registers=[a-z]+([45])"],
             )
         }

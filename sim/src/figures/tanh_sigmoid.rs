@@ -62,6 +62,6 @@ fn run(variant: &'static str, stem: &'static str, title: &str) -> Timing {
 pub fn timing() -> Vec<Timing> {
     vec![
         run("lanes1", "tanh_sigmoid-formats", "tanh/sigmoid, 1 lane: three formats through the pipeline at LAT = 6"),
-        run("lanes1_lat13", "tanh_sigmoid-formats_lat13", "tanh/sigmoid, 1 lane, lat = 13 (cuts A-G inside the datapath)"),
+        run("lanes1_lat14", "tanh_sigmoid-formats_lat14", "tanh/sigmoid, 1 lane, lat = 14 (cuts A-H inside the datapath)"),
     ]
 }
