@@ -2,21 +2,24 @@
 
 use super::{bits, put, Words};
 use crate::bist::{CycleModel, Layout};
-use crate::golden::branch_unit::{op, step, Cfg, Instr, Out, State};
+use crate::golden::branch_unit::threads::{Request, Threads};
+use crate::golden::branch_unit::{op, Cfg, Instr};
 
-/// The golden branch unit on the raw ports, Mealy view: the response registers show the previous
-/// accepted request's result (zero after an idle cycle), the debug ports the current state.
+/// The golden branch unit on the raw ports: timing-closure §3.2's [`Threads`] (one golden state
+/// per thread behind LAT = 1 + `pipe` stages). Mealy view: `step` writes the ports as they are
+/// in this cycle (before the edge), then takes the cycle's request.
 pub struct BranchCycles {
     pub cfg: Cfg,
-    pub s: State,
-    last: Option<Out>,
-    /// `rsp_tid`: the thread of the last request (one thread: the raw `req_tid` bit comes back).
-    last_tid: u32,
+    pub t: Threads,
+    /// The `lane_mask` port's name: `thr_lane_mask` with more than one thread (§3.2).
     w: Words,
+    mask_port: &'static str,
     /// Requests, and those that reported an error / ran with the unit faulted (coverage).
     pub reqs: u64,
     pub errs: u64,
     pub faulted: u64,
+    /// Requests answered E_BUSY (their thread still in flight).
+    pub busy: u64,
     pub cycles: u64,
     /// Events seen (by code).
     pub events: [u64; 64],
@@ -28,16 +31,20 @@ impl BranchCycles {
         let c = Cfg { n: cfg.lanes, maxd: cfg.maxd_r(), maxd_call: cfg.maxd_call, ipw: cfg.ipw as u32 };
         BranchCycles {
             cfg: c,
-            s: State::reset(&c),
-            last: None,
-            last_tid: 0,
+            t: Threads::new(c, cfg.threads, cfg.pipe),
             w: Words::of(&Layout::of(&dut)),
+            mask_port: if cfg.threads > 1 { "thr_lane_mask" } else { "lane_mask" },
             reqs: 0,
             errs: 0,
             faulted: 0,
+            busy: 0,
             cycles: 0,
             events: [0; 64],
         }
+    }
+    /// `fault` as the port shows it now (the shown state's: the thread of the last written step).
+    pub fn fault(&self) -> bool {
+        self.t.out().dbg.fault
     }
 }
 
@@ -47,16 +54,15 @@ fn sext16(x: u32) -> i64 {
 
 impl CycleModel for BranchCycles {
     fn reset(&mut self) {
-        self.s = State::reset(&self.cfg);
-        self.last = None;
-        self.last_tid = 0;
+        self.t.reset();
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
         let w = &self.w;
         let c = self.cfg;
-        let r = self.last.unwrap_or_default();
+        let p = self.t.out();
+        let r = p.rsp.map(|r| r.1).unwrap_or_default();
         o[w.o("req_ready")] = 1;
-        o[w.o("rsp_valid")] = self.last.is_some() as u32;
+        o[w.o("rsp_valid")] = p.rsp.is_some() as u32;
         o[w.o("rsp_next_ip")] = r.next_ip as u32;
         o[w.o("rsp_exec_mask")] = r.exec_mask as u32;
         o[w.o("rsp_lane_mask")] = r.lane_mask as u32;
@@ -66,43 +72,48 @@ impl CycleModel for BranchCycles {
         o[w.o("rsp_err_type")] = r.err_type as u32;
         o[w.o("rsp_warn")] = r.warn as u32;
         o[w.o("rsp_event")] = r.event as u32;
-        o[w.o("lane_mask")] = self.s.e() as u32;
-        o[w.o("fault")] = self.s.fault as u32;
-        o[w.o("rsp_tid")] = self.last_tid;
-        o[w.o("thr_busy")] = 0;
+        for (k, &m) in p.lane_masks.iter().enumerate() {
+            put(o, w.o(self.mask_port), k * c.n, c.n, m);
+        }
+        let s = &p.dbg;
+        o[w.o("fault")] = s.fault as u32;
+        o[w.o("rsp_tid")] = p.rsp.map_or(0, |r| r.0 as u32);
+        o[w.o("thr_busy")] = p.busy as u32;
         let (dw, cw) = (c.dw() as usize, c.cw() as usize);
-        for (n, &v) in self.s.cnt.iter().enumerate() {
+        for (n, &v) in s.cnt.iter().enumerate() {
             put(o, w.o("dbg_cnt"), n * cw, cw, v as u64);
         }
         for t in 0..5 {
-            put(o, w.o("dbg_cic"), t * dw, dw, self.s.cic[t] as u64);
+            put(o, w.o("dbg_cic"), t * dw, dw, s.cic[t] as u64);
         }
-        o[w.o("dbg_loop_nest")] = self.s.loop_nest;
+        o[w.o("dbg_loop_nest")] = s.loop_nest;
         let ew = 16 + dw;
         for t in 0..5 {
-            let e = self.s.tos_view(t);
+            let e = s.tos_view(t);
             put(o, w.o("dbg_tos"), t * ew, dw, e.aux as u64);
             put(o, w.o("dbg_tos"), t * ew + dw, 16, e.ip);
         }
         self.cycles += 1;
-        if i[w.i("req_valid")] & 1 == 1 {
-            let ins = Instr::new(
+        let req = (i[w.i("req_valid")] & 1 == 1).then(|| Request {
+            tid: i[w.i("req_tid")] as usize % self.t.threads(),
+            instr: Instr::new(
                 i[w.i("req_op")] as u64,
                 bits(i[w.i("req_ip")], 0, 16) as u64,
                 sext16(i[w.i("req_jip")]),
                 sext16(i[w.i("req_uip")]),
-            );
+            ),
+            pred: i[w.i("req_pred")] as u64,
+        });
+        if let Some(r) = req {
             self.reqs += 1;
-            self.faulted += self.s.fault as u64;
-            let (s2, out) = step(&c, &self.s, &ins, i[w.i("req_pred")] as u64);
+            self.faulted += self.t.states[r.tid].fault as u64;
+            self.busy += (self.t.busy() >> r.tid & 1) as u64;
+        }
+        self.t.tick(req);
+        // the response of a request shows LAT cycles later: count its error and event then
+        if let Some((_, out)) = self.t.out().rsp {
             self.errs += out.err as u64;
             self.events[out.event as usize & 63] += 1;
-            self.s = s2;
-            self.last = Some(out);
-            self.last_tid = i[w.i("req_tid")] & 1;
-        } else {
-            self.last = None;
-            self.last_tid = 0;
         }
     }
 }
@@ -138,7 +149,7 @@ impl CycleModel for BranchBist {
         let w = &self.inner.w;
         let c = i[w.i("req_ip")];
         let raw_op = i[w.i("req_op")];
-        b[w.i("req_op")] = if bits(c, 13, 3) == 0 || (self.inner.s.fault && bits(c, 6, 1) == 1) {
+        b[w.i("req_op")] = if bits(c, 13, 3) == 0 || (self.inner.fault() && bits(c, 6, 1) == 1) {
             op::INIT as u32
         } else if bits(c, 10, 3) == 0 {
             raw_op
