@@ -101,7 +101,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     let mut rtl = EuCoreRtl::new("default");
     let ops = hdl::eu_core::slice_ops();
     let t0 = Instant::now();
-    let (mut programs, mut retired, mut cycles) = (0usize, 0usize, 0u64);
+    let (mut programs, mut retired, mut cycles, mut skipped) = (0usize, 0usize, 0u64, 0usize);
     while t0.elapsed() < Duration::from_secs(30) {
         let size = rng.gen_range(4..40);
         let p = gen::program_restricted(&mut rng, size, &ops);
@@ -110,12 +110,21 @@ fn eu_core_random_programs_match_the_isa_model() {
         }
         let mut m = gen::model(&mut rng, p, 4);
         m.cfg.host = Host::Kill;
+        // a program whose ISA run raises an exception (a branch-unit error of the random
+        // skeleton) needs the trap controller, which this slice does not have: counted, skipped
+        let probe = Model { cfg: m.cfg.clone(), prog: m.prog.clone(), rf: m.rf.clone(), mem: m.mem.clone() }.run();
+        if !probe.exceptions.is_empty() {
+            skipped += 1;
+            continue;
+        }
         let (n, c) = check(&mut rtl, &format!("program {programs} (seed {seed})"), m);
         programs += 1;
         retired += n;
         cycles += c;
     }
     report(&format!("random, {programs} programs"), retired, cycles);
+    println!("eu_core random: {skipped} programs skipped (the ISA model raised an exception)");
+    assert!(skipped * 10 <= programs, "{skipped} of {} programs raise exceptions", programs + skipped);
     println!("eu_core random: {:.0} retired instructions/s of co-simulation", retired as f64 / t0.elapsed().as_secs_f64());
     assert!(programs >= 20 && retired >= 10_000, "too few: {programs} programs, {retired} retired");
 }

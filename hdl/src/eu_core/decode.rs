@@ -50,7 +50,7 @@ pub struct Decode {
     /// Legal, but outside this slice (op or operand region).
     pub not_yet: Signal<Out, Bit>,
     /// Trap cause of `illegal` / `not_yet` (ILLEGAL_INSTR for an op, ILLEGAL_REGION for a region).
-    pub cause: Signal<Out, Bits<4>>,
+    pub trap_cause: Signal<Out, Bits<4>>,
     exec_log2: Signal<Local, Bits<3>>,
     pred_mode: Signal<Local, Bits<2>>,
     op_ok: Signal<Local, Bit>,
@@ -156,7 +156,7 @@ impl Default for Decode {
             has_dst: Default::default(),
             illegal: Default::default(),
             not_yet: Default::default(),
-            cause: Default::default(),
+            trap_cause: Default::default(),
             exec_log2: Default::default(),
             pred_mode: Default::default(),
             op_ok: Default::default(),
@@ -200,9 +200,9 @@ impl Logic for Decode {
         self.op.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[0].val());
         self.cmod.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[1].val());
         self.pred_mode.next = bit_cast::<2, 128>(self.instr.val() >> self.k_at[2].val());
-        self.flag_sel.next = (self.instr.val() >> self.k_at[3].val()).get_bit(0);
+        self.flag_sel.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[3].val()).any();
         self.exec_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[4].val());
-        self.src1_imm.next = (self.instr.val() >> self.k_at[5].val()).get_bit(0);
+        self.src1_imm.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[5].val()).any();
         self.dst_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[6].val());
         self.src0_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[10].val());
         self.src1_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[16].val());
@@ -213,11 +213,11 @@ impl Logic for Decode {
         self.is_control.next = (self.op.val() < self.k_op_control_end.val()) & (self.op.val() != self.k_op_nop.val());
         self.is_eot.next = self.op.val() == self.k_op_eot.val();
         self.is_cmp.next = self.op.val() == self.k_op_cmp.val();
-        self.has_dst.next = (self.k_map_dst.val() >> bit_cast::<8, 7>(self.op.val())).get_bit(0);
-        self.has_src0.next = (self.k_map_src0.val() >> bit_cast::<8, 7>(self.op.val())).get_bit(0);
-        self.has_src1.next = (self.k_map_src1.val() >> bit_cast::<8, 7>(self.op.val())).get_bit(0);
+        self.has_dst.next = bit_cast::<1, 128>(self.k_map_dst.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        self.has_src0.next = bit_cast::<1, 128>(self.k_map_src0.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        self.has_src1.next = bit_cast::<1, 128>(self.k_map_src1.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.src0_imm.next = self.src1_imm.val() & self.has_src0.val() & !self.has_src1.val();
-        self.op_ok.next = (self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).get_bit(0);
+        self.op_ok.next = bit_cast::<1, 128>(self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.bu_op.next = 0.into();
         if self.is_control.val() {
             self.bu_op.next = bit_cast::<5, 7>(self.op.val());
@@ -245,7 +245,7 @@ impl Logic for Decode {
             self.pred_lanes.next = !self.flag_value.val();
         }
         // ISA decode errors: unknown op, nonzero reserved bits, reserved predicate mode
-        self.illegal.next = !(self.k_map_known.val() >> bit_cast::<8, 7>(self.op.val())).get_bit(0)
+        self.illegal.next = !bit_cast::<1, 128>(self.k_map_known.val() >> bit_cast::<8, 7>(self.op.val())).any()
             | (self.instr.val() & self.k_reserved.val()).any()
             | (self.pred_mode.val() == self.k_pred_reserved.val())
             | (self.src1_imm.val() & (self.instr.val() & self.k_above_imm.val()).any());
@@ -255,7 +255,7 @@ impl Logic for Decode {
         if self.has_dst.val() {
             if bit_cast::<5, 128>(self.instr.val() >> self.k_at[7].val()).any()
                 | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[8].val()) != self.k_hs_one.val())
-                | (self.instr.val() >> self.k_at[6].val()).get_bit(7)
+                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[6].val() >> 7).any()
                 | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_ud.val())
                     & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_d.val())
                     & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_f.val()))
@@ -268,7 +268,7 @@ impl Logic for Decode {
                 | (bit_cast::<8, 128>(self.instr.val() >> self.k_at[12].val()) != self.row.val())
                 | (bit_cast::<3, 128>(self.instr.val() >> self.k_at[13].val()) != self.exec_log2.val())
                 | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[14].val()) != self.k_hs_one.val())
-                | (self.instr.val() >> self.k_at[10].val()).get_bit(7)
+                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[10].val() >> 7).any()
                 | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_ud.val())
                     & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_d.val())
                     & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_f.val()))
@@ -281,7 +281,7 @@ impl Logic for Decode {
                 | (bit_cast::<8, 128>(self.instr.val() >> self.k_at[18].val()) != self.row.val())
                 | (bit_cast::<3, 128>(self.instr.val() >> self.k_at[19].val()) != self.exec_log2.val())
                 | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[20].val()) != self.k_hs_one.val())
-                | (self.instr.val() >> self.k_at[16].val()).get_bit(7)
+                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[16].val() >> 7).any()
                 | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_ud.val())
                     & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_d.val())
                     & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_f.val()))
@@ -290,9 +290,9 @@ impl Logic for Decode {
             }
         }
         self.not_yet.next = !self.illegal.val() & (!self.op_ok.val() | (!self.is_control.val() & !self.region_ok.val()));
-        self.cause.next = self.k_cause_illegal_instr.val();
+        self.trap_cause.next = self.k_cause_illegal_instr.val();
         if !self.illegal.val() & self.op_ok.val() {
-            self.cause.next = self.k_cause_illegal_region.val();
+            self.trap_cause.next = self.k_cause_illegal_region.val();
         }
     }
 }

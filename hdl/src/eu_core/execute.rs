@@ -168,7 +168,8 @@ impl<const TW: usize> Logic for Execute<TW> {
         // the thread's update: next IP; stop at EOT or a fault; INIT done
         self.upd_valid.next = self.valid.val();
         self.upd_ip.next = self.bu_next_ip.val();
-        if self.fault.val() {
+        // a fault keeps the IP (the faulting instruction); INIT keeps IP 0 (the thread starts there)
+        if self.fault.val() | self.init.val() {
             self.upd_ip.next = self.ip.val();
         }
         self.upd_stop.next = self.fault.val() | (self.retire.val() & self.is_eot.val());

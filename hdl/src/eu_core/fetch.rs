@@ -120,8 +120,8 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic f
         self.imem.write_enable.next = self.imem_we.val();
         self.imem.write_address.next = self.imem_addr.val();
         self.imem.write_data.next = self.imem_wdata.val();
-        self.valid_s1.d.next = (self.live.q.val() >> self.slot.q.val()).get_bit(0);
-        self.init_s1.d.next = (self.init.q.val() >> self.slot.q.val()).get_bit(0);
+        self.valid_s1.d.next = bit_cast::<1, T>(self.live.q.val() >> self.slot.q.val()).any();
+        self.init_s1.d.next = bit_cast::<1, T>(self.init.q.val() >> self.slot.q.val()).any();
         self.tid_s1.d.next = self.slot.q.val();
         self.ip_s1.d.next = self.ip_s0.val();
         // thread state: start, or the execute stage's update of one thread

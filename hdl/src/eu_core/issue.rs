@@ -49,7 +49,7 @@ pub struct Issue<const TW: usize> {
     /// S1: outside this slice.
     pub in_not_yet: Signal<In, Bit>,
     /// S1: trap cause of illegal / not_yet.
-    pub in_cause: Signal<In, Bits<4>>,
+    pub in_trap_cause: Signal<In, Bits<4>>,
     /// S2: the slot carries a live thread.
     pub valid: Signal<Out, Bit>,
     /// S2: the slot is the thread's INIT (no instruction).
@@ -91,7 +91,7 @@ pub struct Issue<const TW: usize> {
     /// S2: outside this slice.
     pub not_yet: Signal<Out, Bit>,
     /// S2: trap cause of illegal / not_yet.
-    pub cause: Signal<Out, Bits<4>>,
+    pub trap_cause: Signal<Out, Bits<4>>,
     r_valid: RDff<Bit>,
     r_init: RDff<Bit>,
     r_tid: RDff<Bits<TW>>,
@@ -112,13 +112,13 @@ pub struct Issue<const TW: usize> {
     r_dst_reg: RDff<Bits<7>>,
     r_illegal: RDff<Bit>,
     r_not_yet: RDff<Bit>,
-    r_cause: RDff<Bits<4>>,
+    r_trap_cause: RDff<Bits<4>>,
 }
 
 impl<const TW: usize> Logic for Issue<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, r_valid, r_init, r_tid, r_ip, r_op, r_cmod, r_is_cmp, r_is_control, r_is_eot, r_has_dst, r_flag_sel, r_flag_value, r_exec_lanes, r_pred_lanes, r_imm, r_src0_imm, r_src1_imm, r_dst_reg, r_illegal, r_not_yet, r_cause);
+        clock!(self, clk, r_valid, r_init, r_tid, r_ip, r_op, r_cmod, r_is_cmp, r_is_control, r_is_eot, r_has_dst, r_flag_sel, r_flag_value, r_exec_lanes, r_pred_lanes, r_imm, r_src0_imm, r_src1_imm, r_dst_reg, r_illegal, r_not_yet, r_trap_cause);
         self.r_valid.rst.next = self.rst.val();
         self.r_valid.d.next = self.in_valid.val();
         self.valid.next = self.r_valid.q.val();
@@ -179,8 +179,8 @@ impl<const TW: usize> Logic for Issue<TW> {
         self.r_not_yet.rst.next = self.rst.val();
         self.r_not_yet.d.next = self.in_not_yet.val();
         self.not_yet.next = self.r_not_yet.q.val();
-        self.r_cause.rst.next = self.rst.val();
-        self.r_cause.d.next = self.in_cause.val();
-        self.cause.next = self.r_cause.q.val();
+        self.r_trap_cause.rst.next = self.rst.val();
+        self.r_trap_cause.d.next = self.in_trap_cause.val();
+        self.trap_cause.next = self.r_trap_cause.q.val();
     }
 }

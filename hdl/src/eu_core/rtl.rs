@@ -231,7 +231,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.in_dst_reg.next = self.decode.dst_reg.val();
         self.issue.in_illegal.next = self.decode.illegal.val();
         self.issue.in_not_yet.next = self.decode.not_yet.val();
-        self.issue.in_cause.next = self.decode.cause.val();
+        self.issue.in_trap_cause.next = self.decode.trap_cause.val();
         // S2 execute
         self.execute.valid.next = self.issue.valid.val();
         self.execute.init.next = self.issue.init.val();
@@ -264,7 +264,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fault_reg.ip.next = self.issue.ip.val();
         self.fault_reg.illegal.next = self.issue.illegal.val();
         self.fault_reg.not_yet.next = self.issue.not_yet.val();
-        self.fault_reg.decode_cause.next = self.issue.cause.val();
+        self.fault_reg.decode_cause.next = self.issue.trap_cause.val();
         // S3 writeback: register file (or the host's write while idle), flags, retire port
         self.regfile.we.next = self.execute.wb_dst_we.val();
         self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());
