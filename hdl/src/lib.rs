@@ -21,8 +21,6 @@ for_each_block!(declare_block_modules);
 pub mod selftest;
 /// FPGA bring-up: BIST tops (stimulus LFSR + MISR + UART report) around blocks.
 pub mod bist;
-/// The execution unit's instruction set (encodings only; no RTL yet, not in the registry).
-pub mod eu_core;
 
 pub use check::ConfigError;
 pub use registry::{cosim_builds, EuConfig, GenError};

@@ -135,8 +135,8 @@ macro_rules! bist_top {
 
 pub mod example;
 pub mod selftest;
-// One BIST top per block of the registry: `hdl/src/bist/<block>.rs`.
-crate::for_each_block!(declare_block_modules);
+// One BIST top per block of `for_each_bist_block!`: `hdl/src/bist/<block>.rs`.
+crate::for_each_bist_block!(declare_block_modules);
 
 /// The xorshift LFSR's start value (any non-zero value; this is the 64-bit golden ratio).
 pub const SEED: u64 = 0x9E37_79B9_7F4A_7C15;

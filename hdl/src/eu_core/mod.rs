@@ -1,21 +1,203 @@
-//! The execution unit's instruction set (issue 19, software layer): encodings only, no RTL yet.
+//! eu_core: the execution unit (issue 19), first RTL slice. docs/eu_core.md has the pipeline.
 //!
-//! The EU runs `threads` hardware threads (default 4, interleaved issue) of SIMD width 8: one
-//! 256-bit register holds 8 lanes of 32 bits, each thread owns 128 registers of 32 bytes, and a
-//! small data memory is reached by LD/ST. Every instruction is 128 bits wide; its fields map
-//! straight onto the request ports of the blocks the core is built from:
+//! The ISA ([`enc`], docs/isa.md) is complete; the RTL runs a subset of it: `threads` hardware
+//! threads issued round-robin through a four-stage barrel pipeline (fetch, decode + operand read,
+//! execute, writeback), the branch unit as a sub-block for all control flow and the execution
+//! mask, integer ALU lanes (MOV, ADD, SUB, MUL, logic, shifts, MIN/MAX, CMP, SEL, condition
+//! modifiers, immediates), predication and the whole-register operand region. Anything else
+//! stops the thread with a "not yet" fault ([`rtl::EuCore`] ports `fault_*`); the random
+//! co-simulation programs are restricted to the slice ([`slice_ops`]).
 //!
-//! * register operands are region descriptors `Rr.s<VS;W,HS>:t` with the exec size, the fields
-//!   of the region address generator's `in_*` ports (reg, sub, vs, width_log2, hs, type,
-//!   exec_log2), so an operand fetch is one RAG request;
-//! * control-flow instructions carry the branch unit's op code in `op[4:0]` and its signed
-//!   `jip`/`uip`, and the predicate (a flag register, or its complement) is the branch unit's
-//!   `req_pred`; the branch unit's lane mask is the execution mask of every instruction;
-//! * TANH, TANH_PRE and SIGMOID carry the tanh/sigmoid unit's `in_op` and `in_fmt`;
-//! * the trap causes are the trap controller's `exc_cause` codes.
-//!
-//! [`enc`] is the one table of codes and field positions; the assembler and disassembler
-//! (`eu-asm`), the ISA-level model (`sim::golden::eu_core`) and docs/isa.md all use it. The
-//! block is not yet in `for_each_block!`: there is no `eu_core` RTL, only its ISA.
+//! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
+//! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
+//! registers), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
+//! `execute` (the lanes, the masks and the execute→writeback registers), `flags` (the per-thread
+//! flag registers) and `fault` (the sticky fault report).
 
+mod decode;
 pub mod enc;
+mod execute;
+mod fault;
+mod fetch;
+mod flags;
+mod issue;
+mod lane;
+mod regfile;
+pub mod rtl;
+
+pub use rtl::EuCore;
+
+use crate::check::{check_one_of, ConfigError};
+use crate::emit::{emit_module, EmitError, EmittedModule};
+use crate::BlockGen;
+use enc::op;
+use serde::{Deserialize, Serialize};
+
+/// `[eu_core]` section of the eu-gen TOML config.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Hardware threads, issued round-robin one instruction per cycle. At least 4: the barrel
+    /// pipeline has no forwarding and no scoreboard, so a thread's next instruction must enter
+    /// after its previous one has written back (4 stages).
+    pub threads: usize,
+    /// SIMD lanes: fixed at 8 (one 256-bit register of 32-bit lanes, docs/isa.md).
+    pub simd: usize,
+    /// Registers per thread: fixed at 128 by the ISA's register field (docs/isa.md).
+    pub regs: usize,
+    /// Instruction memory depth in 128-bit instructions.
+    pub imem_depth: usize,
+    /// Data memory bytes (LD/ST). Not instantiated in this slice (no LD/ST yet); the key is
+    /// checked so that configs written now stay valid.
+    pub dmem_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self { threads: 4, simd: 8, regs: 128, imem_depth: 1024, dmem_bytes: 16 * 1024 }
+    }
+}
+
+pub const THREADS_ALLOWED: [usize; 2] = [4, 8];
+pub const IMEM_DEPTH_ALLOWED: [usize; 3] = [256, 1024, 4096];
+pub const DMEM_BYTES_ALLOWED: [usize; 3] = [4096, 16384, 65536];
+
+/// The ops this slice executes: every control-flow op (through the branch unit), NOP and the
+/// integer ALU ops below. The co-simulation's random programs use exactly these.
+pub fn slice_ops() -> Vec<u64> {
+    let mut v: Vec<u64> = op::TABLE.codes.iter().map(|c| c.value).filter(|&o| enc::is_control(o)).collect();
+    v.extend([
+        op::NOP,
+        op::MOV,
+        op::ADD,
+        op::SUB,
+        op::MUL,
+        op::AND,
+        op::OR,
+        op::XOR,
+        op::NOT,
+        op::SHL,
+        op::SHR,
+        op::ASR,
+        op::MIN,
+        op::MAX,
+        op::CMP,
+        op::SEL,
+    ]);
+    v
+}
+
+/// Ops with a destination register, a src0 and a src1 operand (docs/isa.md "Operations").
+pub fn ops_with_dst() -> Vec<u64> {
+    use op::*;
+    vec![MOV, ADD, SUB, MUL, MULH, AND, OR, XOR, NOT, SHL, SHR, ASR, MIN, MAX, SEL, FADD, FSUB, FMUL, FMIN, FMAX, I2F, F2I, LD, TANH, TANH_PRE, SIGMOID, SRD]
+}
+/// Ops that read src1 (or an immediate in its place).
+pub fn ops_with_src1() -> Vec<u64> {
+    use op::*;
+    vec![ADD, SUB, MUL, MULH, AND, OR, XOR, SHL, SHR, ASR, MIN, MAX, SEL, FADD, FSUB, FMUL, FMIN, FMAX, CMP, FCMP, ST]
+}
+
+/// A 128-bit map with bit `o` set for every op of `ops` (the RTL's op-class lookups).
+pub fn op_map(ops: &[u64]) -> u128 {
+    ops.iter().fold(0u128, |m, &o| m | 1u128 << o)
+}
+
+impl Config {
+    /// `TID_W = log2 threads`.
+    pub fn tid_w(&self) -> usize {
+        self.threads.trailing_zeros() as usize
+    }
+    pub fn imem_aw(&self) -> usize {
+        self.imem_depth.trailing_zeros() as usize
+    }
+}
+
+fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize>(
+    params: Vec<(String, String)>,
+) -> Result<EmittedModule, EmitError> {
+    emit_module(EuCore::<T, TW, RA, IA, LM, W16>::new(), "eu_eu_core", "eu_core", params)
+}
+
+macro_rules! emit_for {
+    ($cfg:expr, $params:expr; $(($t:literal, $tw:literal)),*; $ias:tt) => {
+        $( emit_for!(@ia $cfg, $params, $t, $tw; $ias); )*
+    };
+    (@ia $cfg:expr, $params:expr, $t:literal, $tw:literal; [$($ia:literal),*]) => {
+        $(
+            if ($cfg.threads, $cfg.imem_aw()) == ($t, $ia) {
+                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }>($params);
+            }
+        )*
+    };
+}
+
+fn emit_any(cfg: &Config, params: Vec<(String, String)>) -> Result<EmittedModule, EmitError> {
+    emit_for!(cfg, params.clone(); (4, 2), (8, 3); [8, 10, 12]);
+    unreachable!("validated config: threads {}, imem_depth {}", cfg.threads, cfg.imem_depth)
+}
+
+pub struct Block;
+
+impl BlockGen for Block {
+    const NAME: &'static str = "eu_core";
+    type Config = Config;
+    const ENCODINGS: &'static [&'static crate::enc::Table] = enc::TABLES;
+    fn validate(cfg: &Config) -> Result<(), ConfigError> {
+        check_one_of("eu_core", "threads", cfg.threads, &THREADS_ALLOWED)?;
+        check_one_of("eu_core", "simd", cfg.simd, &[enc::LANES])?;
+        check_one_of("eu_core", "regs", cfg.regs, &[enc::NUM_REGS as usize])?;
+        check_one_of("eu_core", "imem_depth", cfg.imem_depth, &IMEM_DEPTH_ALLOWED)?;
+        check_one_of("eu_core", "dmem_bytes", cfg.dmem_bytes, &DMEM_BYTES_ALLOWED)?;
+        Ok(())
+    }
+    fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
+        let params = crate::params!(
+            "threads" => cfg.threads, "simd" => cfg.simd, "regs" => cfg.regs, "imem_depth" => cfg.imem_depth,
+            "dmem_bytes" => cfg.dmem_bytes, "tid_w" => cfg.tid_w(), "stages" => 4
+        );
+        Ok(vec![emit_any(cfg, params)?])
+    }
+    fn cosim_configs() -> Vec<(&'static str, Config)> {
+        vec![("default", Config::default())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eu_core_config_errors_name_the_key() {
+        let bad = |c: Config, key: &str| {
+            let e = Block::validate(&c).unwrap_err();
+            assert_eq!(e.key, format!("eu_core.{key}"), "{e}");
+        };
+        bad(Config { threads: 2, ..Default::default() }, "threads");
+        bad(Config { threads: 16, ..Default::default() }, "threads");
+        bad(Config { simd: 16, ..Default::default() }, "simd");
+        bad(Config { regs: 64, ..Default::default() }, "regs");
+        bad(Config { imem_depth: 1000, ..Default::default() }, "imem_depth");
+        bad(Config { dmem_bytes: 100, ..Default::default() }, "dmem_bytes");
+        Block::validate(&Config::default()).unwrap();
+    }
+
+    #[test]
+    fn eu_core_every_allowed_config_emits() {
+        for t in THREADS_ALLOWED {
+            for d in IMEM_DEPTH_ALLOWED {
+                let c = Config { threads: t, imem_depth: d, ..Default::default() };
+                Block::validate(&c).unwrap();
+                let m = Block::emit(&c).unwrap();
+                assert_eq!(m[0].name, "eu_eu_core");
+            }
+        }
+    }
+
+    #[test]
+    fn eu_core_slice_ops_are_isa_ops() {
+        for o in slice_ops() {
+            assert!(op::TABLE.name_of(o).is_some(), "{o:#x}");
+        }
+    }
+}

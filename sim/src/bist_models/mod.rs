@@ -11,7 +11,7 @@
 //! knows no model.
 
 use hdl::declare_block_modules;
-hdl::for_each_block!(declare_block_modules);
+hdl::for_each_bist_block!(declare_block_modules);
 
 use crate::bist::{load_config, signature, CycleModel, Layout, SelftestModel};
 use hdl::bist::{self as hb, BistParams};
@@ -67,7 +67,7 @@ macro_rules! define_bist_registry {
         }
     };
 }
-hdl::for_each_block!(define_bist_registry);
+hdl::for_each_bist_block!(define_bist_registry);
 
 pub fn entry(block: &str) -> Option<BistEntry> {
     registry().into_iter().find(|e| e.block == block)

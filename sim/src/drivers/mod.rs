@@ -3,6 +3,7 @@
 
 pub mod alu_pipeline;
 pub mod branch_unit;
+pub mod eu_core;
 pub mod region_addr_gen;
 pub mod tanh_sigmoid;
 pub mod trap_controller;

@@ -3,5 +3,3 @@
 
 use hdl::declare_block_modules;
 hdl::for_each_block!(declare_block_modules);
-/// The execution unit's ISA-level model (not a registry block yet: no RTL).
-pub mod eu_core;

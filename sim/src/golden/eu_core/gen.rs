@@ -66,6 +66,10 @@ struct G<'a> {
     /// Lane-local programs: every operand is lane l of its register (`<8;8,1>:d`, exec 8), no
     /// memory, special registers or traps, so each lane can be run alone as scalar code.
     local: bool,
+    /// Restricted programs: only these ops (the control flow of the skeleton always), default
+    /// regions only (`r.0<N;N,1>:d` sources, `r.0<1>:d` destinations), no memory, special
+    /// registers, traps or handler: the subset an RTL slice runs (`hdl::eu_core::slice_ops`).
+    ops: Option<&'a [u64]>,
 }
 
 /// Ops of lane-local programs.
@@ -154,9 +158,43 @@ impl G<'_> {
         i
     }
 
+    fn restricted_inst(&mut self, ops: &[u64]) -> Inst {
+        let o = ops[self.rng.gen_range(0..ops.len())];
+        let exec_log2 = if self.rng.gen_bool(0.7) { 3 } else { self.rng.gen_range(0..3) };
+        let (p, f) = if self.rng.gen_bool(0.25) { any_pred(self.rng) } else { (pred::NONE, self.rng.gen_range(0..2)) };
+        let mut i = Inst { op: o, pred: p, flag: f, exec_log2, ..Default::default() };
+        let opd = super::operands(o);
+        let ty = |r: &mut StdRng| if r.gen_bool(0.5) { rag::T_D } else { rag::T_UD };
+        let src = |r: &mut StdRng| Region { reg: r.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: ty(r), sub: 0 };
+        if opd.dst {
+            i.dst = Region { reg: self.rng.gen_range(0..80), hs: 1, ty: ty(self.rng), ..Default::default() };
+        }
+        if opd.src0 {
+            i.src0 = src(self.rng);
+        }
+        if opd.src1 {
+            if self.rng.gen_bool(0.3) {
+                i.imm = Some(if self.rng.gen_bool(0.5) { self.rng.gen_range(0..64) } else { self.rng.gen() });
+            } else {
+                i.src1 = src(self.rng);
+            }
+        } else if opd.src0 && self.rng.gen_bool(0.2) {
+            // a one-source op takes an immediate in place of src0
+            i.imm = Some(self.rng.gen());
+            i.src0 = Region::default();
+        }
+        if opd.dst && self.rng.gen_bool(0.2) || o == op::CMP {
+            i.cmod = self.rng.gen_range(1..8);
+        }
+        i
+    }
+
     fn inst(&mut self) -> Inst {
         if self.local {
             return self.local_inst();
+        }
+        if let Some(ops) = self.ops {
+            return self.restricted_inst(ops);
         }
         let k = self.rng.gen_range(0..1000);
         if k < 4 {
@@ -291,20 +329,29 @@ pub const HANDLER: &str = "
 
 /// A random program of about `size` skeleton nodes.
 pub fn program(rng: &mut StdRng, size: i32) -> Program {
-    program_with(rng, size, false)
+    program_with(rng, size, false, None)
 }
 
 /// A random lane-local program (see `G::local`): no handler, registers r0..r15 only.
 pub fn program_lane_local(rng: &mut StdRng, size: i32) -> Program {
-    program_with(rng, size, true)
+    program_with(rng, size, true, None)
 }
 
-fn program_with(rng: &mut StdRng, size: i32, local: bool) -> Program {
+/// A random program restricted to `ops` (see `G::ops`): the skeleton's control flow, every other
+/// instruction one of the non-control ops of `ops` on default regions; no handler. For an RTL
+/// slice that runs part of the ISA (`hdl::eu_core::slice_ops()`).
+pub fn program_restricted(rng: &mut StdRng, size: i32, ops: &[u64]) -> Program {
+    let ops: Vec<u64> = ops.iter().copied().filter(|&o| !super::enc::is_control(o)).collect();
+    assert!(!ops.is_empty(), "no non-control op to draw from");
+    program_with(rng, size, false, Some(&ops))
+}
+
+fn program_with(rng: &mut StdRng, size: i32, local: bool, ops: Option<&[u64]>) -> Program {
     let ast = prog::Gen::program(rng, size, 6);
-    let mut g = G { rng, loops: 0, local };
+    let mut g = G { rng, loops: 0, local, ops };
     let main = g.block(&ast.main);
     let funcs = ast.funcs.iter().map(|f| g.block(f)).collect();
-    let handler = if local {
+    let handler = if local || ops.is_some() {
         None
     } else {
         super::asm::parse(&format!(".handler\n{HANDLER}\n.endhandler\n")).expect("the standard handler").handler

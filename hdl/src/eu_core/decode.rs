@@ -1,0 +1,298 @@
+//! Stage S1, decode: the instruction's fields, its op class, its predicate and what this slice
+//! cannot run. Combinational; the `issue` registers take its outputs into the execute stage.
+//!
+//! Op classes are 128-bit maps computed in Rust from the named op codes (`super::op_map`), one
+//! bit per op code: the RTL indexes them with the op field, so no op code is a literal here.
+//! Operand regions: this slice reads a whole register per operand, so a region must be the
+//! ISA's default one (docs/isa.md): `r.0<N;N,1>` at exec size N for a source, `r.0<1>` for the
+//! destination, of a 32-bit type (`ud`, `d`, `f`). Any other region, and any op outside
+//! [`super::slice_ops`], is `not_yet`: the execute stage stops the thread with a fault.
+
+use super::enc::{cause, field, op, pred, Field, RESERVED_MASK};
+use super::{op_map, ops_with_dst, ops_with_src1, slice_ops};
+use crate::region_addr_gen::enc::type_code;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Decode {
+    /// The instruction word (S1, from the instruction memory).
+    pub instr: Signal<In, Bits<128>>,
+    /// The thread's flag registers, f0 in bits 7:0, f1 in 15:8.
+    pub flags: Signal<In, Bits<16>>,
+    pub op: Signal<Out, Bits<7>>,
+    pub cmod: Signal<Out, Bits<3>>,
+    /// The flag register the predicate reads and the condition modifier writes.
+    pub flag_sel: Signal<Out, Bit>,
+    /// That flag register's value.
+    pub flag_value: Signal<Out, Bits<8>>,
+    /// Lanes inside the exec size.
+    pub exec_lanes: Signal<Out, Bits<8>>,
+    /// Lanes the predicate lets run (all ones without a predicate); the branch unit's `req_pred`.
+    pub pred_lanes: Signal<Out, Bits<8>>,
+    pub imm: Signal<Out, Bits<32>>,
+    /// src1 is the immediate.
+    pub src1_imm: Signal<Out, Bit>,
+    /// src0 is the immediate (an op with one source and an immediate).
+    pub src0_imm: Signal<Out, Bit>,
+    pub dst_reg: Signal<Out, Bits<7>>,
+    pub src0_reg: Signal<Out, Bits<7>>,
+    pub src1_reg: Signal<Out, Bits<7>>,
+    pub jip: Signal<Out, Bits<16>>,
+    pub uip: Signal<Out, Bits<16>>,
+    /// The branch unit's op: the op itself for control flow, its NOP otherwise.
+    pub bu_op: Signal<Out, Bits<5>>,
+    pub is_control: Signal<Out, Bit>,
+    pub is_eot: Signal<Out, Bit>,
+    pub is_cmp: Signal<Out, Bit>,
+    pub has_dst: Signal<Out, Bit>,
+    /// The instruction does not decode (ISA: ILLEGAL_INSTR).
+    pub illegal: Signal<Out, Bit>,
+    /// Legal, but outside this slice (op or operand region).
+    pub not_yet: Signal<Out, Bit>,
+    /// Trap cause of `illegal` / `not_yet` (ILLEGAL_INSTR for an op, ILLEGAL_REGION for a region).
+    pub trap_cause: Signal<Out, Bits<4>>,
+    exec_log2: Signal<Local, Bits<3>>,
+    pred_mode: Signal<Local, Bits<2>>,
+    op_ok: Signal<Local, Bit>,
+    has_src0: Signal<Local, Bit>,
+    has_src1: Signal<Local, Bit>,
+    region_ok: Signal<Local, Bit>,
+    row: Signal<Local, Bits<8>>,
+    k_at: [Constant<Bits<8>>; 24],
+    k_map_known: Constant<Bits<128>>,
+    k_map_slice: Constant<Bits<128>>,
+    k_map_dst: Constant<Bits<128>>,
+    k_map_src0: Constant<Bits<128>>,
+    k_map_src1: Constant<Bits<128>>,
+    k_reserved: Constant<Bits<128>>,
+    k_above_imm: Constant<Bits<128>>,
+    k_op_eot: Constant<Bits<7>>,
+    k_hs_one: Constant<Bits<7>>,
+    k_row_one: Constant<Bits<8>>,
+    k_exec: [Constant<Bits<3>>; 3],
+    k_op_cmp: Constant<Bits<7>>,
+    k_op_nop: Constant<Bits<7>>,
+    k_op_control_end: Constant<Bits<7>>,
+    k_pred_f: Constant<Bits<2>>,
+    k_pred_not_f: Constant<Bits<2>>,
+    k_pred_reserved: Constant<Bits<2>>,
+    k_type_ud: Constant<Bits<3>>,
+    k_type_d: Constant<Bits<3>>,
+    k_type_f: Constant<Bits<3>>,
+    k_cause_illegal_instr: Constant<Bits<4>>,
+    k_cause_illegal_region: Constant<Bits<4>>,
+}
+
+/// Index into `k_at` of each field's lsb.
+const FIELDS: [Field; 24] = [
+    field::OP,
+    field::CMOD,
+    field::PRED,
+    field::FLAG,
+    field::EXEC,
+    field::SRC1_IMM,
+    field::DST_REG,
+    field::DST_SUB,
+    field::DST_HS,
+    field::DST_TYPE,
+    field::SRC0_REG,
+    field::SRC0_SUB,
+    field::SRC0_VS,
+    field::SRC0_WIDTH,
+    field::SRC0_HS,
+    field::SRC0_TYPE,
+    field::SRC1_REG,
+    field::SRC1_SUB,
+    field::SRC1_VS,
+    field::SRC1_WIDTH,
+    field::SRC1_HS,
+    field::SRC1_TYPE,
+    field::IMM,
+    field::JIP,
+];
+
+fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.into())
+}
+
+fn k128(v: u128) -> Constant<Bits<128>> {
+    let mut b = Bits::<128>::from(0u64);
+    for i in 0..128 {
+        b = b.replace_bit(i, v >> i & 1 == 1);
+    }
+    Constant::new(b)
+}
+
+impl Default for Decode {
+    fn default() -> Self {
+        let known: Vec<u64> = op::TABLE.codes.iter().map(|c| c.value).collect();
+        let src1 = ops_with_src1();
+        let mut src0 = ops_with_dst();
+        src0.retain(|&o| o != op::SRD);
+        src0.extend([op::CMP, op::FCMP, op::ST, op::SWR]);
+        // the reserved bits above a 32-bit immediate, up to the top of the src1 region
+        let above_imm = ((1u128 << (field::SRC1_TYPE.lsb + field::SRC1_TYPE.width)) - 1) & !((1u128 << (field::IMM.lsb + field::IMM.width)) - 1);
+        Self {
+            instr: Default::default(),
+            flags: Default::default(),
+            op: Default::default(),
+            cmod: Default::default(),
+            flag_sel: Default::default(),
+            flag_value: Default::default(),
+            exec_lanes: Default::default(),
+            pred_lanes: Default::default(),
+            imm: Default::default(),
+            src1_imm: Default::default(),
+            src0_imm: Default::default(),
+            dst_reg: Default::default(),
+            src0_reg: Default::default(),
+            src1_reg: Default::default(),
+            jip: Default::default(),
+            uip: Default::default(),
+            bu_op: Default::default(),
+            is_control: Default::default(),
+            is_eot: Default::default(),
+            is_cmp: Default::default(),
+            has_dst: Default::default(),
+            illegal: Default::default(),
+            not_yet: Default::default(),
+            trap_cause: Default::default(),
+            exec_log2: Default::default(),
+            pred_mode: Default::default(),
+            op_ok: Default::default(),
+            has_src0: Default::default(),
+            has_src1: Default::default(),
+            region_ok: Default::default(),
+            row: Default::default(),
+            k_at: std::array::from_fn(|i| k(FIELDS[i].lsb as u64)),
+            k_map_known: k128(op_map(&known)),
+            k_map_slice: k128(op_map(&slice_ops())),
+            k_map_dst: k128(op_map(&ops_with_dst())),
+            k_map_src0: k128(op_map(&src0)),
+            k_map_src1: k128(op_map(&src1)),
+            k_reserved: k128(RESERVED_MASK),
+            k_above_imm: k128(above_imm),
+            k_op_eot: k(op::EOT),
+            k_hs_one: k(1),
+            k_row_one: k(1),
+            k_exec: std::array::from_fn(|i| k(i as u64)),
+            k_op_cmp: k(op::CMP),
+            k_op_nop: k(op::NOP),
+            // control flow is op < MOV (and not NOP): the ISA's op ranges
+            k_op_control_end: k(op::MOV),
+            k_pred_f: k(pred::F),
+            k_pred_not_f: k(pred::NOT_F),
+            k_pred_reserved: k(pred::NOT_F + 1),
+            k_type_ud: k(type_code::UD),
+            k_type_d: k(type_code::D),
+            k_type_f: k(type_code::F),
+            k_cause_illegal_instr: k(cause::ILLEGAL_INSTR),
+            k_cause_illegal_region: k(cause::ILLEGAL_REGION),
+        }
+    }
+}
+
+impl Logic for Decode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // k_at order: OP CMOD PRED FLAG EXEC SRC1_IMM DST_REG DST_SUB DST_HS DST_TYPE, SRC0 REG
+        // SUB VS WIDTH HS TYPE, SRC1 REG SUB VS WIDTH HS TYPE, IMM, JIP (UIP = JIP + 16)
+        self.op.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[0].val());
+        self.cmod.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[1].val());
+        self.pred_mode.next = bit_cast::<2, 128>(self.instr.val() >> self.k_at[2].val());
+        self.flag_sel.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[3].val()).any();
+        self.exec_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[4].val());
+        self.src1_imm.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[5].val()).any();
+        self.dst_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[6].val());
+        self.src0_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[10].val());
+        self.src1_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[16].val());
+        self.imm.next = bit_cast::<32, 128>(self.instr.val() >> self.k_at[22].val());
+        self.jip.next = bit_cast::<16, 128>(self.instr.val() >> self.k_at[23].val());
+        self.uip.next = bit_cast::<16, 128>(self.instr.val() >> self.k_at[23].val() >> 16);
+        // op classes
+        self.is_control.next = (self.op.val() < self.k_op_control_end.val()) & (self.op.val() != self.k_op_nop.val());
+        self.is_eot.next = self.op.val() == self.k_op_eot.val();
+        self.is_cmp.next = self.op.val() == self.k_op_cmp.val();
+        self.has_dst.next = bit_cast::<1, 128>(self.k_map_dst.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        self.has_src0.next = bit_cast::<1, 128>(self.k_map_src0.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        self.has_src1.next = bit_cast::<1, 128>(self.k_map_src1.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        self.src0_imm.next = self.src1_imm.val() & self.has_src0.val() & !self.has_src1.val();
+        self.op_ok.next = bit_cast::<1, 128>(self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        self.bu_op.next = 0.into();
+        if self.is_control.val() {
+            self.bu_op.next = bit_cast::<5, 7>(self.op.val());
+        }
+        // exec size and predicate
+        self.exec_lanes.next = 0xFF.into();
+        if self.exec_log2.val() == self.k_exec[0].val() {
+            self.exec_lanes.next = 0x01.into();
+        }
+        if self.exec_log2.val() == self.k_exec[1].val() {
+            self.exec_lanes.next = 0x03.into();
+        }
+        if self.exec_log2.val() == self.k_exec[2].val() {
+            self.exec_lanes.next = 0x0F.into();
+        }
+        self.flag_value.next = bit_cast::<8, 16>(self.flags.val());
+        if self.flag_sel.val() {
+            self.flag_value.next = bit_cast::<8, 16>(self.flags.val() >> 8);
+        }
+        self.pred_lanes.next = 0xFF.into();
+        if self.pred_mode.val() == self.k_pred_f.val() {
+            self.pred_lanes.next = self.flag_value.val();
+        }
+        if self.pred_mode.val() == self.k_pred_not_f.val() {
+            self.pred_lanes.next = !self.flag_value.val();
+        }
+        // ISA decode errors: unknown op, nonzero reserved bits, reserved predicate mode
+        self.illegal.next = !bit_cast::<1, 128>(self.k_map_known.val() >> bit_cast::<8, 7>(self.op.val())).any()
+            | (self.instr.val() & self.k_reserved.val()).any()
+            | (self.pred_mode.val() == self.k_pred_reserved.val())
+            | (self.src1_imm.val() & (self.instr.val() & self.k_above_imm.val()).any());
+        // the slice's regions: a whole register of a 32-bit type (vs = width = exec size, hs 1)
+        self.row.next = self.k_row_one.val() << self.exec_log2.val();
+        self.region_ok.next = !self.exec_log2.val().get_bit(2);
+        if self.has_dst.val() {
+            if bit_cast::<5, 128>(self.instr.val() >> self.k_at[7].val()).any()
+                | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[8].val()) != self.k_hs_one.val())
+                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[6].val() >> 7).any()
+                | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_ud.val())
+                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_d.val())
+                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_f.val()))
+            {
+                self.region_ok.next = false;
+            }
+        }
+        if self.has_src0.val() & !self.src0_imm.val() {
+            if bit_cast::<5, 128>(self.instr.val() >> self.k_at[11].val()).any()
+                | (bit_cast::<8, 128>(self.instr.val() >> self.k_at[12].val()) != self.row.val())
+                | (bit_cast::<3, 128>(self.instr.val() >> self.k_at[13].val()) != self.exec_log2.val())
+                | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[14].val()) != self.k_hs_one.val())
+                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[10].val() >> 7).any()
+                | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_ud.val())
+                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_d.val())
+                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_f.val()))
+            {
+                self.region_ok.next = false;
+            }
+        }
+        if self.has_src1.val() & !self.src1_imm.val() {
+            if bit_cast::<5, 128>(self.instr.val() >> self.k_at[17].val()).any()
+                | (bit_cast::<8, 128>(self.instr.val() >> self.k_at[18].val()) != self.row.val())
+                | (bit_cast::<3, 128>(self.instr.val() >> self.k_at[19].val()) != self.exec_log2.val())
+                | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[20].val()) != self.k_hs_one.val())
+                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[16].val() >> 7).any()
+                | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_ud.val())
+                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_d.val())
+                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_f.val()))
+            {
+                self.region_ok.next = false;
+            }
+        }
+        self.not_yet.next = !self.illegal.val() & (!self.op_ok.val() | (!self.is_control.val() & !self.region_ok.val()));
+        self.trap_cause.next = self.k_cause_illegal_instr.val();
+        if !self.illegal.val() & self.op_ok.val() {
+            self.trap_cause.next = self.k_cause_illegal_region.val();
+        }
+    }
+}

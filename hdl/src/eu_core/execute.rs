@@ -1,0 +1,219 @@
+//! Stage S2, execute: the execution mask, the operands, the eight ALU lanes, the thread's update
+//! for fetch (next IP from the branch unit, stop at EOT or a fault) and the execute → writeback
+//! registers (S3), which drive the register-file write, the flag write and the retire port.
+//!
+//! Execution mask (docs/isa.md): a control-flow op runs under the branch unit's `exec_mask` (E
+//! before the step); any other op under E ∩ exec size ∩ predicate. An instruction that does not
+//! decode, is outside this slice, or gets a branch-unit error does not retire: it stops its
+//! thread (the trap controller that would take it to the handler is not in this slice).
+
+use super::lane::AluLane;
+use crate::prims::RDff;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Execute<const TW: usize> {
+    pub clk: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    // the decoded instruction (S2, from `Issue`)
+    pub valid: Signal<In, Bit>,
+    pub init: Signal<In, Bit>,
+    pub tid: Signal<In, Bits<TW>>,
+    pub ip: Signal<In, Bits<16>>,
+    pub op: Signal<In, Bits<7>>,
+    pub cmod: Signal<In, Bits<3>>,
+    pub is_cmp: Signal<In, Bit>,
+    pub is_control: Signal<In, Bit>,
+    pub is_eot: Signal<In, Bit>,
+    pub has_dst: Signal<In, Bit>,
+    pub flag_sel: Signal<In, Bit>,
+    pub flag_value: Signal<In, Bits<8>>,
+    pub exec_lanes: Signal<In, Bits<8>>,
+    pub pred_lanes: Signal<In, Bits<8>>,
+    pub imm: Signal<In, Bits<32>>,
+    pub src0_imm: Signal<In, Bit>,
+    pub src1_imm: Signal<In, Bit>,
+    pub dst_reg: Signal<In, Bits<7>>,
+    pub illegal: Signal<In, Bit>,
+    pub not_yet: Signal<In, Bit>,
+    /// Register-file read data (src0, src1 registers).
+    pub rf_data0: Signal<In, Bits<256>>,
+    pub rf_data1: Signal<In, Bits<256>>,
+    /// The branch unit's response to this slot's request.
+    pub bu_exec_mask: Signal<In, Bits<8>>,
+    pub bu_next_ip: Signal<In, Bits<16>>,
+    pub bu_err: Signal<In, Bit>,
+    /// To fetch: the slot's thread update.
+    pub upd_valid: Signal<Out, Bit>,
+    pub upd_ip: Signal<Out, Bits<16>>,
+    pub upd_stop: Signal<Out, Bit>,
+    /// The slot's instruction faults (does not retire, stops the thread).
+    pub fault: Signal<Out, Bit>,
+    // S3: the retired instruction
+    pub wb_valid: Signal<Out, Bit>,
+    pub wb_tid: Signal<Out, Bits<TW>>,
+    pub wb_ip: Signal<Out, Bits<16>>,
+    pub wb_mask: Signal<Out, Bits<8>>,
+    pub wb_dst_we: Signal<Out, Bit>,
+    pub wb_dst_reg: Signal<Out, Bits<7>>,
+    pub wb_data: Signal<Out, Bits<256>>,
+    pub wb_flag_we: Signal<Out, Bit>,
+    pub wb_flag_sel: Signal<Out, Bit>,
+    pub wb_flag_value: Signal<Out, Bits<8>>,
+    lanes: [AluLane; 8],
+    mask: Signal<Local, Bits<8>>,
+    retire: Signal<Local, Bit>,
+    collect: Signal<Local, Bits<256>>,
+    lane_out: Signal<Local, Bits<32>>,
+    flags: Signal<Local, Bits<8>>,
+    k_top: Constant<Bits<16>>,
+    valid_s3: RDff<Bit>,
+    tid_s3: RDff<Bits<TW>>,
+    ip_s3: RDff<Bits<16>>,
+    mask_s3: RDff<Bits<8>>,
+    dst_we_s3: RDff<Bit>,
+    dst_reg_s3: RDff<Bits<7>>,
+    data_s3: RDff<Bits<256>>,
+    flag_we_s3: RDff<Bit>,
+    flag_sel_s3: RDff<Bit>,
+    flag_value_s3: RDff<Bits<8>>,
+}
+
+impl<const TW: usize> Default for Execute<TW> {
+    fn default() -> Self {
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            valid: Default::default(),
+            init: Default::default(),
+            tid: Default::default(),
+            ip: Default::default(),
+            op: Default::default(),
+            cmod: Default::default(),
+            is_cmp: Default::default(),
+            is_control: Default::default(),
+            is_eot: Default::default(),
+            has_dst: Default::default(),
+            flag_sel: Default::default(),
+            flag_value: Default::default(),
+            exec_lanes: Default::default(),
+            pred_lanes: Default::default(),
+            imm: Default::default(),
+            src0_imm: Default::default(),
+            src1_imm: Default::default(),
+            dst_reg: Default::default(),
+            illegal: Default::default(),
+            not_yet: Default::default(),
+            rf_data0: Default::default(),
+            rf_data1: Default::default(),
+            bu_exec_mask: Default::default(),
+            bu_next_ip: Default::default(),
+            bu_err: Default::default(),
+            upd_valid: Default::default(),
+            upd_ip: Default::default(),
+            upd_stop: Default::default(),
+            fault: Default::default(),
+            wb_valid: Default::default(),
+            wb_tid: Default::default(),
+            wb_ip: Default::default(),
+            wb_mask: Default::default(),
+            wb_dst_we: Default::default(),
+            wb_dst_reg: Default::default(),
+            wb_data: Default::default(),
+            wb_flag_we: Default::default(),
+            wb_flag_sel: Default::default(),
+            wb_flag_value: Default::default(),
+            lanes: Default::default(),
+            mask: Default::default(),
+            retire: Default::default(),
+            collect: Default::default(),
+            lane_out: Default::default(),
+            flags: Default::default(),
+            k_top: Constant::new(224u64.into()),
+            valid_s3: Default::default(),
+            tid_s3: Default::default(),
+            ip_s3: Default::default(),
+            mask_s3: Default::default(),
+            dst_we_s3: Default::default(),
+            dst_reg_s3: Default::default(),
+            data_s3: Default::default(),
+            flag_we_s3: Default::default(),
+            flag_sel_s3: Default::default(),
+            flag_value_s3: Default::default(),
+        }
+    }
+}
+
+impl<const TW: usize> Logic for Execute<TW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clk, valid_s3, tid_s3, ip_s3, mask_s3, dst_we_s3, dst_reg_s3, data_s3, flag_we_s3, flag_sel_s3, flag_value_s3);
+        self.valid_s3.rst.next = self.rst.val();
+        self.tid_s3.rst.next = self.rst.val();
+        self.ip_s3.rst.next = self.rst.val();
+        self.mask_s3.rst.next = self.rst.val();
+        self.dst_we_s3.rst.next = self.rst.val();
+        self.dst_reg_s3.rst.next = self.rst.val();
+        self.data_s3.rst.next = self.rst.val();
+        self.flag_we_s3.rst.next = self.rst.val();
+        self.flag_sel_s3.rst.next = self.rst.val();
+        self.flag_value_s3.rst.next = self.rst.val();
+        // the execution mask
+        self.mask.next = self.bu_exec_mask.val();
+        if !self.is_control.val() {
+            self.mask.next = self.bu_exec_mask.val() & self.exec_lanes.val() & self.pred_lanes.val();
+        }
+        self.fault.next = self.valid.val() & !self.init.val() & (self.illegal.val() | self.not_yet.val() | self.bu_err.val());
+        self.retire.next = self.valid.val() & !self.init.val() & !self.fault.val();
+        // the thread's update: next IP; stop at EOT or a fault; INIT done
+        self.upd_valid.next = self.valid.val();
+        self.upd_ip.next = self.bu_next_ip.val();
+        // a fault keeps the IP (the faulting instruction); INIT keeps IP 0 (the thread starts there)
+        if self.fault.val() | self.init.val() {
+            self.upd_ip.next = self.ip.val();
+        }
+        self.upd_stop.next = self.fault.val() | (self.retire.val() & self.is_eot.val());
+        // the lanes
+        self.collect.next = 0.into();
+        self.flags.next = 0.into();
+        for l in 0..8 {
+            self.lanes[l].op.next = self.op.val();
+            self.lanes[l].cmod.next = self.cmod.val();
+            self.lanes[l].is_cmp.next = self.is_cmp.val();
+            self.lanes[l].run.next = self.mask.val().get_bit(l);
+            self.lanes[l].flag_in.next = self.flag_value.val().get_bit(l);
+            self.lanes[l].src0.next = self.rf_data0.val().get_bits::<32>(32 * l);
+            if self.src0_imm.val() {
+                self.lanes[l].src0.next = self.imm.val();
+            }
+            self.lanes[l].src1.next = self.rf_data1.val().get_bits::<32>(32 * l);
+            if self.src1_imm.val() {
+                self.lanes[l].src1.next = self.imm.val();
+            }
+            self.lane_out.next = self.lanes[l].result.val();
+            self.collect.next = (self.collect.val() >> 32) | (bit_cast::<256, 32>(self.lane_out.val()) << self.k_top.val());
+            self.flags.next = self.flags.val().replace_bit(l, self.lanes[l].flag_out.val());
+        }
+        // S3
+        self.valid_s3.d.next = self.retire.val();
+        self.tid_s3.d.next = self.tid.val();
+        self.ip_s3.d.next = self.ip.val();
+        self.mask_s3.d.next = self.mask.val();
+        self.dst_we_s3.d.next = self.retire.val() & self.has_dst.val() & self.mask.val().any();
+        self.dst_reg_s3.d.next = self.dst_reg.val();
+        self.data_s3.d.next = self.collect.val();
+        self.flag_we_s3.d.next = self.retire.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
+        self.flag_sel_s3.d.next = self.flag_sel.val();
+        self.flag_value_s3.d.next = self.flags.val();
+        self.wb_valid.next = self.valid_s3.q.val();
+        self.wb_tid.next = self.tid_s3.q.val();
+        self.wb_ip.next = self.ip_s3.q.val();
+        self.wb_mask.next = self.mask_s3.q.val();
+        self.wb_dst_we.next = self.dst_we_s3.q.val();
+        self.wb_dst_reg.next = self.dst_reg_s3.q.val();
+        self.wb_data.next = self.data_s3.q.val();
+        self.wb_flag_we.next = self.flag_we_s3.q.val();
+        self.wb_flag_sel.next = self.flag_sel_s3.q.val();
+        self.wb_flag_value.next = self.flag_value_s3.q.val();
+    }
+}

@@ -1,0 +1,95 @@
+//! The sticky fault report: the first instruction that faulted since `start` (its thread, IP and
+//! trap cause, and whether it is a limit of this slice rather than an ISA fault). The ISA takes
+//! such an instruction to the trap handler through the trap controller; this slice has none, so
+//! the thread stops and the host reads this.
+
+use super::enc::cause;
+use crate::prims::RDff;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct FaultReg<const TW: usize> {
+    pub clk: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// Clears the report (the core starts).
+    pub clear: Signal<In, Bit>,
+    pub fault: Signal<In, Bit>,
+    pub tid: Signal<In, Bits<TW>>,
+    pub ip: Signal<In, Bits<16>>,
+    pub illegal: Signal<In, Bit>,
+    pub not_yet: Signal<In, Bit>,
+    /// Decode's cause for `illegal` / `not_yet`; a branch-unit error is BRANCH_FAULT.
+    pub decode_cause: Signal<In, Bits<4>>,
+    pub out_fault: Signal<Out, Bit>,
+    pub out_tid: Signal<Out, Bits<TW>>,
+    pub out_ip: Signal<Out, Bits<16>>,
+    pub out_cause: Signal<Out, Bits<4>>,
+    pub out_not_yet: Signal<Out, Bit>,
+    seen: RDff<Bit>,
+    tid_r: RDff<Bits<TW>>,
+    ip_r: RDff<Bits<16>>,
+    cause_r: RDff<Bits<4>>,
+    not_yet_r: RDff<Bit>,
+    k_cause_branch_fault: Constant<Bits<4>>,
+}
+
+impl<const TW: usize> Default for FaultReg<TW> {
+    fn default() -> Self {
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            clear: Default::default(),
+            fault: Default::default(),
+            tid: Default::default(),
+            ip: Default::default(),
+            illegal: Default::default(),
+            not_yet: Default::default(),
+            decode_cause: Default::default(),
+            out_fault: Default::default(),
+            out_tid: Default::default(),
+            out_ip: Default::default(),
+            out_cause: Default::default(),
+            out_not_yet: Default::default(),
+            seen: Default::default(),
+            tid_r: Default::default(),
+            ip_r: Default::default(),
+            cause_r: Default::default(),
+            not_yet_r: Default::default(),
+            k_cause_branch_fault: Constant::new(cause::BRANCH_FAULT.into()),
+        }
+    }
+}
+
+impl<const TW: usize> Logic for FaultReg<TW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clk, seen, tid_r, ip_r, cause_r, not_yet_r);
+        self.seen.rst.next = self.rst.val();
+        self.tid_r.rst.next = self.rst.val();
+        self.ip_r.rst.next = self.rst.val();
+        self.cause_r.rst.next = self.rst.val();
+        self.not_yet_r.rst.next = self.rst.val();
+        self.seen.d.next = self.seen.q.val();
+        self.tid_r.d.next = self.tid_r.q.val();
+        self.ip_r.d.next = self.ip_r.q.val();
+        self.cause_r.d.next = self.cause_r.q.val();
+        self.not_yet_r.d.next = self.not_yet_r.q.val();
+        if self.clear.val() {
+            self.seen.d.next = false;
+        } else if self.fault.val() & !self.seen.q.val() {
+            self.seen.d.next = true;
+            self.tid_r.d.next = self.tid.val();
+            self.ip_r.d.next = self.ip.val();
+            self.not_yet_r.d.next = self.not_yet.val();
+            self.cause_r.d.next = self.decode_cause.val();
+            if !self.illegal.val() & !self.not_yet.val() {
+                self.cause_r.d.next = self.k_cause_branch_fault.val();
+            }
+        }
+        self.out_fault.next = self.seen.q.val();
+        self.out_tid.next = self.tid_r.q.val();
+        self.out_ip.next = self.ip_r.q.val();
+        self.out_cause.next = self.cause_r.q.val();
+        self.out_not_yet.next = self.not_yet_r.q.val();
+    }
+}

@@ -1,0 +1,300 @@
+//! The execution unit's top (first slice): the barrel pipeline of docs/eu_core.md wired from its
+//! stages and the branch unit.
+//!
+//! ```text
+//!  S0 fetch          S1 decode + read          S2 execute                 S3 writeback
+//!  slot = rotation   Decode(instr, flags)      Execute: mask, 8 lanes     RF write (both copies)
+//!  IP of the slot →  RF read {tid, src0/1} →   RF data, BU response →     flag write, retire port
+//!  imem read         BU request (tid, op, …)   thread update (IP, stop)
+//! ```
+//! With `T` >= 4 threads in strict rotation, a thread's next instruction is fetched after its
+//! previous one has left S2 (IP, thread state) and is decoded after it has written back (flags,
+//! registers), so the pipeline needs no forwarding and no scoreboard.
+
+use super::decode::Decode;
+use super::execute::Execute;
+use super::fault::FaultReg;
+use super::fetch::Fetch;
+use super::flags::FlagRegs;
+use super::issue::Issue;
+use super::regfile::RegFile;
+use crate::branch_unit::enc::op as bu_op;
+use crate::branch_unit::BranchUnit;
+use rust_hdl::prelude::*;
+
+/// The branch unit as the core instantiates it: 8 lanes, MAXD 8, MAXD_CALL 8 (DW 4), IPW 16,
+/// `T` threads, pipe 0 (the ISA model's `bu_cfg`).
+pub type CoreBranchUnit<const T: usize, const TW: usize, const LM: usize> = BranchUnit<8, 4, 7, 16, 18, 56, 20, 20, 100, T, TW, LM>;
+
+/// The core. Const generics: threads `T`, `TW` = log2 T, register-file address bits
+/// `RA` = TW + 7, instruction-memory address bits `IA`, `LM` = 8 T, `W16` = 16 T.
+#[derive(LogicBlock)]
+pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> {
+    /// Rising-edge clock.
+    pub clk: Signal<In, Clock>,
+    /// Synchronous, active-high reset: every thread stopped, flags and fault report cleared
+    /// (the register file and instruction memory keep their contents).
+    pub rst: Signal<In, Bit>,
+    /// Start every thread at IP 0 (all 8 lanes, the branch unit's INIT); ignored while busy.
+    pub start: Signal<In, Bit>,
+    /// Some thread runs.
+    pub busy: Signal<Out, Bit>,
+    /// Bit k: thread k runs (not yet at its EOT, not stopped by a fault).
+    pub live: Signal<Out, Bits<T>>,
+    /// Host write of instruction word `imem_addr` (while not busy).
+    pub imem_we: Signal<In, Bit>,
+    /// Instruction address (= IP).
+    pub imem_addr: Signal<In, Bits<IA>>,
+    /// Instruction word.
+    pub imem_wdata: Signal<In, Bits<128>>,
+    /// Host write of register `rf_addr` = {thread, reg}, all lanes (while not busy).
+    pub rf_we: Signal<In, Bit>,
+    /// Register address of the host write: thread in the top TW bits, register in the low 7.
+    pub rf_addr: Signal<In, Bits<RA>>,
+    /// Register value of the host write (lane l at bits [32l, 32l+32)).
+    pub rf_wdata: Signal<In, Bits<256>>,
+    /// Host read address (while not busy); the data shows at `rf_rdata` one cycle later.
+    pub rf_raddr: Signal<In, Bits<RA>>,
+    /// Register read for the host.
+    pub rf_rdata: Signal<Out, Bits<256>>,
+    /// Every thread's flag registers: thread k's f0 at bits [16k, 16k+8), f1 at [16k+8, 16k+16).
+    pub flags: Signal<Out, Bits<W16>>,
+    /// An instruction retired this cycle (its writes are done at this edge).
+    pub retire_valid: Signal<Out, Bit>,
+    /// Its thread.
+    pub retire_tid: Signal<Out, Bits<TW>>,
+    /// Its IP.
+    pub retire_ip: Signal<Out, Bits<16>>,
+    /// The lanes it ran on (docs/isa.md: the branch unit's E for control flow, else E ∩ exec
+    /// size ∩ predicate).
+    pub retire_exec_mask: Signal<Out, Bits<8>>,
+    /// It writes destination register `retire_dst_reg` (lanes `retire_exec_mask`).
+    pub retire_dst_we: Signal<Out, Bit>,
+    /// Its destination register.
+    pub retire_dst_reg: Signal<Out, Bits<7>>,
+    /// The values written (lanes outside the mask are not written).
+    pub retire_dst_data: Signal<Out, Bits<256>>,
+    /// It writes flag register `retire_flag_sel`.
+    pub retire_flag_we: Signal<Out, Bit>,
+    /// The flag register written (0: f0, 1: f1).
+    pub retire_flag_sel: Signal<Out, Bit>,
+    /// The flag register's new value.
+    pub retire_flag_value: Signal<Out, Bits<8>>,
+    /// Sticky since `start`: an instruction faulted and stopped its thread.
+    pub fault: Signal<Out, Bit>,
+    /// The first faulting instruction's thread.
+    pub fault_tid: Signal<Out, Bits<TW>>,
+    /// Its IP.
+    pub fault_ip: Signal<Out, Bits<16>>,
+    /// Its trap cause (`enc::cause`).
+    pub fault_cause: Signal<Out, Bits<4>>,
+    /// It is legal in the ISA but outside this slice (an op or operand region not built yet).
+    pub fault_not_yet: Signal<Out, Bit>,
+    fetch: Fetch<T, TW, IA, W16>,
+    decode: Decode,
+    flag_regs: FlagRegs<TW, W16>,
+    regfile: RegFile<RA>,
+    branch: CoreBranchUnit<T, TW, LM>,
+    issue: Issue<TW>,
+    execute: Execute<TW>,
+    fault_reg: FaultReg<TW>,
+    k_bu_op_init: Constant<Bits<5>>,
+    k_all_lanes: Constant<Bits<8>>,
+}
+
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> EuCore<T, TW, RA, IA, LM, W16> {
+    pub fn new() -> Self {
+        assert!(T >= 4 && T == 1 << TW && RA == TW + 7 && LM == 8 * T && W16 == 16 * T && IA <= 16);
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            start: Default::default(),
+            busy: Default::default(),
+            live: Default::default(),
+            imem_we: Default::default(),
+            imem_addr: Default::default(),
+            imem_wdata: Default::default(),
+            rf_we: Default::default(),
+            rf_addr: Default::default(),
+            rf_wdata: Default::default(),
+            rf_raddr: Default::default(),
+            rf_rdata: Default::default(),
+            flags: Default::default(),
+            retire_valid: Default::default(),
+            retire_tid: Default::default(),
+            retire_ip: Default::default(),
+            retire_exec_mask: Default::default(),
+            retire_dst_we: Default::default(),
+            retire_dst_reg: Default::default(),
+            retire_dst_data: Default::default(),
+            retire_flag_we: Default::default(),
+            retire_flag_sel: Default::default(),
+            retire_flag_value: Default::default(),
+            fault: Default::default(),
+            fault_tid: Default::default(),
+            fault_ip: Default::default(),
+            fault_cause: Default::default(),
+            fault_not_yet: Default::default(),
+            fetch: Default::default(),
+            decode: Default::default(),
+            flag_regs: Default::default(),
+            regfile: Default::default(),
+            branch: BranchUnit::new(8, 8, T, 0),
+            issue: Default::default(),
+            execute: Default::default(),
+            fault_reg: Default::default(),
+            k_bu_op_init: Constant::new(bu_op::INIT.into()),
+            k_all_lanes: Constant::new(0xFFu64.into()),
+        }
+    }
+}
+
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> Default for EuCore<T, TW, RA, IA, LM, W16> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> Logic for EuCore<T, TW, RA, IA, LM, W16> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // clocks and resets
+        self.fetch.clk.next = self.clk.val();
+        self.flag_regs.clk.next = self.clk.val();
+        self.regfile.clk.next = self.clk.val();
+        self.branch.clk.next = self.clk.val();
+        self.issue.clk.next = self.clk.val();
+        self.execute.clk.next = self.clk.val();
+        self.fault_reg.clk.next = self.clk.val();
+        self.fetch.rst.next = self.rst.val();
+        self.flag_regs.rst.next = self.rst.val();
+        self.branch.rst.next = self.rst.val();
+        self.issue.rst.next = self.rst.val();
+        self.execute.rst.next = self.rst.val();
+        self.fault_reg.rst.next = self.rst.val();
+        // S0 fetch; the host's instruction writes; the thread update from S2
+        self.fetch.start.next = self.start.val();
+        self.fetch.imem_we.next = self.imem_we.val();
+        self.fetch.imem_addr.next = self.imem_addr.val();
+        self.fetch.imem_wdata.next = self.imem_wdata.val();
+        self.fetch.upd_valid.next = self.execute.upd_valid.val();
+        self.fetch.upd_tid.next = self.issue.tid.val();
+        self.fetch.upd_ip.next = self.execute.upd_ip.val();
+        self.fetch.upd_stop.next = self.execute.upd_stop.val();
+        self.fetch.upd_init.next = self.issue.init.val();
+        self.busy.next = self.fetch.busy.val();
+        self.live.next = self.fetch.live_mask.val();
+        // S1 decode, flags, register reads (the host's read while idle), branch-unit request
+        self.decode.instr.next = self.fetch.s1_instr.val();
+        self.flag_regs.rd_tid.next = self.fetch.s1_tid.val();
+        self.decode.flags.next = self.flag_regs.rd_flags.val();
+        self.regfile.rd_addr0.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.decode.src0_reg.val());
+        if !self.fetch.busy.val() {
+            self.regfile.rd_addr0.next = self.rf_raddr.val();
+        }
+        self.regfile.rd_addr1.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.decode.src1_reg.val());
+        self.rf_rdata.next = self.regfile.rd_data0.val();
+        self.branch.req_valid.next = self.fetch.s1_valid.val();
+        self.branch.req_tid.next = self.fetch.s1_tid.val();
+        self.branch.req_ip.next = self.fetch.s1_ip.val();
+        self.branch.req_op.next = self.decode.bu_op.val();
+        self.branch.req_jip.next = self.decode.jip.val();
+        self.branch.req_uip.next = self.decode.uip.val();
+        self.branch.req_pred.next = self.k_all_lanes.val();
+        if self.decode.is_control.val() {
+            self.branch.req_pred.next = self.decode.pred_lanes.val();
+        }
+        if self.fetch.s1_init.val() {
+            self.branch.req_op.next = self.k_bu_op_init.val();
+            self.branch.req_jip.next = 0.into();
+            self.branch.req_uip.next = 0.into();
+            self.branch.req_pred.next = self.k_all_lanes.val();
+        }
+        // S1 → S2
+        self.issue.in_valid.next = self.fetch.s1_valid.val();
+        self.issue.in_init.next = self.fetch.s1_init.val();
+        self.issue.in_tid.next = self.fetch.s1_tid.val();
+        self.issue.in_ip.next = self.fetch.s1_ip.val();
+        self.issue.in_op.next = self.decode.op.val();
+        self.issue.in_cmod.next = self.decode.cmod.val();
+        self.issue.in_is_cmp.next = self.decode.is_cmp.val();
+        self.issue.in_is_control.next = self.decode.is_control.val();
+        self.issue.in_is_eot.next = self.decode.is_eot.val();
+        self.issue.in_has_dst.next = self.decode.has_dst.val();
+        self.issue.in_flag_sel.next = self.decode.flag_sel.val();
+        self.issue.in_flag_value.next = self.decode.flag_value.val();
+        self.issue.in_exec_lanes.next = self.decode.exec_lanes.val();
+        self.issue.in_pred_lanes.next = self.decode.pred_lanes.val();
+        self.issue.in_imm.next = self.decode.imm.val();
+        self.issue.in_src0_imm.next = self.decode.src0_imm.val();
+        self.issue.in_src1_imm.next = self.decode.src1_imm.val();
+        self.issue.in_dst_reg.next = self.decode.dst_reg.val();
+        self.issue.in_illegal.next = self.decode.illegal.val();
+        self.issue.in_not_yet.next = self.decode.not_yet.val();
+        self.issue.in_trap_cause.next = self.decode.trap_cause.val();
+        // S2 execute
+        self.execute.valid.next = self.issue.valid.val();
+        self.execute.init.next = self.issue.init.val();
+        self.execute.tid.next = self.issue.tid.val();
+        self.execute.ip.next = self.issue.ip.val();
+        self.execute.op.next = self.issue.op.val();
+        self.execute.cmod.next = self.issue.cmod.val();
+        self.execute.is_cmp.next = self.issue.is_cmp.val();
+        self.execute.is_control.next = self.issue.is_control.val();
+        self.execute.is_eot.next = self.issue.is_eot.val();
+        self.execute.has_dst.next = self.issue.has_dst.val();
+        self.execute.flag_sel.next = self.issue.flag_sel.val();
+        self.execute.flag_value.next = self.issue.flag_value.val();
+        self.execute.exec_lanes.next = self.issue.exec_lanes.val();
+        self.execute.pred_lanes.next = self.issue.pred_lanes.val();
+        self.execute.imm.next = self.issue.imm.val();
+        self.execute.src0_imm.next = self.issue.src0_imm.val();
+        self.execute.src1_imm.next = self.issue.src1_imm.val();
+        self.execute.dst_reg.next = self.issue.dst_reg.val();
+        self.execute.illegal.next = self.issue.illegal.val();
+        self.execute.not_yet.next = self.issue.not_yet.val();
+        self.execute.rf_data0.next = self.regfile.rd_data0.val();
+        self.execute.rf_data1.next = self.regfile.rd_data1.val();
+        self.execute.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
+        self.execute.bu_next_ip.next = self.branch.rsp_next_ip.val();
+        self.execute.bu_err.next = self.branch.rsp_err.val();
+        self.fault_reg.clear.next = self.start.val() & !self.fetch.busy.val();
+        self.fault_reg.fault.next = self.execute.fault.val();
+        self.fault_reg.tid.next = self.issue.tid.val();
+        self.fault_reg.ip.next = self.issue.ip.val();
+        self.fault_reg.illegal.next = self.issue.illegal.val();
+        self.fault_reg.not_yet.next = self.issue.not_yet.val();
+        self.fault_reg.decode_cause.next = self.issue.trap_cause.val();
+        // S3 writeback: register file (or the host's write while idle), flags, retire port
+        self.regfile.we.next = self.execute.wb_dst_we.val();
+        self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());
+        self.regfile.wr_lanes.next = self.execute.wb_mask.val();
+        self.regfile.wr_data.next = self.execute.wb_data.val();
+        if self.rf_we.val() {
+            self.regfile.we.next = true;
+            self.regfile.wr_addr.next = self.rf_addr.val();
+            self.regfile.wr_lanes.next = self.k_all_lanes.val();
+            self.regfile.wr_data.next = self.rf_wdata.val();
+        }
+        self.flag_regs.we.next = self.execute.wb_flag_we.val();
+        self.flag_regs.wr_tid.next = self.execute.wb_tid.val();
+        self.flag_regs.wr_sel.next = self.execute.wb_flag_sel.val();
+        self.flag_regs.wr_value.next = self.execute.wb_flag_value.val();
+        self.flags.next = self.flag_regs.all.val();
+        self.retire_valid.next = self.execute.wb_valid.val();
+        self.retire_tid.next = self.execute.wb_tid.val();
+        self.retire_ip.next = self.execute.wb_ip.val();
+        self.retire_exec_mask.next = self.execute.wb_mask.val();
+        self.retire_dst_we.next = self.execute.wb_dst_we.val();
+        self.retire_dst_reg.next = self.execute.wb_dst_reg.val();
+        self.retire_dst_data.next = self.execute.wb_data.val();
+        self.retire_flag_we.next = self.execute.wb_flag_we.val();
+        self.retire_flag_sel.next = self.execute.wb_flag_sel.val();
+        self.retire_flag_value.next = self.execute.wb_flag_value.val();
+        self.fault.next = self.fault_reg.out_fault.val();
+        self.fault_tid.next = self.fault_reg.out_tid.val();
+        self.fault_ip.next = self.fault_reg.out_ip.val();
+        self.fault_cause.next = self.fault_reg.out_cause.val();
+        self.fault_not_yet.next = self.fault_reg.out_not_yet.val();
+    }
+}

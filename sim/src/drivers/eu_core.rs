@@ -1,0 +1,203 @@
+//! Co-simulation driver for `eu_eu_core` (sim/tests/eu_core.rs): loads a program and the
+//! registers through the host ports, starts every thread, records every retired instruction from
+//! the retire port in the ISA model's form ([`Retired`]: thread, IP, exec mask, destination
+//! writes with the whole register after the write) and reads the final registers and flags back,
+//! so a run compares with [`Model::run`] record by record.
+//!
+//! The retire port carries the written lanes only; the driver keeps a copy of each thread's
+//! registers (loaded, then updated from the retire port) to give a register write the ISA model's
+//! form (the register after the write). The final registers are read from the RTL's register
+//! file itself, not from that copy.
+
+use crate::cosim::{Dut, In, Out};
+use crate::golden::eu_core::{Program, Retired, Write, NUM_REGS, REG_BYTES};
+
+/// The RTL's run of one program.
+#[derive(Clone, Debug)]
+pub struct RtlRun {
+    /// Cycles from `start` to the last thread's end.
+    pub cycles: u64,
+    /// Retired instructions in retire order (`cycle` = RTL cycle after `start`).
+    pub trace: Vec<Retired>,
+    /// Per thread: the register file read back at the end (128 x 32 bytes).
+    pub rf: Vec<Vec<u8>>,
+    pub flags: Vec<[u8; 2]>,
+    /// The fault report: (thread, IP, cause, not_yet), if an instruction faulted.
+    pub fault: Option<(usize, u64, u64, bool)>,
+    /// The run ended (every thread at its EOT or stopped) within the cycle limit.
+    pub finished: bool,
+}
+
+struct Ports {
+    start: In,
+    imem_we: In,
+    imem_addr: In,
+    imem_wdata: In,
+    rf_we: In,
+    rf_addr: In,
+    rf_wdata: In,
+    rf_raddr: In,
+    busy: Out,
+    rf_rdata: Out,
+    flags: Out,
+    retire_valid: Out,
+    retire_tid: Out,
+    retire_ip: Out,
+    retire_exec_mask: Out,
+    retire_dst_we: Out,
+    retire_dst_reg: Out,
+    retire_dst_data: Out,
+    retire_flag_we: Out,
+    retire_flag_sel: Out,
+    retire_flag_value: Out,
+    fault: Out,
+    fault_tid: Out,
+    fault_ip: Out,
+    fault_cause: Out,
+    fault_not_yet: Out,
+}
+
+pub struct EuCoreRtl {
+    pub dut: Dut,
+    p: Ports,
+    pub threads: usize,
+    pub imem_depth: usize,
+}
+
+impl EuCoreRtl {
+    /// The co-simulated variant `v` (`default`: 4 threads).
+    pub fn new(v: &str) -> Self {
+        let dut = Dut::new(&format!("eu_core_{v}/eu_eu_core"));
+        let (i, o) = (|n: &str| dut.input(n), |n: &str| dut.output(n));
+        let p = Ports {
+            start: i("start"),
+            imem_we: i("imem_we"),
+            imem_addr: i("imem_addr"),
+            imem_wdata: i("imem_wdata"),
+            rf_we: i("rf_we"),
+            rf_addr: i("rf_addr"),
+            rf_wdata: i("rf_wdata"),
+            rf_raddr: i("rf_raddr"),
+            busy: o("busy"),
+            rf_rdata: o("rf_rdata"),
+            flags: o("flags"),
+            retire_valid: o("retire_valid"),
+            retire_tid: o("retire_tid"),
+            retire_ip: o("retire_ip"),
+            retire_exec_mask: o("retire_exec_mask"),
+            retire_dst_we: o("retire_dst_we"),
+            retire_dst_reg: o("retire_dst_reg"),
+            retire_dst_data: o("retire_dst_data"),
+            retire_flag_we: o("retire_flag_we"),
+            retire_flag_sel: o("retire_flag_sel"),
+            retire_flag_value: o("retire_flag_value"),
+            fault: o("fault"),
+            fault_tid: o("fault_tid"),
+            fault_ip: o("fault_ip"),
+            fault_cause: o("fault_cause"),
+            fault_not_yet: o("fault_not_yet"),
+        };
+        let threads: usize = dut.param("threads").parse().unwrap();
+        let imem_depth: usize = dut.param("imem_depth").parse().unwrap();
+        let mut s = EuCoreRtl { dut, p, threads, imem_depth };
+        s.dut.reset(2);
+        s
+    }
+
+    fn set_wide(&mut self, p: In, bytes: &[u8]) {
+        for (k, c) in bytes.chunks(8).enumerate() {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.dut.set_field(p, 64 * k, 8 * c.len(), u64::from_le_bytes(w));
+        }
+    }
+
+    fn get_wide(&self, p: Out, n: usize) -> Vec<u8> {
+        (0..n / 8).flat_map(|k| self.dut.get_field(p, 64 * k, 64).to_le_bytes()).collect()
+    }
+
+    /// Loads `prog` and the registers `rf` (per thread, 128 x 32 bytes), starts, runs until every
+    /// thread has ended or `max_cycles`, reads the registers and flags back.
+    pub fn run(&mut self, prog: &Program, rf: &[Vec<u8>], max_cycles: u64) -> RtlRun {
+        assert_eq!(rf.len(), self.threads);
+        assert!(prog.code.len() <= self.imem_depth, "program of {} words > imem {}", prog.code.len(), self.imem_depth);
+        let p = &self.p;
+        let (imem_we, imem_addr, imem_wdata, rf_we, rf_addr, rf_wdata) = (p.imem_we, p.imem_addr, p.imem_wdata, p.rf_we, p.rf_addr, p.rf_wdata);
+        self.dut.reset(1);
+        self.dut.set(imem_we, 1);
+        for (a, w) in prog.code.iter().enumerate() {
+            self.dut.set(imem_addr, a as u64);
+            self.set_wide(imem_wdata, &w.to_le_bytes());
+            self.dut.tick();
+        }
+        self.dut.set(imem_we, 0);
+        self.dut.set(rf_we, 1);
+        for (t, regs) in rf.iter().enumerate() {
+            for r in 0..NUM_REGS as usize {
+                self.dut.set(rf_addr, ((t << 7) | r) as u64);
+                self.set_wide(rf_wdata, &regs[32 * r..32 * r + 32]);
+                self.dut.tick();
+            }
+        }
+        self.dut.set(rf_we, 0);
+        let mut shadow: Vec<Vec<u8>> = rf.to_vec();
+        self.dut.set(self.p.start, 1);
+        self.dut.tick();
+        self.dut.set(self.p.start, 0);
+        let (mut trace, mut cycles, mut finished) = (Vec::new(), 0u64, false);
+        while cycles < max_cycles {
+            self.dut.tick();
+            cycles += 1;
+            if self.dut.get(self.p.retire_valid) == 1 {
+                trace.push(self.retired(cycles, &mut shadow));
+            }
+            if self.dut.get(self.p.busy) == 0 {
+                finished = true;
+                break;
+            }
+        }
+        let fault = (self.dut.get(self.p.fault) == 1).then(|| {
+            (
+                self.dut.get(self.p.fault_tid) as usize,
+                self.dut.get(self.p.fault_ip),
+                self.dut.get(self.p.fault_cause),
+                self.dut.get(self.p.fault_not_yet) == 1,
+            )
+        });
+        // read the register file back through the host port (registered read: data after the edge)
+        let mut out = vec![vec![0u8; (NUM_REGS * REG_BYTES) as usize]; self.threads];
+        for (t, regs) in out.iter_mut().enumerate() {
+            for r in 0..NUM_REGS as usize {
+                self.dut.set(self.p.rf_raddr, ((t << 7) | r) as u64);
+                self.dut.tick();
+                regs[32 * r..32 * r + 32].copy_from_slice(&self.get_wide(self.p.rf_rdata, 32));
+            }
+        }
+        let flags = (0..self.threads)
+            .map(|t| [self.dut.get_field(self.p.flags, 16 * t, 8) as u8, self.dut.get_field(self.p.flags, 16 * t + 8, 8) as u8])
+            .collect();
+        RtlRun { cycles, trace, rf: out, flags, fault, finished }
+    }
+
+    fn retired(&self, cycle: u64, shadow: &mut [Vec<u8>]) -> Retired {
+        let p = &self.p;
+        let thread = self.dut.get(p.retire_tid) as usize;
+        let mask = self.dut.get(p.retire_exec_mask) as u8;
+        let mut writes = Vec::new();
+        if self.dut.get(p.retire_dst_we) == 1 {
+            let reg = self.dut.get(p.retire_dst_reg) as u32;
+            let data = self.get_wide(p.retire_dst_data, 32);
+            let a = (reg * REG_BYTES) as usize;
+            let mut be = 0u32;
+            for l in (0..8).filter(|l| mask >> l & 1 == 1) {
+                shadow[thread][a + 4 * l..a + 4 * l + 4].copy_from_slice(&data[4 * l..4 * l + 4]);
+                be |= 0xF << (4 * l);
+            }
+            writes.push(Write::Reg { reg, be, data: shadow[thread][a..a + 32].try_into().unwrap() });
+        }
+        if self.dut.get(p.retire_flag_we) == 1 {
+            writes.push(Write::Flag { f: self.dut.get(p.retire_flag_sel) as u32, value: self.dut.get(p.retire_flag_value) as u8 });
+        }
+        Retired { cycle, thread, ip: self.dut.get(p.retire_ip), exec_mask: mask, writes }
+    }
+}
