@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use sim::drivers::eu_core::{EuCoreRtl, RtlRun};
 use sim::golden::eu_core::asm::assemble;
 use sim::golden::eu_core::{gen, Config, End, Host, Model, Program, Run};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 fn kernel(name: &str) -> Program {
     let path = format!("{}/../kernels/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -92,7 +92,10 @@ fn eu_core_kernel_gcd_collatz_matches_the_isa_model() {
 }
 
 /// Random structured programs restricted to the slice's ops and regions, 4 threads, random
-/// registers, for about 30 s.
+/// registers, until 1e6 instructions have retired (issue 19: >= 1e6 retired instructions per CI
+/// run with zero mismatches; by count, not time, so a run is the same programs on every machine).
+const RANDOM_RETIRED: usize = 1_000_000;
+
 #[test]
 fn eu_core_random_programs_match_the_isa_model() {
     let seed = 19;
@@ -102,7 +105,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     let ops = hdl::eu_core::slice_ops();
     let t0 = Instant::now();
     let (mut programs, mut retired, mut cycles, mut skipped) = (0usize, 0usize, 0u64, 0usize);
-    while t0.elapsed() < Duration::from_secs(30) {
+    while retired < RANDOM_RETIRED {
         let size = rng.gen_range(4..40);
         let p = gen::program_restricted(&mut rng, size, &ops);
         if p.code.len() > rtl.imem_depth {
@@ -126,5 +129,5 @@ fn eu_core_random_programs_match_the_isa_model() {
     println!("eu_core random: {skipped} programs skipped (the ISA model raised an exception)");
     assert!(skipped * 10 <= programs, "{skipped} of {} programs raise exceptions", programs + skipped);
     println!("eu_core random: {:.0} retired instructions/s of co-simulation", retired as f64 / t0.elapsed().as_secs_f64());
-    assert!(programs >= 20 && retired >= 10_000, "too few: {programs} programs, {retired} retired");
+    assert!(programs >= 20 && retired >= RANDOM_RETIRED, "too few: {programs} programs, {retired} retired");
 }
