@@ -1003,7 +1003,7 @@ fn mt_busy_thread_answers_e_busy() {
 /// branch_unit mt_random_programs_long -- --ignored --nocapture`. Threads and pipe come from the
 /// variant's config.
 #[test]
-#[ignore]
+#[ignore = "the issue's long run (6e6 instructions, ~4 min): run by the command above"]
 fn mt_random_programs_long() {
     use hdl::BlockGen;
     let list = std::env::var("EU_BRANCH_MT_VARIANTS").unwrap_or_else(|_| "n1,n4,n16,n32,t4_p1,t8_p2".into());

@@ -109,9 +109,8 @@ impl CycleModel for BranchCycles {
             self.faulted += self.t.states[r.tid].fault as u64;
             self.busy += (self.t.busy() >> r.tid & 1) as u64;
         }
-        self.t.tick(req);
         // the response of a request shows LAT cycles later: count its error and event then
-        if let Some((_, out)) = self.t.out().rsp {
+        if let Some((_, out)) = self.t.tick(req).rsp {
             self.errs += out.err as u64;
             self.events[out.event as usize & 63] += 1;
         }
