@@ -1,11 +1,13 @@
 //! Co-simulation of the `eu_core` RTL (first slice, docs/eu_core.md) against the ISA-level model
 //! `sim::golden::eu_core`: every retired instruction (thread, IP, exec mask, destination
-//! register and flag writes) and the final registers and flags of every thread, on the kernels
-//! that fit the slice and on random programs restricted to it (`gen::program_restricted` with
-//! `hdl::eu_core::slice_ops()`). Threads are compared each in its own order: they share no state
-//! in this slice (no data memory), so the interleaving is not part of the result. Cycles and IPC
-//! are printed, not asserted.
+//! register, flag and memory writes) and the final registers, flags and data memory, on the
+//! kernels that fit the slice, on directed LD/ST programs and on random programs restricted to it
+//! (`gen::program_restricted` with `hdl::eu_core::slice_ops()`). Threads are compared each in its
+//! own order: the programs here give each thread its own part of the data memory (docs/isa.md
+//! leaves the order of two threads' accesses to one word open), so the interleaving is not part
+//! of the result. Cycles and IPC are printed, not asserted.
 
+use hdl::eu_core::enc::op;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use sim::drivers::eu_core::{EuCoreRtl, RtlRun};
@@ -19,14 +21,15 @@ fn kernel(name: &str) -> Program {
     assemble(&src).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Runs `m` on the ISA model and on the RTL and compares them; returns (retired, RTL cycles).
-fn check(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64) {
+/// Runs `m` on the ISA model and on the RTL and compares them; returns (retired, RTL cycles,
+/// retired LD/ST).
+fn check(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64, usize) {
     let threads = m.cfg.threads;
-    let (prog, rf) = (m.prog.clone(), m.rf.clone());
+    let (prog, rf, mem) = (m.prog.clone(), m.rf.clone(), m.mem.clone());
     let gold: Run = m.run();
     assert_eq!(gold.end, End::Done, "{name}: the ISA model did not finish ({} cycles)", gold.cycles);
     assert!(gold.exceptions.is_empty(), "{name}: the ISA model raised {:?}", gold.exceptions);
-    let r: RtlRun = rtl.run(&prog, &rf, 50 * gold.cycles + 1000);
+    let r: RtlRun = rtl.run(&prog, &rf, &mem, 50 * gold.cycles + 1000);
     assert_eq!(r.fault, None, "{name}: the RTL reported a fault (thread, IP, cause, not_yet)");
     assert!(r.finished, "{name}: the RTL did not finish in {} cycles", r.cycles);
     for t in 0..threads {
@@ -52,7 +55,11 @@ fn check(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64) {
         }
         assert_eq!(r.flags[t], gold.flags[t], "{name}: thread {t} final flags f0, f1");
     }
-    (r.trace.len(), r.cycles)
+    if let Some(k) = (0..mem.len() / 4).find(|&k| r.mem[4 * k..4 * k + 4] != gold.mem[4 * k..4 * k + 4]) {
+        panic!("{name}: final data memory differs first at byte {:#x}: ISA model {:02x?}, RTL {:02x?}", 4 * k, &gold.mem[4 * k..4 * k + 4], &r.mem[4 * k..4 * k + 4]);
+    }
+    let mem_ops = r.trace.iter().filter(|x| matches!(prog.code[x.ip as usize] as u64 & 0x7F, op::LD | op::ST)).count();
+    (r.trace.len(), r.cycles, mem_ops)
 }
 
 fn report(name: &str, retired: usize, cycles: u64) {
@@ -70,7 +77,7 @@ fn eu_core_kernel_fractal_matches_the_isa_model() {
             m.set_lane(t, 2, l, (410 + 820 * t as i32) as u32);
         }
     }
-    let (n, c) = check(&mut rtl, "fractal", m);
+    let (n, c, _) = check(&mut rtl, "fractal", m);
     report("fractal", n, c);
 }
 
@@ -87,8 +94,115 @@ fn eu_core_kernel_gcd_collatz_matches_the_isa_model() {
             m.set_lane(t, 3, l, if l == 7 { 6000 + t as u32 } else { rng.gen_range(1..3000) });
         }
     }
-    let (n, c) = check(&mut rtl, "gcd_collatz", m);
+    let (n, c, _) = check(&mut rtl, "gcd_collatz", m);
     report("gcd_collatz", n, c);
+}
+
+/// Gives thread t of a random model its own 1 KiB of the data memory: the LD/ST addresses in
+/// `gen::ADDR_REG` (word aligned, room for LD's offset up to 28) inside [1024 t, 1024 t + 1024);
+/// the memory as large as the RTL's, random data in the first 4 KiB (the rest zero).
+fn private_memory(rng: &mut StdRng, m: &mut Model, dmem_bytes: usize) {
+    assert!(gen::MEM_BYTES <= dmem_bytes && m.cfg.threads * 1024 <= gen::MEM_BYTES);
+    m.cfg.mem_bytes = dmem_bytes;
+    m.mem.resize(dmem_bytes, 0);
+    for t in 0..m.cfg.threads {
+        for l in 0..8 {
+            m.set_lane(t, gen::ADDR_REG, l, (1024 * t + 4 * rng.gen_range(0..(1024 - 32) / 4)) as u32);
+        }
+    }
+}
+
+/// LD/ST, directed: every thread loads its 8 words, adds, stores them back, loads with an
+/// offset, stores under a predicate and with exec size 4, and stores two lanes to one address
+/// (the higher lane wins); all threads at once, so the memory unit is busy when other threads'
+/// memory ops arrive (they are replayed).
+#[test]
+fn eu_core_load_store_matches_the_isa_model() {
+    let mut rtl = EuCoreRtl::new("default");
+    let p = assemble(
+        "
+    ld r3, r1
+    add r3, r3, r2
+    st r1, r3
+    ld r4, r1, 4
+    cmp.gt.f0 r4, r3
+    (f0) st r1, r2
+    st (4) r5, r4
+    ld.ne.f1 r6, r5
+    (!f1) add r7, r6, 1
+    st r8, r1
+",
+    )
+    .unwrap();
+    let mut rng = StdRng::seed_from_u64(0x1d57);
+    let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
+    for t in 0..4 {
+        for l in 0..8 {
+            let base = (1024 * t + 32 * l) as u32;
+            m.set_lane(t, 1, l, base + 4 * rng.gen_range(0..7));
+            m.set_lane(t, 2, l, rng.gen());
+            m.set_lane(t, 5, l, base + 512 + 4 * l as u32);
+            // lanes 2 and 3 store to one word
+            m.set_lane(t, 8, l, (1024 * t + 768 + 4 * [0, 1, 2, 2, 4, 5, 6, 7][l]) as u32);
+        }
+    }
+    for k in 0..rtl.dmem_bytes / 4 {
+        m.set_word(4 * k, if rng.gen_bool(0.2) { 0 } else { rng.gen() });
+    }
+    let (n, c, _) = check(&mut rtl, "load_store", m);
+    report("load_store", n, c);
+}
+
+/// A LD whose lane address is misaligned and a ST past the memory stop their threads with
+/// MEM_FAULT: the fault report is the ISA model's first exception (thread, IP, cause). The ISA
+/// then takes every thread into the trap handler, which this slice does not have, so the rest is
+/// compared with the ISA model's run of the same program without the bad address: the faulting
+/// thread retires exactly what that run retires before the faulting instruction and writes
+/// nothing after it, and every other thread runs to its end exactly as in that run.
+#[test]
+fn eu_core_bad_addresses_fault_with_mem_fault() {
+    use hdl::eu_core::enc::{cause, op};
+    let mut rtl = EuCoreRtl::new("default");
+    let p = assemble("    add r2, r2, 1\n    ld r3, r1\n    st r4, r2\n").unwrap();
+    for (bad_thread, reg, addr, bad_op) in [(1usize, 1u32, 0x102u32, op::LD), (3, 4, rtl.dmem_bytes as u32, op::ST)] {
+        let model = |bad: bool| {
+            let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p.clone());
+            for t in 0..4 {
+                for l in 0..8 {
+                    m.set_lane(t, 1, l, (256 * t + 4 * l) as u32);
+                    m.set_lane(t, 4, l, (256 * t + 128 + 4 * l) as u32);
+                }
+            }
+            if bad {
+                m.set_lane(bad_thread, reg, 5, addr);
+            }
+            m
+        };
+        let m = model(true);
+        let (prog, rf, mem) = (m.prog.clone(), m.rf.clone(), m.mem.clone());
+        let gold = m.run();
+        let e = gold.exceptions.first().expect("the ISA model raises MEM_FAULT");
+        assert_eq!((e.thread, e.cause), (bad_thread, cause::MEM_FAULT), "{e:?}");
+        assert_eq!(prog.code[e.ip as usize] as u64 & 0x7F, bad_op, "the faulting instruction is the {bad_op:#x}");
+        let good = model(false).run();
+        assert!(good.exceptions.is_empty());
+        let r = rtl.run(&prog, &rf, &mem, 10_000);
+        assert!(r.finished);
+        assert_eq!(r.fault, Some((bad_thread, e.ip, cause::MEM_FAULT, false)), "thread, IP, cause, not_yet");
+        for t in 0..4 {
+            let of = |v: &[sim::golden::eu_core::Retired]| v.iter().filter(|x| x.thread == t).map(|x| (x.ip, x.exec_mask, x.writes.clone())).collect::<Vec<_>>();
+            let mut want = of(&good.trace);
+            if t == bad_thread {
+                want.truncate(want.iter().position(|x| x.0 == e.ip).expect("the good run retires the faulting IP"));
+            }
+            assert_eq!(of(&r.trace), want, "thread {t}: retired instructions, RTL against the good run");
+        }
+        // the faulting thread's ST (the last instruction) never wrote: its words keep their value
+        let mut want_mem = good.mem.clone();
+        let st = 256 * bad_thread + 128;
+        want_mem[st..st + 32].copy_from_slice(&mem[st..st + 32]);
+        assert!(r.mem == want_mem, "final data memory");
+    }
 }
 
 /// Random structured programs restricted to the slice's ops and regions, 4 threads, random
@@ -104,7 +218,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     let mut rtl = EuCoreRtl::new("default");
     let ops = hdl::eu_core::slice_ops();
     let t0 = Instant::now();
-    let (mut programs, mut retired, mut cycles, mut skipped) = (0usize, 0usize, 0u64, 0usize);
+    let (mut programs, mut retired, mut cycles, mut skipped, mut mem_ops) = (0usize, 0usize, 0u64, 0usize, 0usize);
     while retired < RANDOM_RETIRED {
         let size = rng.gen_range(4..40);
         let p = gen::program_restricted(&mut rng, size, &ops);
@@ -113,6 +227,7 @@ fn eu_core_random_programs_match_the_isa_model() {
         }
         let mut m = gen::model(&mut rng, p, 4);
         m.cfg.host = Host::Kill;
+        private_memory(&mut rng, &mut m, rtl.dmem_bytes);
         // a program whose ISA run raises an exception (a branch-unit error of the random
         // skeleton) needs the trap controller, which this slice does not have: counted, skipped
         let probe = Model { cfg: m.cfg.clone(), prog: m.prog.clone(), rf: m.rf.clone(), mem: m.mem.clone() }.run();
@@ -120,12 +235,15 @@ fn eu_core_random_programs_match_the_isa_model() {
             skipped += 1;
             continue;
         }
-        let (n, c) = check(&mut rtl, &format!("program {programs} (seed {seed})"), m);
+        let (n, c, k) = check(&mut rtl, &format!("program {programs} (seed {seed})"), m);
+        mem_ops += k;
         programs += 1;
         retired += n;
         cycles += c;
     }
     report(&format!("random, {programs} programs"), retired, cycles);
+    println!("eu_core random: {mem_ops} of the retired instructions are LD/ST");
+    assert!(mem_ops * 100 >= retired, "too few LD/ST: {mem_ops} of {retired}");
     println!("eu_core random: {skipped} programs skipped (the ISA model raised an exception)");
     assert!(skipped * 10 <= programs, "{skipped} of {} programs raise exceptions", programs + skipped);
     println!("eu_core random: {:.0} retired instructions/s of co-simulation", retired as f64 / t0.elapsed().as_secs_f64());

@@ -45,6 +45,10 @@ pub struct Decode {
     pub is_eot: Signal<Out, Bit>,
     pub is_cmp: Signal<Out, Bit>,
     pub has_dst: Signal<Out, Bit>,
+    /// LD or ST (the memory unit).
+    pub is_mem: Signal<Out, Bit>,
+    /// ST.
+    pub is_st: Signal<Out, Bit>,
     /// The instruction does not decode (ISA: ILLEGAL_INSTR).
     pub illegal: Signal<Out, Bit>,
     /// Legal, but outside this slice (op or operand region).
@@ -72,6 +76,8 @@ pub struct Decode {
     k_exec: [Constant<Bits<3>>; 3],
     k_op_cmp: Constant<Bits<7>>,
     k_op_nop: Constant<Bits<7>>,
+    k_op_ld: Constant<Bits<7>>,
+    k_op_st: Constant<Bits<7>>,
     k_op_control_end: Constant<Bits<7>>,
     k_pred_f: Constant<Bits<2>>,
     k_pred_not_f: Constant<Bits<2>>,
@@ -154,6 +160,8 @@ impl Default for Decode {
             is_eot: Default::default(),
             is_cmp: Default::default(),
             has_dst: Default::default(),
+            is_mem: Default::default(),
+            is_st: Default::default(),
             illegal: Default::default(),
             not_yet: Default::default(),
             trap_cause: Default::default(),
@@ -178,6 +186,8 @@ impl Default for Decode {
             k_exec: std::array::from_fn(|i| k(i as u64)),
             k_op_cmp: k(op::CMP),
             k_op_nop: k(op::NOP),
+            k_op_ld: k(op::LD),
+            k_op_st: k(op::ST),
             // control flow is op < MOV (and not NOP): the ISA's op ranges
             k_op_control_end: k(op::MOV),
             k_pred_f: k(pred::F),
@@ -216,7 +226,10 @@ impl Logic for Decode {
         self.has_dst.next = bit_cast::<1, 128>(self.k_map_dst.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.has_src0.next = bit_cast::<1, 128>(self.k_map_src0.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.has_src1.next = bit_cast::<1, 128>(self.k_map_src1.val() >> bit_cast::<8, 7>(self.op.val())).any();
-        self.src0_imm.next = self.src1_imm.val() & self.has_src0.val() & !self.has_src1.val();
+        self.is_st.next = self.op.val() == self.k_op_st.val();
+        self.is_mem.next = (self.op.val() == self.k_op_ld.val()) | self.is_st.val();
+        // an op with one source takes the immediate in its place, except LD (its address offset)
+        self.src0_imm.next = self.src1_imm.val() & self.has_src0.val() & !self.has_src1.val() & (self.op.val() != self.k_op_ld.val());
         self.op_ok.next = bit_cast::<1, 128>(self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.bu_op.next = 0.into();
         if self.is_control.val() {

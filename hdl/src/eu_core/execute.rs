@@ -6,6 +6,12 @@
 //! before the step); any other op under E ∩ exec size ∩ predicate. An instruction that does not
 //! decode, is outside this slice, or gets a branch-unit error does not retire: it stops its
 //! thread (the trap controller that would take it to the handler is not in this slice).
+//!
+//! LD/ST (`mem::DataMemory`): the op is offered to the memory unit in every pass of its thread
+//! through this stage; until the unit answers `done` the pass does not retire and leaves the IP
+//! where it is (the thread's next slot fetches the same instruction again: a replay). In the
+//! `done` pass the lanes run a MOV of the unit's `value` (LD: the loaded words, written and
+//! flagged like any result; ST: the stored words, shown on the retire port with their addresses).
 
 use super::lane::AluLane;
 use crate::prims::RDff;
@@ -36,6 +42,19 @@ pub struct Execute<const TW: usize> {
     pub dst_reg: Signal<In, Bits<7>>,
     pub illegal: Signal<In, Bit>,
     pub not_yet: Signal<In, Bit>,
+    /// LD or ST.
+    pub is_mem: Signal<In, Bit>,
+    /// ST.
+    pub is_st: Signal<In, Bit>,
+    /// From the memory unit: a bad address in the offered op, the op is through, its lane values
+    /// and this pass's byte addresses.
+    pub mem_fault: Signal<In, Bit>,
+    pub mem_done: Signal<In, Bit>,
+    pub mem_value: Signal<In, Bits<256>>,
+    pub mem_addr: Signal<In, Bits<256>>,
+    /// To the memory unit: this pass offers a memory op; the execution mask.
+    pub mem_req: Signal<Out, Bit>,
+    pub exec_mask: Signal<Out, Bits<8>>,
     /// Register-file read data (src0, src1 registers).
     pub rf_data0: Signal<In, Bits<256>>,
     pub rf_data1: Signal<In, Bits<256>>,
@@ -60,9 +79,15 @@ pub struct Execute<const TW: usize> {
     pub wb_flag_we: Signal<Out, Bit>,
     pub wb_flag_sel: Signal<Out, Bit>,
     pub wb_flag_value: Signal<Out, Bits<8>>,
+    /// The lanes a retired ST wrote to memory, and their byte addresses.
+    pub wb_mem_we: Signal<Out, Bits<8>>,
+    pub wb_mem_addr: Signal<Out, Bits<256>>,
     lanes: [AluLane; 8],
     mask: Signal<Local, Bits<8>>,
     retire: Signal<Local, Bit>,
+    /// A memory op not through yet: replay.
+    replay: Signal<Local, Bit>,
+    k_op_mov: Constant<Bits<7>>,
     collect: Signal<Local, Bits<256>>,
     lane_out: Signal<Local, Bits<32>>,
     flags: Signal<Local, Bits<8>>,
@@ -77,6 +102,8 @@ pub struct Execute<const TW: usize> {
     flag_we_s3: RDff<Bit>,
     flag_sel_s3: RDff<Bit>,
     flag_value_s3: RDff<Bits<8>>,
+    mem_we_s3: RDff<Bits<8>>,
+    mem_addr_s3: RDff<Bits<256>>,
 }
 
 impl<const TW: usize> Default for Execute<TW> {
@@ -104,6 +131,14 @@ impl<const TW: usize> Default for Execute<TW> {
             dst_reg: Default::default(),
             illegal: Default::default(),
             not_yet: Default::default(),
+            is_mem: Default::default(),
+            is_st: Default::default(),
+            mem_fault: Default::default(),
+            mem_done: Default::default(),
+            mem_value: Default::default(),
+            mem_addr: Default::default(),
+            mem_req: Default::default(),
+            exec_mask: Default::default(),
             rf_data0: Default::default(),
             rf_data1: Default::default(),
             bu_exec_mask: Default::default(),
@@ -123,9 +158,13 @@ impl<const TW: usize> Default for Execute<TW> {
             wb_flag_we: Default::default(),
             wb_flag_sel: Default::default(),
             wb_flag_value: Default::default(),
+            wb_mem_we: Default::default(),
+            wb_mem_addr: Default::default(),
             lanes: Default::default(),
             mask: Default::default(),
             retire: Default::default(),
+            replay: Default::default(),
+            k_op_mov: Constant::new(super::enc::op::MOV.into()),
             collect: Default::default(),
             lane_out: Default::default(),
             flags: Default::default(),
@@ -140,6 +179,8 @@ impl<const TW: usize> Default for Execute<TW> {
             flag_we_s3: Default::default(),
             flag_sel_s3: Default::default(),
             flag_value_s3: Default::default(),
+            mem_we_s3: Default::default(),
+            mem_addr_s3: Default::default(),
         }
     }
 }
@@ -147,7 +188,7 @@ impl<const TW: usize> Default for Execute<TW> {
 impl<const TW: usize> Logic for Execute<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, valid_s3, tid_s3, ip_s3, mask_s3, dst_we_s3, dst_reg_s3, data_s3, flag_we_s3, flag_sel_s3, flag_value_s3);
+        clock!(self, clk, valid_s3, tid_s3, ip_s3, mask_s3, dst_we_s3, dst_reg_s3, data_s3, flag_we_s3, flag_sel_s3, flag_value_s3, mem_we_s3, mem_addr_s3);
         self.valid_s3.rst.next = self.rst.val();
         self.tid_s3.rst.next = self.rst.val();
         self.ip_s3.rst.next = self.rst.val();
@@ -158,18 +199,26 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.flag_we_s3.rst.next = self.rst.val();
         self.flag_sel_s3.rst.next = self.rst.val();
         self.flag_value_s3.rst.next = self.rst.val();
+        self.mem_we_s3.rst.next = self.rst.val();
+        self.mem_addr_s3.rst.next = self.rst.val();
         // the execution mask
         self.mask.next = self.bu_exec_mask.val();
         if !self.is_control.val() {
             self.mask.next = self.bu_exec_mask.val() & self.exec_lanes.val() & self.pred_lanes.val();
         }
-        self.fault.next = self.valid.val() & !self.init.val() & (self.illegal.val() | self.not_yet.val() | self.bu_err.val());
-        self.retire.next = self.valid.val() & !self.init.val() & !self.fault.val();
+        self.exec_mask.next = self.mask.val();
+        self.mem_req.next = self.valid.val() & !self.init.val() & self.is_mem.val() & !(self.illegal.val() | self.not_yet.val() | self.bu_err.val());
+        self.fault.next = self.valid.val()
+            & !self.init.val()
+            & (self.illegal.val() | self.not_yet.val() | self.bu_err.val() | (self.is_mem.val() & self.mem_fault.val()));
+        self.replay.next = self.valid.val() & !self.init.val() & !self.fault.val() & self.is_mem.val() & !self.mem_done.val();
+        self.retire.next = self.valid.val() & !self.init.val() & !self.fault.val() & !self.replay.val();
         // the thread's update: next IP; stop at EOT or a fault; INIT done
         self.upd_valid.next = self.valid.val();
         self.upd_ip.next = self.bu_next_ip.val();
-        // a fault keeps the IP (the faulting instruction); INIT keeps IP 0 (the thread starts there)
-        if self.fault.val() | self.init.val() {
+        // a fault keeps the IP (the faulting instruction); INIT keeps IP 0 (the thread starts
+        // there); a memory op not through yet is fetched again
+        if self.fault.val() | self.init.val() | self.replay.val() {
             self.upd_ip.next = self.ip.val();
         }
         self.upd_stop.next = self.fault.val() | (self.retire.val() & self.is_eot.val());
@@ -178,6 +227,9 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.flags.next = 0.into();
         for l in 0..8 {
             self.lanes[l].op.next = self.op.val();
+            if self.is_mem.val() {
+                self.lanes[l].op.next = self.k_op_mov.val();
+            }
             self.lanes[l].cmod.next = self.cmod.val();
             self.lanes[l].is_cmp.next = self.is_cmp.val();
             self.lanes[l].run.next = self.mask.val().get_bit(l);
@@ -185,6 +237,9 @@ impl<const TW: usize> Logic for Execute<TW> {
             self.lanes[l].src0.next = self.rf_data0.val().get_bits::<32>(32 * l);
             if self.src0_imm.val() {
                 self.lanes[l].src0.next = self.imm.val();
+            }
+            if self.is_mem.val() {
+                self.lanes[l].src0.next = self.mem_value.val().get_bits::<32>(32 * l);
             }
             self.lanes[l].src1.next = self.rf_data1.val().get_bits::<32>(32 * l);
             if self.src1_imm.val() {
@@ -205,6 +260,11 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.flag_we_s3.d.next = self.retire.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
         self.flag_sel_s3.d.next = self.flag_sel.val();
         self.flag_value_s3.d.next = self.flags.val();
+        self.mem_we_s3.d.next = 0.into();
+        if self.retire.val() & self.is_st.val() {
+            self.mem_we_s3.d.next = self.mask.val();
+        }
+        self.mem_addr_s3.d.next = self.mem_addr.val();
         self.wb_valid.next = self.valid_s3.q.val();
         self.wb_tid.next = self.tid_s3.q.val();
         self.wb_ip.next = self.ip_s3.q.val();
@@ -215,5 +275,7 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.wb_flag_we.next = self.flag_we_s3.q.val();
         self.wb_flag_sel.next = self.flag_sel_s3.q.val();
         self.wb_flag_value.next = self.flag_value_s3.q.val();
+        self.wb_mem_we.next = self.mem_we_s3.q.val();
+        self.wb_mem_addr.next = self.mem_addr_s3.q.val();
     }
 }

@@ -20,6 +20,8 @@ pub struct FaultReg<const TW: usize> {
     pub not_yet: Signal<In, Bit>,
     /// Decode's cause for `illegal` / `not_yet`; a branch-unit error is BRANCH_FAULT.
     pub decode_cause: Signal<In, Bits<4>>,
+    /// A LD/ST with a bad address (MEM_FAULT), when neither `illegal` nor `not_yet`.
+    pub mem_fault: Signal<In, Bit>,
     pub out_fault: Signal<Out, Bit>,
     pub out_tid: Signal<Out, Bits<TW>>,
     pub out_ip: Signal<Out, Bits<16>>,
@@ -31,6 +33,7 @@ pub struct FaultReg<const TW: usize> {
     cause_r: RDff<Bits<4>>,
     not_yet_r: RDff<Bit>,
     k_cause_branch_fault: Constant<Bits<4>>,
+    k_cause_mem_fault: Constant<Bits<4>>,
 }
 
 impl<const TW: usize> Default for FaultReg<TW> {
@@ -45,6 +48,7 @@ impl<const TW: usize> Default for FaultReg<TW> {
             illegal: Default::default(),
             not_yet: Default::default(),
             decode_cause: Default::default(),
+            mem_fault: Default::default(),
             out_fault: Default::default(),
             out_tid: Default::default(),
             out_ip: Default::default(),
@@ -56,6 +60,7 @@ impl<const TW: usize> Default for FaultReg<TW> {
             cause_r: Default::default(),
             not_yet_r: Default::default(),
             k_cause_branch_fault: Constant::new(cause::BRANCH_FAULT.into()),
+            k_cause_mem_fault: Constant::new(cause::MEM_FAULT.into()),
         }
     }
 }
@@ -84,6 +89,9 @@ impl<const TW: usize> Logic for FaultReg<TW> {
             self.cause_r.d.next = self.decode_cause.val();
             if !self.illegal.val() & !self.not_yet.val() {
                 self.cause_r.d.next = self.k_cause_branch_fault.val();
+                if self.mem_fault.val() {
+                    self.cause_r.d.next = self.k_cause_mem_fault.val();
+                }
             }
         }
         self.out_fault.next = self.seen.q.val();

@@ -28,6 +28,10 @@ pub struct Issue<const TW: usize> {
     pub in_is_eot: Signal<In, Bit>,
     /// S1: writes a destination register.
     pub in_has_dst: Signal<In, Bit>,
+    /// S1: LD or ST.
+    pub in_is_mem: Signal<In, Bit>,
+    /// S1: ST.
+    pub in_is_st: Signal<In, Bit>,
     /// S1: flag register named.
     pub in_flag_sel: Signal<In, Bit>,
     /// S1: its value at decode.
@@ -70,6 +74,10 @@ pub struct Issue<const TW: usize> {
     pub is_eot: Signal<Out, Bit>,
     /// S2: writes a destination register.
     pub has_dst: Signal<Out, Bit>,
+    /// S2: LD or ST.
+    pub is_mem: Signal<Out, Bit>,
+    /// S2: ST.
+    pub is_st: Signal<Out, Bit>,
     /// S2: flag register named.
     pub flag_sel: Signal<Out, Bit>,
     /// S2: its value at decode.
@@ -102,6 +110,8 @@ pub struct Issue<const TW: usize> {
     r_is_control: RDff<Bit>,
     r_is_eot: RDff<Bit>,
     r_has_dst: RDff<Bit>,
+    r_is_mem: RDff<Bit>,
+    r_is_st: RDff<Bit>,
     r_flag_sel: RDff<Bit>,
     r_flag_value: RDff<Bits<8>>,
     r_exec_lanes: RDff<Bits<8>>,
@@ -118,7 +128,7 @@ pub struct Issue<const TW: usize> {
 impl<const TW: usize> Logic for Issue<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, r_valid, r_init, r_tid, r_ip, r_op, r_cmod, r_is_cmp, r_is_control, r_is_eot, r_has_dst, r_flag_sel, r_flag_value, r_exec_lanes, r_pred_lanes, r_imm, r_src0_imm, r_src1_imm, r_dst_reg, r_illegal, r_not_yet, r_trap_cause);
+        clock!(self, clk, r_valid, r_init, r_tid, r_ip, r_op, r_cmod, r_is_cmp, r_is_control, r_is_eot, r_has_dst, r_is_mem, r_is_st, r_flag_sel, r_flag_value, r_exec_lanes, r_pred_lanes, r_imm, r_src0_imm, r_src1_imm, r_dst_reg, r_illegal, r_not_yet, r_trap_cause);
         self.r_valid.rst.next = self.rst.val();
         self.r_valid.d.next = self.in_valid.val();
         self.valid.next = self.r_valid.q.val();
@@ -149,6 +159,12 @@ impl<const TW: usize> Logic for Issue<TW> {
         self.r_has_dst.rst.next = self.rst.val();
         self.r_has_dst.d.next = self.in_has_dst.val();
         self.has_dst.next = self.r_has_dst.q.val();
+        self.r_is_mem.rst.next = self.rst.val();
+        self.r_is_mem.d.next = self.in_is_mem.val();
+        self.is_mem.next = self.r_is_mem.q.val();
+        self.r_is_st.rst.next = self.rst.val();
+        self.r_is_st.d.next = self.in_is_st.val();
+        self.is_st.next = self.r_is_st.q.val();
         self.r_flag_sel.rst.next = self.rst.val();
         self.r_flag_sel.d.next = self.in_flag_sel.val();
         self.flag_sel.next = self.r_flag_sel.q.val();

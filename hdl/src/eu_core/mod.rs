@@ -22,6 +22,7 @@ mod fetch;
 mod flags;
 mod issue;
 mod lane;
+mod mem;
 mod regfile;
 pub mod rtl;
 
@@ -47,8 +48,7 @@ pub struct Config {
     pub regs: usize,
     /// Instruction memory depth in 128-bit instructions.
     pub imem_depth: usize,
-    /// Data memory bytes (LD/ST). Not instantiated in this slice (no LD/ST yet); the key is
-    /// checked so that configs written now stay valid.
+    /// Data memory bytes (LD/ST): 8 banks of `dmem_bytes / 32` words (EBR).
     pub dmem_bytes: usize,
 }
 
@@ -83,6 +83,8 @@ pub fn slice_ops() -> Vec<u64> {
         op::MAX,
         op::CMP,
         op::SEL,
+        op::LD,
+        op::ST,
     ]);
     v
 }
@@ -111,12 +113,16 @@ impl Config {
     pub fn imem_aw(&self) -> usize {
         self.imem_depth.trailing_zeros() as usize
     }
+    /// Data-memory row address bits: log2(dmem_bytes / 32) (rows of 8 words, one per bank).
+    pub fn dmem_rw(&self) -> usize {
+        self.dmem_bytes.trailing_zeros() as usize - 5
+    }
 }
 
-fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize>(
+fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize>(
     params: Vec<(String, String)>,
 ) -> Result<EmittedModule, EmitError> {
-    emit_module(EuCore::<T, TW, RA, IA, LM, W16>::new(), "eu_eu_core", "eu_core", params)
+    emit_module(EuCore::<T, TW, RA, IA, LM, W16, DR>::new(), "eu_eu_core", "eu_core", params)
 }
 
 macro_rules! emit_for {
@@ -124,9 +130,12 @@ macro_rules! emit_for {
         $( emit_for!(@ia $cfg, $params, $t, $tw; $ias); )*
     };
     (@ia $cfg:expr, $params:expr, $t:literal, $tw:literal; [$($ia:literal),*]) => {
+        $( emit_for!(@dr $cfg, $params, $t, $tw, $ia; [7, 9, 11]); )*
+    };
+    (@dr $cfg:expr, $params:expr, $t:literal, $tw:literal, $ia:literal; [$($dr:literal),*]) => {
         $(
-            if ($cfg.threads, $cfg.imem_aw()) == ($t, $ia) {
-                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }>($params);
+            if ($cfg.threads, $cfg.imem_aw(), $cfg.dmem_rw()) == ($t, $ia, $dr) {
+                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }, $dr>($params);
             }
         )*
     };
@@ -186,10 +195,14 @@ mod tests {
     fn eu_core_every_allowed_config_emits() {
         for t in THREADS_ALLOWED {
             for d in IMEM_DEPTH_ALLOWED {
-                let c = Config { threads: t, imem_depth: d, ..Default::default() };
-                Block::validate(&c).unwrap();
-                let m = Block::emit(&c).unwrap();
-                assert_eq!(m[0].name, "eu_eu_core");
+                for m in DMEM_BYTES_ALLOWED {
+                    let c = Config { threads: t, imem_depth: d, dmem_bytes: m, ..Default::default() };
+                    Block::validate(&c).unwrap();
+                    let e = Block::emit(&c).unwrap();
+                    assert_eq!(e[0].name, "eu_eu_core");
+                    let w = |n: &str| e[0].ports.iter().find(|p| p.name == n).unwrap_or_else(|| panic!("port {n}")).width;
+                    assert_eq!((w("dmem_addr"), w("dmem_raddr")), (c.dmem_rw(), c.dmem_rw()), "{c:?}");
+                }
             }
         }
     }

@@ -9,7 +9,8 @@
 //! ```
 //! With `T` >= 4 threads in strict rotation, a thread's next instruction is fetched after its
 //! previous one has left S2 (IP, thread state) and is decoded after it has written back (flags,
-//! registers), so the pipeline needs no forwarding and no scoreboard.
+//! registers), so the pipeline needs no forwarding and no scoreboard. LD/ST go to the data
+//! memory unit (`mem::DataMemory`) and are replayed in their thread's slots until it is through.
 
 use super::decode::Decode;
 use super::execute::Execute;
@@ -17,6 +18,7 @@ use super::fault::FaultReg;
 use super::fetch::Fetch;
 use super::flags::FlagRegs;
 use super::issue::Issue;
+use super::mem::DataMemory;
 use super::regfile::RegFile;
 use crate::branch_unit::enc::op as bu_op;
 use crate::branch_unit::BranchUnit;
@@ -27,9 +29,10 @@ use rust_hdl::prelude::*;
 pub type CoreBranchUnit<const T: usize, const TW: usize, const LM: usize> = BranchUnit<8, 4, 7, 16, 18, 56, 20, 20, 100, T, TW, LM>;
 
 /// The core. Const generics: threads `T`, `TW` = log2 T, register-file address bits
-/// `RA` = TW + 7, instruction-memory address bits `IA`, `LM` = 8 T, `W16` = 16 T.
+/// `RA` = TW + 7, instruction-memory address bits `IA`, `LM` = 8 T, `W16` = 16 T, data-memory
+/// row address bits `DR` = log2(dmem_bytes / 32).
 #[derive(LogicBlock)]
-pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> {
+pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> {
     /// Rising-edge clock.
     pub clk: Signal<In, Clock>,
     /// Synchronous, active-high reset: every thread stopped, flags and fault report cleared
@@ -57,6 +60,17 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub rf_raddr: Signal<In, Bits<RA>>,
     /// Register read for the host.
     pub rf_rdata: Signal<Out, Bits<256>>,
+    /// Host write of data-memory row `dmem_addr` (32 bytes: the word at byte address
+    /// 32 dmem_addr + 4 l in lane l) while not busy.
+    pub dmem_we: Signal<In, Bit>,
+    /// Data-memory row of the host write.
+    pub dmem_addr: Signal<In, Bits<DR>>,
+    /// Row value of the host write (word l at bits [32l, 32l+32), little endian bytes).
+    pub dmem_wdata: Signal<In, Bits<256>>,
+    /// Host read row (while not busy); the data shows at `dmem_rdata` one cycle later.
+    pub dmem_raddr: Signal<In, Bits<DR>>,
+    /// Data-memory row read for the host.
+    pub dmem_rdata: Signal<Out, Bits<256>>,
     /// Every thread's flag registers: thread k's f0 at bits [16k, 16k+8), f1 at [16k+8, 16k+16).
     pub flags: Signal<Out, Bits<W16>>,
     /// An instruction retired this cycle (its writes are done at this edge).
@@ -72,8 +86,13 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub retire_dst_we: Signal<Out, Bit>,
     /// Its destination register.
     pub retire_dst_reg: Signal<Out, Bits<7>>,
-    /// The values written (lanes outside the mask are not written).
+    /// The values written (lanes outside the mask are not written); for ST the stored words.
     pub retire_dst_data: Signal<Out, Bits<256>>,
+    /// Bit l: a ST wrote lane l's word (`retire_dst_data` lane l) to byte address
+    /// `retire_mem_addr` lane l, lanes in ascending order.
+    pub retire_mem_we: Signal<Out, Bits<8>>,
+    /// Byte addresses of the ST's lanes (lane l at bits [32l, 32l+32)).
+    pub retire_mem_addr: Signal<Out, Bits<256>>,
     /// It writes flag register `retire_flag_sel`.
     pub retire_flag_we: Signal<Out, Bit>,
     /// The flag register written (0: f0, 1: f1).
@@ -97,12 +116,13 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     branch: CoreBranchUnit<T, TW, LM>,
     issue: Issue<TW>,
     execute: Execute<TW>,
+    memory: DataMemory<TW, DR>,
     fault_reg: FaultReg<TW>,
     k_bu_op_init: Constant<Bits<5>>,
     k_all_lanes: Constant<Bits<8>>,
 }
 
-impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> EuCore<T, TW, RA, IA, LM, W16> {
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> EuCore<T, TW, RA, IA, LM, W16, DR> {
     pub fn new() -> Self {
         assert!(T >= 4 && T == 1 << TW && RA == TW + 7 && LM == 8 * T && W16 == 16 * T && IA <= 16);
         Self {
@@ -119,6 +139,11 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             rf_wdata: Default::default(),
             rf_raddr: Default::default(),
             rf_rdata: Default::default(),
+            dmem_we: Default::default(),
+            dmem_addr: Default::default(),
+            dmem_wdata: Default::default(),
+            dmem_raddr: Default::default(),
+            dmem_rdata: Default::default(),
             flags: Default::default(),
             retire_valid: Default::default(),
             retire_tid: Default::default(),
@@ -127,6 +152,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             retire_dst_we: Default::default(),
             retire_dst_reg: Default::default(),
             retire_dst_data: Default::default(),
+            retire_mem_we: Default::default(),
+            retire_mem_addr: Default::default(),
             retire_flag_we: Default::default(),
             retire_flag_sel: Default::default(),
             retire_flag_value: Default::default(),
@@ -142,6 +169,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             branch: BranchUnit::new(8, 8, T, 0),
             issue: Default::default(),
             execute: Default::default(),
+            memory: Default::default(),
             fault_reg: Default::default(),
             k_bu_op_init: Constant::new(bu_op::INIT.into()),
             k_all_lanes: Constant::new(0xFFu64.into()),
@@ -149,13 +177,13 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
     }
 }
 
-impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> Default for EuCore<T, TW, RA, IA, LM, W16> {
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> Default for EuCore<T, TW, RA, IA, LM, W16, DR> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize> Logic for EuCore<T, TW, RA, IA, LM, W16> {
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> Logic for EuCore<T, TW, RA, IA, LM, W16, DR> {
     #[hdl_gen]
     fn update(&mut self) {
         // clocks and resets
@@ -165,12 +193,14 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.branch.clk.next = self.clk.val();
         self.issue.clk.next = self.clk.val();
         self.execute.clk.next = self.clk.val();
+        self.memory.clk.next = self.clk.val();
         self.fault_reg.clk.next = self.clk.val();
         self.fetch.rst.next = self.rst.val();
         self.flag_regs.rst.next = self.rst.val();
         self.branch.rst.next = self.rst.val();
         self.issue.rst.next = self.rst.val();
         self.execute.rst.next = self.rst.val();
+        self.memory.rst.next = self.rst.val();
         self.fault_reg.rst.next = self.rst.val();
         // S0 fetch; the host's instruction writes; the thread update from S2
         self.fetch.start.next = self.start.val();
@@ -221,6 +251,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.in_is_control.next = self.decode.is_control.val();
         self.issue.in_is_eot.next = self.decode.is_eot.val();
         self.issue.in_has_dst.next = self.decode.has_dst.val();
+        self.issue.in_is_mem.next = self.decode.is_mem.val();
+        self.issue.in_is_st.next = self.decode.is_st.val();
         self.issue.in_flag_sel.next = self.decode.flag_sel.val();
         self.issue.in_flag_value.next = self.decode.flag_value.val();
         self.issue.in_exec_lanes.next = self.decode.exec_lanes.val();
@@ -243,6 +275,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.is_control.next = self.issue.is_control.val();
         self.execute.is_eot.next = self.issue.is_eot.val();
         self.execute.has_dst.next = self.issue.has_dst.val();
+        self.execute.is_mem.next = self.issue.is_mem.val();
+        self.execute.is_st.next = self.issue.is_st.val();
         self.execute.flag_sel.next = self.issue.flag_sel.val();
         self.execute.flag_value.next = self.issue.flag_value.val();
         self.execute.exec_lanes.next = self.issue.exec_lanes.val();
@@ -258,6 +292,25 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
         self.execute.bu_next_ip.next = self.branch.rsp_next_ip.val();
         self.execute.bu_err.next = self.branch.rsp_err.val();
+        // S2 memory op (the data memory's host ports while idle)
+        self.memory.host_en.next = !self.fetch.busy.val();
+        self.memory.host_we.next = self.dmem_we.val();
+        self.memory.host_waddr.next = self.dmem_addr.val();
+        self.memory.host_wdata.next = self.dmem_wdata.val();
+        self.memory.host_raddr.next = self.dmem_raddr.val();
+        self.dmem_rdata.next = self.memory.host_rdata.val();
+        self.memory.req.next = self.execute.mem_req.val();
+        self.memory.tid.next = self.issue.tid.val();
+        self.memory.is_st.next = self.issue.is_st.val();
+        self.memory.mask.next = self.execute.exec_mask.val();
+        self.memory.src0.next = self.regfile.rd_data0.val();
+        self.memory.src1.next = self.regfile.rd_data1.val();
+        self.memory.imm.next = self.issue.imm.val();
+        self.memory.src1_imm.next = self.issue.src1_imm.val();
+        self.execute.mem_fault.next = self.memory.fault.val();
+        self.execute.mem_done.next = self.memory.done.val();
+        self.execute.mem_value.next = self.memory.value.val();
+        self.execute.mem_addr.next = self.memory.addr.val();
         self.fault_reg.clear.next = self.start.val() & !self.fetch.busy.val();
         self.fault_reg.fault.next = self.execute.fault.val();
         self.fault_reg.tid.next = self.issue.tid.val();
@@ -265,6 +318,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fault_reg.illegal.next = self.issue.illegal.val();
         self.fault_reg.not_yet.next = self.issue.not_yet.val();
         self.fault_reg.decode_cause.next = self.issue.trap_cause.val();
+        self.fault_reg.mem_fault.next = self.issue.is_mem.val() & self.memory.fault.val();
         // S3 writeback: register file (or the host's write while idle), flags, retire port
         self.regfile.we.next = self.execute.wb_dst_we.val();
         self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());
@@ -288,6 +342,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.retire_dst_we.next = self.execute.wb_dst_we.val();
         self.retire_dst_reg.next = self.execute.wb_dst_reg.val();
         self.retire_dst_data.next = self.execute.wb_data.val();
+        self.retire_mem_we.next = self.execute.wb_mem_we.val();
+        self.retire_mem_addr.next = self.execute.wb_mem_addr.val();
         self.retire_flag_we.next = self.execute.wb_flag_we.val();
         self.retire_flag_sel.next = self.execute.wb_flag_sel.val();
         self.retire_flag_value.next = self.execute.wb_flag_value.val();

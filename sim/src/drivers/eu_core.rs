@@ -2,7 +2,8 @@
 //! registers through the host ports, starts every thread, records every retired instruction from
 //! the retire port in the ISA model's form ([`Retired`]: thread, IP, exec mask, destination
 //! writes with the whole register after the write) and reads the final registers and flags back,
-//! so a run compares with [`Model::run`] record by record.
+//! so a run compares with [`Model::run`] record by record. The data memory is loaded and read
+//! back whole through its host ports, a 32-byte row per cycle.
 //!
 //! The retire port carries the written lanes only; the driver keeps a copy of each thread's
 //! registers (loaded, then updated from the retire port) to give a register write the ISA model's
@@ -22,6 +23,8 @@ pub struct RtlRun {
     /// Per thread: the register file read back at the end (128 x 32 bytes).
     pub rf: Vec<Vec<u8>>,
     pub flags: Vec<[u8; 2]>,
+    /// The data memory read back at the end.
+    pub mem: Vec<u8>,
     /// The fault report: (thread, IP, cause, not_yet), if an instruction faulted.
     pub fault: Option<(usize, u64, u64, bool)>,
     /// The run ended (every thread at its EOT or stopped) within the cycle limit.
@@ -37,8 +40,13 @@ struct Ports {
     rf_addr: In,
     rf_wdata: In,
     rf_raddr: In,
+    dmem_we: In,
+    dmem_addr: In,
+    dmem_wdata: In,
+    dmem_raddr: In,
     busy: Out,
     rf_rdata: Out,
+    dmem_rdata: Out,
     flags: Out,
     retire_valid: Out,
     retire_tid: Out,
@@ -47,6 +55,8 @@ struct Ports {
     retire_dst_we: Out,
     retire_dst_reg: Out,
     retire_dst_data: Out,
+    retire_mem_we: Out,
+    retire_mem_addr: Out,
     retire_flag_we: Out,
     retire_flag_sel: Out,
     retire_flag_value: Out,
@@ -62,6 +72,9 @@ pub struct EuCoreRtl {
     p: Ports,
     pub threads: usize,
     pub imem_depth: usize,
+    pub dmem_bytes: usize,
+    /// What the RTL's data memory holds (it has no reset): rows equal to it are not reloaded.
+    dmem_shadow: Option<Vec<u8>>,
 }
 
 impl EuCoreRtl {
@@ -78,8 +91,13 @@ impl EuCoreRtl {
             rf_addr: i("rf_addr"),
             rf_wdata: i("rf_wdata"),
             rf_raddr: i("rf_raddr"),
+            dmem_we: i("dmem_we"),
+            dmem_addr: i("dmem_addr"),
+            dmem_wdata: i("dmem_wdata"),
+            dmem_raddr: i("dmem_raddr"),
             busy: o("busy"),
             rf_rdata: o("rf_rdata"),
+            dmem_rdata: o("dmem_rdata"),
             flags: o("flags"),
             retire_valid: o("retire_valid"),
             retire_tid: o("retire_tid"),
@@ -88,6 +106,8 @@ impl EuCoreRtl {
             retire_dst_we: o("retire_dst_we"),
             retire_dst_reg: o("retire_dst_reg"),
             retire_dst_data: o("retire_dst_data"),
+            retire_mem_we: o("retire_mem_we"),
+            retire_mem_addr: o("retire_mem_addr"),
             retire_flag_we: o("retire_flag_we"),
             retire_flag_sel: o("retire_flag_sel"),
             retire_flag_value: o("retire_flag_value"),
@@ -99,7 +119,8 @@ impl EuCoreRtl {
         };
         let threads: usize = dut.param("threads").parse().unwrap();
         let imem_depth: usize = dut.param("imem_depth").parse().unwrap();
-        let mut s = EuCoreRtl { dut, p, threads, imem_depth };
+        let dmem_bytes: usize = dut.param("dmem_bytes").parse().unwrap();
+        let mut s = EuCoreRtl { dut, p, threads, imem_depth, dmem_bytes, dmem_shadow: None };
         s.dut.reset(2);
         s
     }
@@ -116,10 +137,12 @@ impl EuCoreRtl {
         (0..n / 8).flat_map(|k| self.dut.get_field(p, 64 * k, 64).to_le_bytes()).collect()
     }
 
-    /// Loads `prog` and the registers `rf` (per thread, 128 x 32 bytes), starts, runs until every
-    /// thread has ended or `max_cycles`, reads the registers and flags back.
-    pub fn run(&mut self, prog: &Program, rf: &[Vec<u8>], max_cycles: u64) -> RtlRun {
+    /// Loads `prog`, the registers `rf` (per thread, 128 x 32 bytes) and the data memory `mem`
+    /// (`dmem_bytes`), starts, runs until every thread has ended or `max_cycles`, reads the
+    /// registers, flags and data memory back.
+    pub fn run(&mut self, prog: &Program, rf: &[Vec<u8>], mem: &[u8], max_cycles: u64) -> RtlRun {
         assert_eq!(rf.len(), self.threads);
+        assert_eq!(mem.len(), self.dmem_bytes, "the ISA model's mem_bytes must be the RTL's dmem_bytes");
         assert!(prog.code.len() <= self.imem_depth, "program of {} words > imem {}", prog.code.len(), self.imem_depth);
         let p = &self.p;
         let (imem_we, imem_addr, imem_wdata, rf_we, rf_addr, rf_wdata) = (p.imem_we, p.imem_addr, p.imem_wdata, p.rf_we, p.rf_addr, p.rf_wdata);
@@ -140,6 +163,16 @@ impl EuCoreRtl {
             }
         }
         self.dut.set(rf_we, 0);
+        self.dut.set(self.p.dmem_we, 1);
+        for (row, bytes) in mem.chunks(32).enumerate() {
+            if self.dmem_shadow.as_ref().is_some_and(|m| &m[32 * row..32 * row + 32] == bytes) {
+                continue;
+            }
+            self.dut.set(self.p.dmem_addr, row as u64);
+            self.set_wide(self.p.dmem_wdata, bytes);
+            self.dut.tick();
+        }
+        self.dut.set(self.p.dmem_we, 0);
         let mut shadow: Vec<Vec<u8>> = rf.to_vec();
         self.dut.set(self.p.start, 1);
         self.dut.tick();
@@ -176,7 +209,14 @@ impl EuCoreRtl {
         let flags = (0..self.threads)
             .map(|t| [self.dut.get_field(self.p.flags, 16 * t, 8) as u8, self.dut.get_field(self.p.flags, 16 * t + 8, 8) as u8])
             .collect();
-        RtlRun { cycles, trace, rf: out, flags, fault, finished }
+        let mut mem_out = vec![0u8; self.dmem_bytes];
+        for (row, bytes) in mem_out.chunks_mut(32).enumerate() {
+            self.dut.set(self.p.dmem_raddr, row as u64);
+            self.dut.tick();
+            bytes.copy_from_slice(&self.get_wide(self.p.dmem_rdata, 32));
+        }
+        self.dmem_shadow = Some(mem_out.clone());
+        RtlRun { cycles, trace, rf: out, flags, mem: mem_out, fault, finished }
     }
 
     fn retired(&self, cycle: u64, shadow: &mut [Vec<u8>]) -> Retired {
@@ -184,6 +224,11 @@ impl EuCoreRtl {
         let thread = self.dut.get(p.retire_tid) as usize;
         let mask = self.dut.get(p.retire_exec_mask) as u8;
         let mut writes = Vec::new();
+        let mem_we = self.dut.get(p.retire_mem_we);
+        for l in (0..8).filter(|l| mem_we >> l & 1 == 1) {
+            let addr = self.dut.get_field(p.retire_mem_addr, 32 * l, 32) as u32;
+            writes.push(Write::Mem { addr, value: self.dut.get_field(p.retire_dst_data, 32 * l, 32) as u32 });
+        }
         if self.dut.get(p.retire_dst_we) == 1 {
             let reg = self.dut.get(p.retire_dst_reg) as u32;
             let data = self.get_wide(p.retire_dst_data, 32);

@@ -67,8 +67,9 @@ struct G<'a> {
     /// memory, special registers or traps, so each lane can be run alone as scalar code.
     local: bool,
     /// Restricted programs: only these ops (the control flow of the skeleton always), default
-    /// regions only (`r.0<N;N,1>:d` sources, `r.0<1>:d` destinations), no memory, special
-    /// registers, traps or handler: the subset an RTL slice runs (`hdl::eu_core::slice_ops`).
+    /// regions only (`r.0<N;N,1>:d` sources, `r.0<1>:d` destinations; LD/ST address register
+    /// [`ADDR_REG`]), no special registers, traps or handler: the subset an RTL slice runs
+    /// (`hdl::eu_core::slice_ops`).
     ops: Option<&'a [u64]>,
 }
 
@@ -185,6 +186,14 @@ impl G<'_> {
         }
         if opd.dst && self.rng.gen_bool(0.2) || o == op::CMP {
             i.cmod = self.rng.gen_range(1..8);
+        }
+        if matches!(o, op::LD | op::ST) {
+            // the valid addresses of ADDR_REG (default region); LD's immediate is an offset
+            i.src0 = Region { reg: ADDR_REG, ..src(self.rng) };
+            i.src0.ty = rag::T_UD;
+            if o == op::LD {
+                i.imm = self.rng.gen_bool(0.5).then(|| 4 * self.rng.gen_range(0..8));
+            }
         }
         i
     }
