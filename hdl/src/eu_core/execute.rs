@@ -52,9 +52,6 @@ pub struct Execute<const TW: usize> {
     pub mem_done: Signal<In, Bit>,
     pub mem_value: Signal<In, Bits<256>>,
     pub mem_addr: Signal<In, Bits<256>>,
-    /// To the memory unit: this pass offers a memory op; the execution mask.
-    pub mem_req: Signal<Out, Bit>,
-    pub exec_mask: Signal<Out, Bits<8>>,
     /// Register-file read data (src0, src1 registers).
     pub rf_data0: Signal<In, Bits<256>>,
     pub rf_data1: Signal<In, Bits<256>>,
@@ -137,8 +134,6 @@ impl<const TW: usize> Default for Execute<TW> {
             mem_done: Default::default(),
             mem_value: Default::default(),
             mem_addr: Default::default(),
-            mem_req: Default::default(),
-            exec_mask: Default::default(),
             rf_data0: Default::default(),
             rf_data1: Default::default(),
             bu_exec_mask: Default::default(),
@@ -206,8 +201,6 @@ impl<const TW: usize> Logic for Execute<TW> {
         if !self.is_control.val() {
             self.mask.next = self.bu_exec_mask.val() & self.exec_lanes.val() & self.pred_lanes.val();
         }
-        self.exec_mask.next = self.mask.val();
-        self.mem_req.next = self.valid.val() & !self.init.val() & self.is_mem.val() & !(self.illegal.val() | self.not_yet.val() | self.bu_err.val());
         self.fault.next = self.valid.val()
             & !self.init.val()
             & (self.illegal.val() | self.not_yet.val() | self.bu_err.val() | (self.is_mem.val() & self.mem_fault.val()));

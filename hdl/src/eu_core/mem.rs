@@ -34,12 +34,22 @@ pub struct DataMemory<const TW: usize, const DR: usize> {
     /// Host read of row `host_raddr`; the data shows on `host_rdata` one cycle later.
     pub host_raddr: Signal<In, Bits<DR>>,
     pub host_rdata: Signal<Out, Bits<256>>,
-    /// S2: this slot carries a memory op (decoded, no other fault).
-    pub req: Signal<In, Bit>,
+    /// S2 (from `Issue`): the slot, its op class and decode faults.
+    pub valid: Signal<In, Bit>,
+    pub init: Signal<In, Bit>,
+    pub is_mem: Signal<In, Bit>,
+    pub illegal: Signal<In, Bit>,
+    pub not_yet: Signal<In, Bit>,
     pub tid: Signal<In, Bits<TW>>,
     pub is_st: Signal<In, Bit>,
-    /// The op's execution mask.
-    pub mask: Signal<In, Bits<8>>,
+    /// Exec-size and predicate lanes (`Issue`), and the branch unit's response: the op's
+    /// execution mask and whether the step failed. (The unit forms the mask and its request
+    /// itself, from the stage's inputs, so that no signal runs from the execute stage into it
+    /// and back: one combinational block per direction.)
+    pub exec_lanes: Signal<In, Bits<8>>,
+    pub pred_lanes: Signal<In, Bits<8>>,
+    pub bu_exec_mask: Signal<In, Bits<8>>,
+    pub bu_err: Signal<In, Bit>,
     /// src0 (addresses) and src1 (store data) from the register file.
     pub src0: Signal<In, Bits<256>>,
     pub src1: Signal<In, Bits<256>>,
@@ -72,6 +82,8 @@ pub struct DataMemory<const TW: usize, const DR: usize> {
     bank_r: RDff<Bits<3>>,
     /// The loaded words, shifted in from the top (lane 7 last).
     loaded: RDff<Bits<256>>,
+    req: Signal<Local, Bit>,
+    mask: Signal<Local, Bits<8>>,
     offset: Signal<Local, Bits<32>>,
     lane_addr: Signal<Local, Bits<32>>,
     word: Signal<Local, Bits<32>>,
@@ -105,9 +117,18 @@ impl<const TW: usize, const DR: usize> Default for DataMemory<TW, DR> {
             host_wdata: Default::default(),
             host_raddr: Default::default(),
             host_rdata: Default::default(),
-            req: Default::default(),
+            valid: Default::default(),
+            init: Default::default(),
+            is_mem: Default::default(),
+            illegal: Default::default(),
+            not_yet: Default::default(),
             tid: Default::default(),
             is_st: Default::default(),
+            exec_lanes: Default::default(),
+            pred_lanes: Default::default(),
+            bu_exec_mask: Default::default(),
+            bu_err: Default::default(),
+            req: Default::default(),
             mask: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
@@ -167,7 +188,10 @@ impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
         self.rd_pend.rst.next = self.rst.val();
         self.bank_r.rst.next = self.rst.val();
         self.loaded.rst.next = self.rst.val();
-        // the offered op: byte addresses, address check, store words
+        // the offered op (as the execute stage sees it): request, mask, byte addresses, address
+        // check, store words
+        self.req.next = self.valid.val() & !self.init.val() & self.is_mem.val() & !(self.illegal.val() | self.not_yet.val() | self.bu_err.val());
+        self.mask.next = self.bu_exec_mask.val() & self.exec_lanes.val() & self.pred_lanes.val();
         self.offset.next = 0.into();
         if !self.is_st.val() & self.src1_imm.val() {
             self.offset.next = self.imm.val();
