@@ -75,6 +75,10 @@ pub struct EuCoreRtl {
     pub dmem_bytes: usize,
     /// What the RTL's data memory holds (it has no reset): rows equal to it are not reloaded.
     dmem_shadow: Option<Vec<u8>>,
+    /// Keep the ports of every cycle from `start` to the end of the run (figures).
+    pub capture: bool,
+    /// The last run's captured cycles, when `capture` is set.
+    pub waves: Option<Vec<crate::waves::Cycle>>,
 }
 
 impl EuCoreRtl {
@@ -120,7 +124,7 @@ impl EuCoreRtl {
         let threads: usize = dut.param("threads").parse().unwrap();
         let imem_depth: usize = dut.param("imem_depth").parse().unwrap();
         let dmem_bytes: usize = dut.param("dmem_bytes").parse().unwrap();
-        let mut s = EuCoreRtl { dut, p, threads, imem_depth, dmem_bytes, dmem_shadow: None };
+        let mut s = EuCoreRtl { dut, p, threads, imem_depth, dmem_bytes, dmem_shadow: None, capture: false, waves: None };
         s.dut.reset(2);
         s
     }
@@ -174,6 +178,9 @@ impl EuCoreRtl {
         }
         self.dut.set(self.p.dmem_we, 0);
         let mut shadow: Vec<Vec<u8>> = rf.to_vec();
+        if self.capture {
+            self.dut.capture_waves();
+        }
         self.dut.set(self.p.start, 1);
         self.dut.tick();
         self.dut.set(self.p.start, 0);
@@ -188,6 +195,10 @@ impl EuCoreRtl {
                 finished = true;
                 break;
             }
+        }
+        if self.capture {
+            self.dut.tick();
+            self.waves = Some(self.dut.take_waves());
         }
         let fault = (self.dut.get(self.p.fault) == 1).then(|| {
             (

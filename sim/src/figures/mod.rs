@@ -8,6 +8,7 @@ use crate::cosim::model;
 
 pub mod alu_pipeline;
 pub mod branch_unit;
+pub mod eu_core;
 pub mod region_addr_gen;
 pub mod tanh_sigmoid;
 pub mod trap_controller;
@@ -29,7 +30,7 @@ pub struct Stage {
 }
 
 /// The blocks with figures, in the README's order.
-pub const BLOCKS: &[&str] = &["region_addr_gen", "branch_unit", "alu_pipeline", "tanh_sigmoid", "trap_controller"];
+pub const BLOCKS: &[&str] = &["region_addr_gen", "branch_unit", "alu_pipeline", "tanh_sigmoid", "trap_controller", "eu_core"];
 
 /// Runs the block's scenarios (each checked against the golden model as it runs).
 pub fn timing(block: &str) -> Vec<Timing> {
@@ -39,6 +40,7 @@ pub fn timing(block: &str) -> Vec<Timing> {
         "alu_pipeline" => alu_pipeline::timing(),
         "tanh_sigmoid" => tanh_sigmoid::timing(),
         "trap_controller" => trap_controller::timing(),
+        "eu_core" => eu_core::timing(),
         _ => panic!("no figures for block {block}"),
     }
 }
@@ -80,6 +82,11 @@ pub fn stage(block: &str) -> Stage {
             "trap_controller_w4/eu_trap_controller",
             "eu_trap_controller, W = 4: global mode, per-warp state and step (the four warps as one node), CSR/SR access, status",
             vec![r"warps=warp\$\d+"],
+        ),
+        "eu_core" => (
+            "eu_core_default/eu_eu_core",
+            "eu_eu_core, 4 threads: fetch (S0), decode + flags + register file + branch unit (S1), issue, execute + data memory (S2), writeback registers in execute (S3)",
+            vec![],
         ),
         _ => panic!("no stage diagram for block {block}"),
     };
