@@ -30,13 +30,11 @@ macro_rules! for_each_block {
 }
 
 /// The blocks of [`for_each_block!`] that have an FPGA BIST top (`hdl::bist::<block>`,
-/// `sim::bist_models::<block>`). Every block but `eu_core`, whose first RTL slice has no BIST top
-/// yet (docs/eu_core.md "What is next": its BIST top runs a kernel from its instruction memory,
-/// which needs the core's load path in the BIST harness).
+/// `sim::bist_models::<block>`): all of them (eu_core's runs a kernel, hdl/src/bist/eu_core.rs).
 #[macro_export]
 macro_rules! for_each_bist_block {
     ($m:ident) => {
-        $m! { region_addr_gen, branch_unit, alu_pipeline, trap_controller, tanh_sigmoid }
+        $m! { region_addr_gen, branch_unit, alu_pipeline, trap_controller, tanh_sigmoid, eu_core }
     };
 }
 
