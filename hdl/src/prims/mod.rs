@@ -2,6 +2,9 @@
 //! (like OpenTitan's `prim_*` and PULP's common_cells). Blocks build their registers, delay lines,
 //! pipeline stages, memories and multipliers from these, never by hand. docs/prims.md lists their
 //! ports, timing and what each maps to on iCE40 and ECP5 (measured by the yosys tests here).
+//! Hand-written Verilog leaves (what rust-hdl cannot express): `Mul`, `MulDsp`, `MulDspPp` (the
+//! multipliers; `MulDspPp` generates one registered 16 × 16 piece product per DSP for any
+//! operand widths up to 64), the memories `Ram`, `LutRam`, and `RDff`, `CgCell`.
 
 mod cg_cell;
 mod delay;
@@ -21,7 +24,7 @@ mod synth_check;
 pub use cg_cell::CgCell;
 pub use delay::Delay;
 pub use lut_ram::LutRam;
-pub use mul::{Mul, MulDsp};
+pub use mul::{Mul, MulDsp, MulDspPp};
 pub use pipe_stage::PipeStage;
 pub use ram::Ram;
 pub use rdff::RDff;

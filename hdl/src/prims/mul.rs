@@ -1,7 +1,9 @@
 //! Registered unsigned multipliers for the DSP blocks: `Mul` (one output register with a
 //! synchronous reset, latency 1; the tanh datapath's former `Mul32`) and `MulDsp` (input and
 //! output registers without reset and a clock enable, latency 2: the shape whose registers yosys
-//! puts inside the DSP).
+//! puts inside the DSP) and `MulDspPp` (`MulDsp` with a register on each 16 × 16 piece product
+//! before their sum, latency 3: the DSP's output register position, so the fabric sum of the
+//! partial products is a path of its own).
 //!
 //! Hand-written Verilog (a leaf rust-hdl cannot express: its `*` exists only for 16 × 16 bits).
 //! One `*` lets yosys split and map the product itself (`mul2dsp`): on iCE40 UP5K `SB_MAC16`
@@ -165,6 +167,143 @@ end
     }
 }
 
+/// The 16-bit operand pieces of a `width`-bit operand: (low bit, width) each, the last one
+/// narrower when `width` is not a multiple of 16.
+fn pieces(width: usize) -> Vec<(usize, usize)> {
+    (0..width).step_by(PIECE).map(|lo| (lo, PIECE.min(width - lo))).collect()
+}
+
+/// `MulDspPp`'s operand piece width: one 16 × 16 product per DSP on both families.
+const PIECE: usize = 16;
+
+/// `MulDsp` with its partial products registered: input registers, the operands split into
+/// 16-bit pieces (16 × 16 fits one `SB_MAC16` and one `MULT18X18D`), one register per piece
+/// product (the position of the DSP's own output register), then the shifted sum of the piece
+/// products into the output register `p`. None of them reset, all advanced by `en`: at each
+/// rising edge of `clock` where `en` is high the input registers take `a`, `b`, the piece
+/// registers the products of the previous input registers, and `p` the sum of the previous piece
+/// registers, modulo 2^PW. Latency 3 enabled edges; with `en` low everything holds. Piece products
+/// whose weight is 2^PW or more are not built (a truncated product needs fewer DSPs). After `rst`
+/// of the enclosing block `p` holds stale products for three enabled edges: qualify it with a
+/// (reset) valid bit.
+///
+/// Why: with `MulDsp` the multiplier and the fabric sum of its partial products (yosys splits a
+/// wide `*` into 16/18-bit DSP products and adds them in carry chains) are one path; here the
+/// DSP ends in a register and the sum starts from registers.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct MulDspPp<const AW: usize, const BW: usize, const PW: usize> {
+    /// Clock; `p` changes only at its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Clock enable of all registers (the DSP's CE).
+    pub en: Signal<In, Bit>,
+    /// Multiplicand (unsigned), registered at an enabled edge.
+    pub a: Signal<In, Bits<AW>>,
+    /// Multiplier (unsigned), registered at an enabled edge.
+    pub b: Signal<In, Bits<BW>>,
+    /// Product of the `a` and `b` registered three enabled edges ago, modulo 2^PW.
+    pub p: Signal<Out, Bits<PW>>,
+    // Simulation state (hand-written Verilog: `a_r`, `b_r` and the piece registers `pp_<i>_<j>`,
+    // whose shifted sum is modelled here as the product itself, modulo 2^PW).
+    _a_r: Bits<AW>,
+    _b_r: Bits<BW>,
+    _pp_sum: u128,
+}
+
+impl<const AW: usize, const BW: usize, const PW: usize> MulDspPp<AW, BW, PW> {
+    /// The piece products the Verilog builds: (a piece, b piece, weight exponent), only those
+    /// with a weight below 2^PW.
+    pub fn products() -> Vec<((usize, usize), (usize, usize), usize)> {
+        let mut v = vec![];
+        for &pa in &pieces(AW) {
+            for &pb in &pieces(BW) {
+                if pa.0 + pb.0 < PW {
+                    v.push((pa, pb, pa.0 + pb.0));
+                }
+            }
+        }
+        v
+    }
+}
+
+impl<const AW: usize, const BW: usize, const PW: usize> Default for MulDspPp<AW, BW, PW> {
+    fn default() -> Self {
+        assert!(AW >= 1 && AW <= 64 && BW >= 1 && BW <= 64, "operands of 1..=64 bits");
+        assert!(PW >= 1 && PW <= 128, "product of 1..=128 bits");
+        Self {
+            clock: Signal::default(),
+            en: Signal::default(),
+            a: Signal::default(),
+            b: Signal::default(),
+            p: Signal::default(),
+            _a_r: Bits::default(),
+            _b_r: Bits::default(),
+            _pp_sum: 0,
+        }
+    }
+}
+
+impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDspPp<AW, BW, PW> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() && self.en.val() {
+            self.p.next = from_u128::<PW>(self._pp_sum);
+            self._pp_sum = to_u128(self._a_r) * to_u128(self._b_r);
+            self._a_r = self.a.val();
+            self._b_r = self.b.val();
+        }
+    }
+    fn connect(&mut self) {
+        self.p.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let zero = |w: usize| format!("{w}'h0");
+        let (mut decl, mut init, mut step, mut terms) = (String::new(), String::new(), String::new(), vec![]);
+        decl += &format!("reg [{}:0] a_r;\nreg [{}:0] b_r;\n", AW - 1, BW - 1);
+        init += &format!("   a_r = {};\n   b_r = {};\n   p = {};\n", zero(AW), zero(BW), zero(PW));
+        for ((alo, aw), (blo, bw), sh) in Self::products() {
+            let name = format!("pp_{}_{}", alo / PIECE, blo / PIECE);
+            let w = aw + bw;
+            decl += &format!("reg [{}:0] {name};\n", w - 1);
+            init += &format!("   {name} = {};\n", zero(w));
+            // both operands widened to the product's width: an exact aw × bw product
+            step += &format!(
+                "      {name} <= {{{}'h0, a_r[{}:{alo}]}} * {{{}'h0, b_r[{}:{blo}]}};\n",
+                w - aw,
+                alo + aw - 1,
+                w - bw,
+                blo + bw - 1
+            );
+            // the product at its weight, exactly PW bits: {zeros, its bits below 2^PW, zeros}
+            let n = w.min(PW - sh);
+            let mut parts = vec![];
+            if PW - sh > n {
+                parts.push(zero(PW - sh - n));
+            }
+            parts.push(format!("{name}[{}:0]", n - 1));
+            if sh > 0 {
+                parts.push(zero(sh));
+            }
+            terms.push(format!("{{{}}}", parts.join(", ")));
+        }
+        Verilog::Custom(format!(
+            "\
+{decl}
+initial begin
+{init}end
+
+// No reset: yosys' ice40_dsp absorbs only reset-free registers into SB_MAC16.
+always @(posedge clock) begin
+   if (en) begin
+      a_r <= a;
+      b_r <= b;
+{step}      p <= {};
+   end
+end
+",
+            terms.join("\n         + ")
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,6 +390,64 @@ mod tests {
         assert!(holds > 50 && holds < 200, "{holds} cycles without en");
     }
 
+    /// `MulDspPp` against its contract: a three-register pipeline advanced by `en` (p = the
+    /// product of the operands registered three enabled edges ago, modulo 2^PW).
+    fn check_mul_dsp_pp<const AW: usize, const BW: usize, const PW: usize>(seed: u64) {
+        let mut m: MulDspPp<AW, BW, PW> = MulDspPp::default();
+        m.connect_all();
+        let mut s = seed;
+        // the operands of the last three enabled edges, newest first
+        let mut hist = [(0u128, 0u128); 3];
+        let mut holds = 0;
+        for cycle in 0..600 {
+            let r = xorshift(&mut s);
+            let a = match r % 8 { 0 => mask(AW), 1 => 0, _ => xorshift(&mut s) as u128 & mask(AW) };
+            let b = match (r >> 3) % 8 { 0 => mask(BW), 1 => 0, _ => xorshift(&mut s) as u128 & mask(BW) };
+            let en = (r >> 40) % 4 != 0;
+            m.clock.next = Clock { clk: false };
+            m.a.next = from_u128::<AW>(a);
+            m.b.next = from_u128::<BW>(b);
+            m.en.next = en;
+            assert!(simulate(&mut m, 100));
+            m.clock.next = Clock { clk: true };
+            assert!(simulate(&mut m, 100));
+            if en {
+                hist = [(a, b), hist[0], hist[1]];
+            } else {
+                holds += 1;
+            }
+            let (pa, pb) = hist[2];
+            assert_eq!(m.p.val(), from_u128::<PW>(pa.wrapping_mul(pb) & mask(PW)), "cycle {cycle}: {pa:#x} * {pb:#x}");
+        }
+        assert!(holds > 80 && holds < 300, "{holds} cycles without en");
+    }
+
+    #[test]
+    fn mul_dsp_pp_is_a_three_stage_pipeline_advanced_by_en() {
+        check_mul_dsp_pp::<32, 32, 64>(0x2545_f491_4f6c_dd1d);
+        check_mul_dsp_pp::<32, 24, 64>(0x9e37_79b9_7f4a_7c15);
+        check_mul_dsp_pp::<21, 37, 50>(0x0bad_cafe_f00d_0001);
+        check_mul_dsp_pp::<64, 64, 128>(0x5555_aaaa_1234_4321);
+    }
+
+    /// The Verilog builds one registered 16 × 16 (or narrower) product per piece pair below
+    /// 2^PW: 32 × 32 → 64 has four, 32 × 32 → 32 only the three of weight < 2^32, and 21 × 37
+    /// (pieces 16 + 5 and 16 + 16 + 5) six.
+    #[test]
+    fn mul_dsp_pp_verilog_has_one_register_per_piece_product() {
+        let v = |m: Verilog| match m { Verilog::Custom(v) => v, _ => panic!("custom Verilog expected") };
+        let t = v(MulDspPp::<32, 32, 64>::default().hdl());
+        for r in ["reg [31:0] pp_0_0;", "reg [31:0] pp_0_1;", "reg [31:0] pp_1_0;", "reg [31:0] pp_1_1;"] {
+            assert!(t.contains(r), "{r} in\n{t}");
+        }
+        assert!(t.contains("pp_1_1 <= {16'h0, a_r[31:16]} * {16'h0, b_r[31:16]};"), "{t}");
+        assert!(t.contains("{pp_1_1[31:0], 32'h0}"), "{t}");
+        let t = v(MulDspPp::<32, 32, 32>::default().hdl());
+        assert!(t.contains("pp_0_1") && !t.contains("pp_1_1"), "{t}");
+        assert!(t.contains("{pp_0_1[15:0], 16'h0}"), "{t}");
+        assert_eq!(MulDspPp::<21, 37, 58>::products().len(), 6);
+    }
+
     // ---- what yosys 0.23 maps a 16×16 instance to
 
     /// Test top for `Mul<16,16,32>` with the `clk`/`rst` every emitted top has.
@@ -294,6 +491,47 @@ mod tests {
             self.m.b.next = self.b.val();
             self.p.next = self.m.p.val();
         }
+    }
+
+    /// Test top for `MulDspPp<32,32,64>`; `rst` is unused.
+    #[derive(LogicBlock, Default)]
+    struct MulDspPpTop {
+        clk: Signal<In, Clock>,
+        rst: Signal<In, Bit>,
+        en: Signal<In, Bit>,
+        a: Signal<In, Bits<32>>,
+        b: Signal<In, Bits<32>>,
+        p: Signal<Out, Bits<64>>,
+        m: MulDspPp<32, 32, 64>,
+    }
+    impl Logic for MulDspPpTop {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.m.clock.next = self.clk.val();
+            self.m.en.next = self.en.val();
+            self.m.a.next = self.a.val();
+            self.m.b.next = self.b.val();
+            self.p.next = self.m.p.val();
+        }
+    }
+
+    fn mul_dsp_pp_top() -> EmittedModule {
+        emit_module(MulDspPpTop::default(), "prims_mul_dsp_pp", "prims", vec![]).unwrap()
+    }
+
+    /// 32 × 32 → 64 with registered piece products: four 16 × 16 DSPs on both families and no
+    /// LUT multiplier (the only LUT/carry logic is the 64-bit sum of the four pieces).
+    #[test]
+    fn mul_dsp_pp_32x32_maps_to_four_dsps() {
+        let top = mul_dsp_pp_top();
+        let c = cells(&top, "synth_ice40 -dsp");
+        eprintln!("ice40: {c:?}");
+        assert_eq!(c.get("SB_MAC16"), Some(&4), "{c:?}");
+        assert!(count(&c, &["SB_LUT4"]) <= 3 * 64, "no LUT multiplier: {c:?}");
+        let c = cells(&top, "synth_ecp5");
+        eprintln!("ecp5: {c:?}");
+        assert_eq!(c.get("MULT18X18D"), Some(&4), "{c:?}");
+        assert!(count(&c, &["LUT4", "CCU2C"]) <= 3 * 64, "no LUT multiplier: {c:?}");
     }
 
     fn mul_top() -> EmittedModule {
@@ -343,5 +581,6 @@ mod tests {
     fn mul_test_tops_pass_verilator_lint() {
         lint(&mul_top());
         lint(&mul_dsp_top());
+        lint(&mul_dsp_pp_top());
     }
 }

@@ -3,7 +3,7 @@
 
 use super::decode::{Decode, Widen};
 use super::tables::{tables, WORD_BITS};
-use crate::prims::{Delay, Mul, MulDsp, RDff, StageReg};
+use crate::prims::{Delay, Mul, MulDsp, MulDspPp, RDff, StageReg};
 use rust_hdl::prelude::*;
 
 /// The coefficient ROM of both functions: address {sigmoid, row[8:0]}, word {k, c2, c1, c0}.
@@ -34,7 +34,9 @@ fn bits_from_u128<const N: usize>(w: u128) -> Bits<N> {
 /// Three optional pipeline cuts of `lat` (see `rtl`): B, a second register on the ROM word (the EBR's
 /// output register) and on what travels beside it, C, the multipliers as `MulDsp` (input and
 /// output registers, latency 2, the DSP's own registers) instead of `Mul` (output register only),
-/// and G, a register between `Widen` and `Decode` in stage 1. Each adds one cycle; the signals
+/// G, a register between `Widen` and `Decode` in stage 1, and J (fused lane only, after cut C),
+/// the multipliers as `MulDspPp` (their 16x16 piece products registered before their sum,
+/// latency 3) instead of `MulDsp`. Each adds one cycle; the signals
 /// that only travel along are `Delay` lines or `StageReg`s of the matching length. With cut H
 /// (`side_late`, the fused lane's register inside the stage-4 accumulate) the side signals
 /// (`s3_en` … `s3_x`) leave one cycle after the stage-3 registers (`s3_c0` … `s3_p2`): the
@@ -77,11 +79,14 @@ pub struct Front {
     jg_ftz: StageReg<Bit>,
     decode: Decode,
     rom: ROM<Bits<92>, 10>,
-    /// the multipliers: `Mul` without cut C, `MulDsp` with it (one of each pair is empty)
+    /// the multipliers: `Mul` without cut C, `MulDsp` with it, `MulDspPp` with J (one of the three
+    /// pairs holds them)
     m1: Vec<Mul<32, 32, 64>>,
     m2: Vec<Mul<32, 32, 64>>,
     m1_dsp: Vec<MulDsp<32, 32, 64>>,
     m2_dsp: Vec<MulDsp<32, 32, 64>>,
+    m1_pp: Vec<MulDspPp<28, 23, 64>>,
+    m2_pp: Vec<MulDspPp<24, 16, 64>>,
     // ---- stage 1 registers
     en1: RDff<Bit>,
     byp1: RDff<Bit>,
@@ -105,11 +110,11 @@ pub struct Front {
     w: Signal<Local, Bits<92>>,
     c1: Signal<Local, Bits<28>>,
     c2: Signal<Local, Bits<24>>,
-    /// from the multiplier inputs to the `s3_*` outputs (1 + C cycles)
+    /// from the multiplier inputs to the `s3_*` outputs (1 + C + J cycles)
     w_out: Delay<Bits<92>>,
     d_out: Delay<Bits<23>>,
     sq_out: Delay<Bits<16>>,
-    /// from the stage-1 registers to the `s3_*` outputs (2 + B + C cycles)
+    /// from the stage-1 registers to the `s3_*` outputs (2 + B + C + J cycles, + H)
     en_s3: Delay<Bit>,
     byp_s3: Delay<Bit>,
     bv_s3: Delay<Bits<32>>,
@@ -119,12 +124,17 @@ pub struct Front {
     x_s3: Delay<Bits<32>>,
     _n_mul: usize,
     _n_mul_dsp: usize,
+    _n_mul_pp: usize,
 }
 
 impl Front {
-    /// `rom_reg`: cut B; `mul_dsp`: cut C; `decode_reg`: cut G.
-    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool, decode_reg: bool, side_late: bool) -> Self {
-        let (b, c, h) = (rom_reg as usize, mul_dsp as usize, side_late as usize);
+    /// `rom_reg`: cut B; `mul_dsp`: cut C; `decode_reg`: cut G; `mul_pp`: cut J (needs C);
+    /// `side_late`: cut H (see the struct).
+    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool, decode_reg: bool, side_late: bool, mul_pp: bool) -> Self {
+        assert!(mul_dsp || !mul_pp, "cut J comes after cut C");
+        let (b, c, h, j) = (rom_reg as usize, mul_dsp as usize, side_late as usize, mul_pp as usize);
+        // J replaces C's MulDsp pair
+        let c_only = c - j;
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -161,8 +171,10 @@ impl Front {
             rom: coefficient_rom(),
             m1: (0..1 - c).map(|_| Mul::default()).collect(),
             m2: (0..1 - c).map(|_| Mul::default()).collect(),
-            m1_dsp: (0..c).map(|_| MulDsp::default()).collect(),
-            m2_dsp: (0..c).map(|_| MulDsp::default()).collect(),
+            m1_dsp: (0..c_only).map(|_| MulDsp::default()).collect(),
+            m2_dsp: (0..c_only).map(|_| MulDsp::default()).collect(),
+            m1_pp: (0..j).map(|_| MulDspPp::default()).collect(),
+            m2_pp: (0..j).map(|_| MulDspPp::default()).collect(),
             en1: Default::default(),
             byp1: Default::default(),
             bv1: Default::default(),
@@ -182,18 +194,19 @@ impl Front {
             w: Default::default(),
             c1: Default::default(),
             c2: Default::default(),
-            w_out: Delay::new(1 + c),
-            d_out: Delay::new(1 + c),
-            sq_out: Delay::new(1 + c),
-            en_s3: Delay::new(2 + b + c + h),
-            byp_s3: Delay::new(2 + b + c + h),
-            bv_s3: Delay::new(2 + b + c + h),
-            op_s3: Delay::new(2 + b + c + h),
-            fmt_s3: Delay::new(2 + b + c + h),
-            ftz_s3: Delay::new(2 + b + c + h),
-            x_s3: Delay::new(2 + b + c + h),
+            w_out: Delay::new(1 + c + j),
+            d_out: Delay::new(1 + c + j),
+            sq_out: Delay::new(1 + c + j),
+            en_s3: Delay::new(2 + b + c + j + h),
+            byp_s3: Delay::new(2 + b + c + j + h),
+            bv_s3: Delay::new(2 + b + c + j + h),
+            op_s3: Delay::new(2 + b + c + j + h),
+            fmt_s3: Delay::new(2 + b + c + j + h),
+            ftz_s3: Delay::new(2 + b + c + j + h),
+            x_s3: Delay::new(2 + b + c + j + h),
             _n_mul: 1 - c,
-            _n_mul_dsp: c,
+            _n_mul_dsp: c_only,
+            _n_mul_pp: j,
         }
     }
 }
@@ -311,6 +324,18 @@ impl Logic for Front {
             self.m2_dsp[i].b.next = bit_cast::<32, 16>(self.sq_b.q.val());
             self.s3_p1.next = self.m1_dsp[i].p.val();
             self.s3_p2.next = self.m2_dsp[i].p.val();
+        }
+        for i in 0..self._n_mul_pp {
+            self.m1_pp[i].clock.next = self.clk.val();
+            self.m2_pp[i].clock.next = self.clk.val();
+            self.m1_pp[i].en.next = true;
+            self.m2_pp[i].en.next = true;
+            self.m1_pp[i].a.next = self.c1.val();
+            self.m1_pp[i].b.next = self.d_mul.q.val();
+            self.m2_pp[i].a.next = self.c2.val();
+            self.m2_pp[i].b.next = self.sq_b.q.val();
+            self.s3_p1.next = self.m1_pp[i].p.val();
+            self.s3_p2.next = self.m2_pp[i].p.val();
         }
         self.w_out.clock.next = self.clk.val();
         self.d_out.clock.next = self.clk.val();

@@ -6,7 +6,7 @@ use super::enc::op;
 use super::front::Front;
 use super::round_pack::RoundPack;
 use super::rtl::Cuts;
-use crate::prims::{Delay, Mul, MulDsp, RDff, StageReg};
+use crate::prims::{Delay, Mul, MulDsp, MulDspPp, RDff, StageReg};
 use rust_hdl::prelude::*;
 
 /// One lane with the fused TANH tail (FUSED = 1, LAT = 6): stage 4 accumulates and selects the
@@ -16,7 +16,9 @@ use rust_hdl::prelude::*;
 /// registers the sum of its product parts `pp`, so the 64-bit carry chain and the normalise that
 /// reads its top bits are in different cycles. Cut H (`Cuts::accum_reg`) replaces the one-cycle
 /// `Accumulate` by the two-cycle `AccumulateCut`; the `Front` then delivers the side signals one
-/// cycle later, so the stage-4 code reads them unchanged.
+/// cycle later, so the stage-4 code reads them unchanged. Cut I (`Cuts::mul3_pp`) makes the N*m
+/// multiplier a `MulDspPp` (its 16x16 piece products registered before their sum: one cycle more
+/// in stage 5), so the DSP and the fabric sum of its partial products are separate paths.
 #[derive(LogicBlock)]
 pub struct Lane {
     pub clk: Signal<In, Clock>,
@@ -33,9 +35,10 @@ pub struct Lane {
     accum: Accumulate,
     /// stage 4 in two cycles (cut H): one or none
     accum_h: Vec<AccumulateCut>,
-    /// N*m: `Mul` without cut D, `MulDsp` with it (one of the two is empty)
+    /// N*m: `Mul` without cut D, `MulDsp` with D, `MulDspPp` with I (one of the three holds one)
     m3: Vec<Mul<32, 32, 64>>,
     m3_dsp: Vec<MulDsp<32, 32, 64>>,
+    m3_pp: Vec<MulDspPp<32, 24, 64>>,
     round: RoundPack,
     // ---- stage 4
     en4: RDff<Bit>,
@@ -64,6 +67,7 @@ pub struct Lane {
     k_op_tanh: Constant<Bits<2>>,
     _n_m3: usize,
     _n_m3_dsp: usize,
+    _n_m3_pp: usize,
     _n_accum_h: usize,
 }
 
@@ -72,6 +76,9 @@ impl Lane {
         let d = cuts.mul3_dsp as usize;
         let e = cuts.sum_reg as usize;
         let h = cuts.accum_reg as usize;
+        // I replaces D's MulDsp (I comes after D in the cut order)
+        let i = cuts.mul3_pp as usize;
+        let d_only = d - i;
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -81,11 +88,12 @@ impl Lane {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, cuts.accum_reg),
+            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, cuts.accum_reg, cuts.mul_pp),
             accum: Default::default(),
             accum_h: (0..h).map(|_| AccumulateCut::default()).collect(),
             m3: (0..1 - d).map(|_| Mul::default()).collect(),
-            m3_dsp: (0..d).map(|_| MulDsp::default()).collect(),
+            m3_dsp: (0..d_only).map(|_| MulDsp::default()).collect(),
+            m3_pp: (0..i).map(|_| MulDspPp::default()).collect(),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             en4: Default::default(),
             byp4: Default::default(),
@@ -97,19 +105,20 @@ impl Lane {
             mm4: Default::default(),
             exb4: Default::default(),
             nh: Default::default(),
-            en5: Delay::new(1 + d + e),
-            byp5: Delay::new(1 + d + e),
-            bv5: Delay::new(1 + d + e),
-            fmt5: Delay::new(1 + d + e),
-            ftz5: Delay::new(1 + d + e),
-            s5: Delay::new(1 + d + e),
-            p5h: Delay::new(1 + d),
+            en5: Delay::new(1 + d + e + i),
+            byp5: Delay::new(1 + d + e + i),
+            bv5: Delay::new(1 + d + e + i),
+            fmt5: Delay::new(1 + d + e + i),
+            ftz5: Delay::new(1 + d + e + i),
+            s5: Delay::new(1 + d + e + i),
+            p5h: Delay::new(1 + d + i),
             pp5: StageReg::new(cuts.sum_reg),
-            exb5: Delay::new(1 + d + e),
+            exb5: Delay::new(1 + d + e + i),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
             _n_m3: 1 - d,
-            _n_m3_dsp: d,
+            _n_m3_dsp: d_only,
+            _n_m3_pp: i,
             _n_accum_h: h,
         }
     }
@@ -207,6 +216,13 @@ impl Logic for Lane {
             self.m3_dsp[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
             self.pp5.d.next = self.m3_dsp[i].p.val() + self.p5h.q.val();
         }
+        for i in 0..self._n_m3_pp {
+            self.m3_pp[i].clock.next = self.clk.val();
+            self.m3_pp[i].en.next = true;
+            self.m3_pp[i].a.next = self.n4.q.val().get_bits::<32>(0);
+            self.m3_pp[i].b.next = self.mm4.q.val();
+            self.pp5.d.next = self.m3_pp[i].p.val() + self.p5h.q.val();
+        }
         self.nh.next = 0.into();
         if self.n4.q.val().get_bit(32) {
             self.nh.next = bit_cast::<64, 24>(self.mm4.q.val()) << 32;
@@ -269,7 +285,7 @@ impl LaneUnfused {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, false),
+            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, false, cuts.mul_pp),
             accum: Default::default(),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             out4: Default::default(),

@@ -27,8 +27,10 @@ use rust_hdl::prelude::*;
 /// sum of the N*m product parts, `Lane`), then F `shift_reg` (a register on the shift amount
 /// before the normalising shift, `RoundPack`) and G `decode_reg` (a register between the input's
 /// widening to fp32 and the rest of the stage-1 decode, `Front`), with the fused tail only H
-/// `accum_reg` (a register inside the stage-4 accumulate, `AccumulateCut`). Cycles beyond these
-/// are output registers behind the datapath.
+/// `accum_reg` (a register inside the stage-4 accumulate, `AccumulateCut`) and I `mul3_pp` (the
+/// N*m multiplier as `prims::MulDspPp`: its 16x16 piece products registered before their sum,
+/// `Lane`) and J `mul_pp` (the two coefficient multipliers the same way, `Front`). Cycles beyond
+/// these are output registers behind the datapath.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cuts {
     pub round_split: bool,
@@ -39,12 +41,15 @@ pub struct Cuts {
     pub shift_reg: bool,
     pub decode_reg: bool,
     pub accum_reg: bool,
+    pub mul3_pp: bool,
+    pub mul_pp: bool,
 }
 
 impl Cuts {
-    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G, H (D, E
-    /// and H only with the fused tail: D and E are in its N*m multiplier, and H is last so that
-    /// every lat below LAT + 8 keeps the Verilog it had before H existed).
+    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G, H, I, J
+    /// (D, E, H, I and J only with the fused tail: D, E and I are in its N*m multiplier; H, I and J
+    /// come last so that every lat below them keeps the Verilog it had before they existed, and
+    /// FUSED = 0, whose extra cycles after G are output registers, keeps its Verilog too).
     pub fn for_extra(extra: usize, fused: bool) -> Self {
         if fused {
             Self {
@@ -56,6 +61,8 @@ impl Cuts {
                 shift_reg: extra >= 6,
                 decode_reg: extra >= 7,
                 accum_reg: extra >= 8,
+                mul3_pp: extra >= 9,
+                mul_pp: extra >= 10,
             }
         } else {
             Self {
@@ -67,12 +74,14 @@ impl Cuts {
                 shift_reg: extra >= 4,
                 decode_reg: extra >= 5,
                 accum_reg: false,
+                mul3_pp: false,
+                mul_pp: false,
             }
         }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg, self.accum_reg]
+        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg, self.accum_reg, self.mul3_pp, self.mul_pp]
             .iter()
             .filter(|&&c| c)
             .count()
