@@ -1,28 +1,22 @@
 //! `Decode`: the first datapath section of the RAG (§6.2, §6.4): the descriptor's fields, the
 //! fatal checks err0..err5, the checks that need only the inputs (E_ALIGN, E_DST_PROFILE, the
-//! first E_DST_OVERLAP term, W_MISALIGN), the strides reduced modulo RF, and the two halves of the
-//! last channel's offset, (W-1)·HS and (H-1)·VS, which W and H being powers of two turn into
-//! shift-and-subtract.
+//! first E_DST_OVERLAP term, W_MISALIGN), the strides reduced modulo RF (all the candidate
+//! subtractions side by side, one carry chain deep), and HS + VS for `Stride`'s span arithmetic.
+//! The spans (W-1)·HS and (H-1)·VS are `Stride`'s since 2026-11-26: here they were the worst path
+//! of the request's first cycle (input register, shifts, subtraction).
 
 use super::enc::{err, type_code, warn};
 use super::{Config, ERR_W, HS_W, RAW_W, VS_W, WARN_W};
 use rust_hdl::prelude::*;
 
-/// Conditional-subtraction constants RF·2^j (descending) that bring any value below `limit` under
-/// RF; empty for a power-of-two RF (a mask does it) or when every value is already below RF.
-pub fn reducers(rf: u64, limit: u64) -> Vec<u64> {
-    let mut v = vec![];
-    if !rf.is_power_of_two() {
-        let mut k = rf;
-        while k << 1 < limit {
-            k <<= 1;
-        }
-        while k >= rf && k < limit {
-            v.push(k);
-            k >>= 1;
-        }
+/// The multiples m·RF (m = 1, 2, ..., ascending) below `limit`: x mod RF for x < `limit` is
+/// x − the largest of them ≤ x. Empty for a power-of-two RF (a mask does it) or when every value
+/// is already below RF.
+pub fn multiples(rf: u64, limit: u64) -> Vec<u64> {
+    if rf.is_power_of_two() {
+        return vec![];
     }
-    v
+    (1..).map(|m| m * rf).take_while(|&k| k < limit).collect()
 }
 
 #[derive(LogicBlock)]
@@ -61,12 +55,13 @@ pub struct Decode<const RNW: usize, const RBW: usize, const AW: usize> {
     pub hs_mod: Signal<Out, Bits<AW>>,
     /// VS mod RF.
     pub vs_mod: Signal<Out, Bits<AW>>,
-    /// VS itself (for the overlap rule of §5.5).
+    /// HS itself (for the spans).
+    pub hs_raw: Signal<Out, Bits<HS_W>>,
+    /// VS itself (for the spans).
     pub vs_raw: Signal<Out, Bits<VS_W>>,
-    /// (W-1)·HS.
-    pub w_span: Signal<Out, Bits<RAW_W>>,
-    /// (H-1)·VS.
-    pub h_span: Signal<Out, Bits<RAW_W>>,
+    /// HS + VS: `Stride` subtracts it from (HS << w) + (VS << h) for the last channel's offset
+    /// and compares it with HS << w for the row overlap.
+    pub hs_vs: Signal<Out, Bits<RAW_W>>,
     k_nr: Constant<Bits<RAW_W>>,
     k_nmax_log: Constant<Bits<3>>,
     k_colen: Constant<Bit>,
@@ -102,8 +97,8 @@ impl<const RNW: usize, const RBW: usize, const AW: usize> Decode<RNW, RBW, AW> {
     pub fn new(cfg: &Config) -> Self {
         let rf = cfg.rf_bytes() as u64;
         let k = |v: u64| Constant::new(v.to_bits());
-        let hs_red: Vec<_> = reducers(rf, 1 << HS_W).into_iter().map(k).collect();
-        let vs_red: Vec<_> = reducers(rf, 1 << VS_W).into_iter().map(k).collect();
+        let hs_red: Vec<_> = multiples(rf, 1 << HS_W).into_iter().map(k).collect();
+        let vs_red: Vec<_> = multiples(rf, 1 << VS_W).into_iter().map(k).collect();
         Self {
             enc_err: Default::default(),
             reg_num: Default::default(),
@@ -122,9 +117,9 @@ impl<const RNW: usize, const RBW: usize, const AW: usize> Decode<RNW, RBW, AW> {
             origin: Default::default(),
             hs_mod: Default::default(),
             vs_mod: Default::default(),
+            hs_raw: Default::default(),
             vs_raw: Default::default(),
-            w_span: Default::default(),
-            h_span: Default::default(),
+            hs_vs: Default::default(),
             k_nr: k(cfg.num_regs as u64),
             k_nmax_log: Constant::new((cfg.n_max.trailing_zeros() as u64).to_bits()),
             k_colen: Constant::new(cfg.colmajor_en),
@@ -212,26 +207,28 @@ impl<const RNW: usize, const RBW: usize, const AW: usize> Logic for Decode<RNW, 
         if self.is_dst.val() & (self.width_log2.val() != 0) & (self.hs.val() == 0) {
             self.err_out.next = self.err_out.val() | self.k_err_e_dst_overlap.val();
         }
-        // ---- strides modulo RF, by conditional subtraction of RF·2^j ----
+        // ---- strides modulo RF: x − m·RF for every multiple m·RF below the limit, side by side
+        // (each compare-and-subtract one carry chain on the input), and the largest m with
+        // x ≥ m·RF wins (before: up to three conditional subtractions of RF·2^j in series, the
+        // HX8K's worst path) ----
         self.hs16.next = bit_cast::<RAW_W, HS_W>(self.hs.val());
         self.vs16.next = bit_cast::<RAW_W, VS_W>(self.vs.val());
         self.hs_red.next = self.hs16.val();
         for j in 0..self._n_hs {
-            if self.hs_red.val() >= self.k_hs_red[j].val() {
-                self.hs_red.next = self.hs_red.val() - self.k_hs_red[j].val();
+            if self.hs16.val() >= self.k_hs_red[j].val() {
+                self.hs_red.next = self.hs16.val() - self.k_hs_red[j].val();
             }
         }
         self.vs_red.next = self.vs16.val();
         for j in 0..self._n_vs {
-            if self.vs_red.val() >= self.k_vs_red[j].val() {
-                self.vs_red.next = self.vs_red.val() - self.k_vs_red[j].val();
+            if self.vs16.val() >= self.k_vs_red[j].val() {
+                self.vs_red.next = self.vs16.val() - self.k_vs_red[j].val();
             }
         }
         self.hs_mod.next = bit_cast::<AW, RAW_W>(self.hs_red.val() & self.k_amask.val());
         self.vs_mod.next = bit_cast::<AW, RAW_W>(self.vs_red.val() & self.k_amask.val());
+        self.hs_raw.next = self.hs.val();
         self.vs_raw.next = self.vs.val();
-        // ---- the last channel's offset halves: (2^w - 1)·HS and (2^h - 1)·VS ----
-        self.w_span.next = (self.hs16.val() << self.width_log2.val()) - self.hs16.val();
-        self.h_span.next = (self.vs16.val() << self.hlog.val()) - self.vs16.val();
+        self.hs_vs.next = self.hs16.val() + self.vs16.val();
     }
 }

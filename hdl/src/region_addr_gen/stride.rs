@@ -3,9 +3,14 @@
 //! compare-and-subtract deep, then a 3:1 mux on log2 E), the last
 //! channel's element offset (W-1)·HS + (H-1)·VS, and the second E_DST_OVERLAP term of §5.5
 //! (rows overlap: H > 1 and VS ≤ (W-1)·HS).
+//!
+//! W and H are powers of two, so (W-1)·HS + (H-1)·VS = (HS << w) + (VS << h) − (HS + VS), with
+//! HS + VS from `Decode`: one carry-save layer (a LUT per bit) and one adder after the shifts
+//! (since 2026-11-26; before, `Decode` computed both halves by shift-and-subtract in the
+//! request's first cycle, its worst path). Nothing wraps: HS << w < 2^14, VS << h < 2^15.
 
 use super::enc::err;
-use super::{Config, ERR_W, RAW_W, VS_W};
+use super::{Config, ERR_W, HS_W, RAW_W, VS_W};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -16,18 +21,20 @@ pub struct Stride<const AW: usize> {
     pub exec_log2: Signal<In, Bits<3>>,
     /// log2 W.
     pub width_log2: Signal<In, Bits<3>>,
+    /// log2 H.
+    pub height_log2: Signal<In, Bits<3>>,
     /// Destination region.
     pub is_dst: Signal<In, Bit>,
     /// HS mod RF.
     pub hs_mod: Signal<In, Bits<AW>>,
     /// VS mod RF.
     pub vs_mod: Signal<In, Bits<AW>>,
+    /// HS.
+    pub hs_raw: Signal<In, Bits<HS_W>>,
     /// VS.
     pub vs_raw: Signal<In, Bits<VS_W>>,
-    /// (W-1)·HS.
-    pub w_span: Signal<In, Bits<RAW_W>>,
-    /// (H-1)·VS.
-    pub h_span: Signal<In, Bits<RAW_W>>,
+    /// HS + VS.
+    pub hs_vs: Signal<In, Bits<RAW_W>>,
     /// Error bits so far.
     pub err_in: Signal<In, Bits<ERR_W>>,
     /// E·HS mod RF (the column step).
@@ -43,7 +50,17 @@ pub struct Stride<const AW: usize> {
     k_rf3: Constant<Bits<RAW_W>>,
     k_amask: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
+    k_one: Constant<Bits<RAW_W>>,
     k_err_e_dst_overlap: Constant<Bits<ERR_W>>,
+    /// HS << w = W·HS.
+    hs_w: Signal<Local, Bits<RAW_W>>,
+    /// VS << h = H·VS.
+    vs_h: Signal<Local, Bits<RAW_W>>,
+    /// ~(HS + VS): with a carry-in of 1, −(HS + VS).
+    neg_hs_vs: Signal<Local, Bits<RAW_W>>,
+    /// Carry-save sum and carries of W·HS + H·VS + ~(HS + VS).
+    csa_sum: Signal<Local, Bits<RAW_W>>,
+    csa_carry: Signal<Local, Bits<RAW_W>>,
     h: Signal<Local, Bits<RAW_W>>,
     v: Signal<Local, Bits<RAW_W>>,
     h2: Signal<Local, Bits<RAW_W>>,
@@ -59,12 +76,13 @@ impl<const AW: usize> Stride<AW> {
             es: Default::default(),
             exec_log2: Default::default(),
             width_log2: Default::default(),
+            height_log2: Default::default(),
             is_dst: Default::default(),
             hs_mod: Default::default(),
             vs_mod: Default::default(),
+            hs_raw: Default::default(),
             vs_raw: Default::default(),
-            w_span: Default::default(),
-            h_span: Default::default(),
+            hs_vs: Default::default(),
             err_in: Default::default(),
             col_step: Default::default(),
             row_step: Default::default(),
@@ -75,7 +93,13 @@ impl<const AW: usize> Stride<AW> {
             k_rf3: Constant::new((3 * rf).to_bits()),
             k_amask: Constant::new(((1u64 << AW) - 1).to_bits()),
             k_pow2: Constant::new(rf.is_power_of_two()),
+            k_one: Constant::new(1u64.to_bits()),
             k_err_e_dst_overlap: Constant::new(err::E_DST_OVERLAP.to_bits()),
+            hs_w: Default::default(),
+            vs_h: Default::default(),
+            neg_hs_vs: Default::default(),
+            csa_sum: Default::default(),
+            csa_carry: Default::default(),
             h: Default::default(),
             v: Default::default(),
             h2: Default::default(),
@@ -132,12 +156,21 @@ impl<const AW: usize> Logic for Stride<AW> {
         }
         self.col_step.next = bit_cast::<AW, RAW_W>(self.h.val() & self.k_amask.val());
         self.row_step.next = bit_cast::<AW, RAW_W>(self.v.val() & self.k_amask.val());
-        self.span.next = self.w_span.val() + self.h_span.val();
+        // span = W·HS + H·VS + ~(HS + VS) + 1: a carry-save layer, then one adder (the + 1 is
+        // bit 0 of the shifted carries, always 0 otherwise)
+        self.hs_w.next = bit_cast::<RAW_W, HS_W>(self.hs_raw.val()) << self.width_log2.val();
+        self.vs_h.next = bit_cast::<RAW_W, VS_W>(self.vs_raw.val()) << self.height_log2.val();
+        self.neg_hs_vs.next = !self.hs_vs.val();
+        self.csa_sum.next = self.hs_w.val() ^ self.vs_h.val() ^ self.neg_hs_vs.val();
+        self.csa_carry.next = (((self.hs_w.val() & self.vs_h.val())
+            | (self.hs_w.val() & self.neg_hs_vs.val())
+            | (self.vs_h.val() & self.neg_hs_vs.val()))
+            << 1)
+            | self.k_one.val();
+        self.span.next = self.csa_sum.val() + self.csa_carry.val();
         self.err_out.next = self.err_in.val();
-        if self.is_dst.val()
-            & (self.width_log2.val() != self.exec_log2.val())
-            & (bit_cast::<RAW_W, VS_W>(self.vs_raw.val()) <= self.w_span.val())
-        {
+        // VS ≤ (W-1)·HS is HS + VS ≤ W·HS
+        if self.is_dst.val() & (self.width_log2.val() != self.exec_log2.val()) & (self.hs_vs.val() <= self.hs_w.val()) {
             self.err_out.next = self.err_out.val() | self.k_err_e_dst_overlap.val();
         }
     }
