@@ -33,30 +33,41 @@ fn run(variant: &str, n: usize, live: u64, rows: &[Row]) -> Sbu {
     sbu
 }
 
-fn lanes(n: usize) -> Vec<(&'static str, Vec<Sig>)> {
-    let _ = n;
-    vec![
-        (
-            "request",
-            vec![
-                Sig::port("req_valid"),
-                Sig::port("req_op").fmt(Fmt::Code(&op::TABLE)).when("req_valid"),
-                Sig::port("req_ip").fmt(Fmt::Dec).when("req_valid"),
-                Sig::port("req_pred").fmt(Fmt::Bin).when("req_valid"),
-            ],
-        ),
-        (
-            "response",
-            vec![
-                Sig::port("rsp_valid"),
-                Sig::port("rsp_exec_mask").fmt(Fmt::Bin).when("rsp_valid"),
-                Sig::port("rsp_next_ip").fmt(Fmt::Dec).when("rsp_valid"),
-                Sig::port("rsp_lane_mask").fmt(Fmt::Bin).when("rsp_valid"),
-                Sig::port("rsp_event").fmt(Fmt::Code(&ev::TABLE)).when("rsp_valid"),
-            ],
-        ),
-        ("state", vec![Sig::port("lane_mask").fmt(Fmt::Bin), Sig::port("dbg_loop_nest").fmt(Fmt::Dec)]),
-    ]
+/// The request lanes; with `threads` also `req_tid`.
+fn request(threads: bool) -> (&'static str, Vec<Sig>) {
+    let mut v = vec![Sig::port("req_valid")];
+    if threads {
+        v.push(Sig::port("req_tid").fmt(Fmt::Dec).when("req_valid"));
+    }
+    v.extend([
+        Sig::port("req_op").fmt(Fmt::Code(&op::TABLE)).when("req_valid"),
+        Sig::port("req_ip").fmt(Fmt::Dec).when("req_valid"),
+        Sig::port("req_pred").fmt(Fmt::Bin).when("req_valid"),
+    ]);
+    ("request", v)
+}
+
+/// The response lanes; with `threads` `rsp_tid` and `rsp_err_code` (E_BUSY) instead of
+/// `rsp_lane_mask` (the per-thread lane masks have their own group).
+fn response(threads: bool) -> (&'static str, Vec<Sig>) {
+    let mut v = vec![Sig::port("rsp_valid")];
+    if threads {
+        v.push(Sig::port("rsp_tid").fmt(Fmt::Dec).when("rsp_valid"));
+    }
+    v.extend([Sig::port("rsp_exec_mask").fmt(Fmt::Bin).when("rsp_valid"), Sig::port("rsp_next_ip").fmt(Fmt::Dec).when("rsp_valid")]);
+    if !threads {
+        v.push(Sig::port("rsp_lane_mask").fmt(Fmt::Bin).when("rsp_valid"));
+    }
+    v.push(Sig::port("rsp_event").fmt(Fmt::Code(&ev::TABLE)).when("rsp_valid"));
+    if threads {
+        v.push(Sig::port("rsp_err_code").fmt(Fmt::Code(&err::TABLE)).when("rsp_valid"));
+    }
+    ("response", v)
+}
+
+/// The lanes of the one-thread figures.
+fn lanes() -> Vec<(&'static str, Vec<Sig>)> {
+    vec![request(false), response(false), ("state", vec![Sig::port("lane_mask").fmt(Fmt::Bin), Sig::port("dbg_loop_nest").fmt(Fmt::Dec)])]
 }
 
 pub fn timing() -> Vec<Timing> {
@@ -108,7 +119,7 @@ pub fn timing() -> Vec<Timing> {
         ),
     ] {
         let mut sbu = run(variant, n, live, rows);
-        let json = wavedrom(&sbu.dut.desc().ports(), &sbu.dut.take_waves(), title, foot, 3, &lanes(n));
+        let json = wavedrom(&sbu.dut.desc().ports(), &sbu.dut.take_waves(), title, foot, 3, &lanes());
         v.push(Timing { stem, json });
     }
     v.push(threads());
@@ -203,27 +214,8 @@ fn threads() -> Timing {
         state.push(Sig::field("thr_lane_mask", format!("thr_lane_mask[{k}]"), k * cfg.n, cfg.n).fmt(Fmt::Bin));
     }
     let groups = vec![
-        (
-            "request",
-            vec![
-                Sig::port("req_valid"),
-                Sig::port("req_tid").fmt(Fmt::Dec).when("req_valid"),
-                Sig::port("req_op").fmt(Fmt::Code(&op::TABLE)).when("req_valid"),
-                Sig::port("req_ip").fmt(Fmt::Dec).when("req_valid"),
-                Sig::port("req_pred").fmt(Fmt::Bin).when("req_valid"),
-            ],
-        ),
-        (
-            "response",
-            vec![
-                Sig::port("rsp_valid"),
-                Sig::port("rsp_tid").fmt(Fmt::Dec).when("rsp_valid"),
-                Sig::port("rsp_exec_mask").fmt(Fmt::Bin).when("rsp_valid"),
-                Sig::port("rsp_next_ip").fmt(Fmt::Dec).when("rsp_valid"),
-                Sig::port("rsp_event").fmt(Fmt::Code(&ev::TABLE)).when("rsp_valid"),
-                Sig::port("rsp_err_code").fmt(Fmt::Code(&err::TABLE)).when("rsp_valid"),
-            ],
-        ),
+        request(true),
+        response(true),
         ("threads", state),
     ];
     let json = wavedrom(
