@@ -662,6 +662,46 @@ fn params_register_and_reset_values() {
     }
 }
 
+/// The state tap is compared every cycle: after a real episode (exception, SAVE, HANDLER) the
+/// RTL's state equals the cycle model's, and one wrong bit in any §7.2 register of the model's
+/// state — a per-warp one and a global one — is reported as a mismatch of its `dbg_*` port.
+#[test]
+fn state_tap_compares_every_register() {
+    let mut tb = TrapBench::new(4, 0);
+    let mut i = Inputs { warp_valid: 0xF, quiesced: true, ..Default::default() };
+    for _ in 0..2 {
+        tb.step(&i); // the warps go from IDLE to RUN
+    }
+    i.exc_valid = 0b0100;
+    i.exc_cause[2] = cause::ILLEGAL_INSTR as u8;
+    i.exc_pc[2] = 0x1234;
+    i.exc_mask[2] = 0xF0F0;
+    tb.step(&i);
+    i.exc_valid = 0;
+    for _ in 0..4 {
+        tb.step(&i);
+    }
+    assert_eq!((tb.s.mode, tb.s.ws[2], tb.s.lcause[2]), (HANDLER, TRAP, cause::ILLEGAL_INSTR as u8), "a real episode");
+    assert_eq!(tb.rtl_state(), tb.cyc.s, "the tap reads back the whole state");
+    let corrupt: [(&str, fn(&mut State)); 4] = [
+        ("dbg_lcause", |s| s.lcause[2] ^= 1),
+        ("dbg_epc", |s| s.epc[2] ^= 1 << 31),
+        ("dbg_global", |s| s.hmask ^= 1),
+        ("dbg_global", |s| s.ss_trig ^= true),
+    ];
+    for (port, f) in corrupt {
+        let mut t = TrapBench::new(4, 0);
+        for _ in 0..3 {
+            t.step(&Inputs { warp_valid: 0xF, ..Default::default() });
+        }
+        f(&mut t.cyc.s);
+        let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| t.check(&Inputs { warp_valid: 0xF, ..Default::default() })))
+            .expect_err("a wrong state bit must be a mismatch");
+        let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains(port), "{port}: {msg}");
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // Formal: yosys bounded model check of the emitted W=4 Verilog (scripts/formal/trap_controller.sh)
 // ------------------------------------------------------------------------------------------

@@ -29,6 +29,9 @@ pub struct Episode<const W: usize, const WIDW: usize, const PCW: usize> {
     /// TGID and HLAT (state).
     pub tgid_q: Signal<Out, Bits<32>>,
     pub hlat_q: Signal<Out, Bits<PCW>>,
+    /// FVALID and FWID (state; only the state tap reads them from outside).
+    pub fvalid_q: Signal<Out, Bit>,
+    pub fwid_q: Signal<Out, Bits<WIDW>>,
     /// Sticky bits raised here (MULTI, GDROP).
     pub st: Signal<Out, Bits<16>>,
 
@@ -77,6 +80,8 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Episode<W, WIDW, PCW> 
             haddr: Default::default(),
             tgid_q: Default::default(),
             hlat_q: Default::default(),
+            fvalid_q: Default::default(),
+            fwid_q: Default::default(),
             st: Default::default(),
             fvalid: Default::default(),
             fwid: Default::default(),
@@ -112,6 +117,8 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Logic for Episode<W, W
         self.hlat.rst.next = self.rst.val();
         self.tgid_q.next = self.tgid.q.val();
         self.hlat_q.next = self.hlat.q.val();
+        self.fvalid_q.next = self.fvalid.q.val();
+        self.fwid_q.next = self.fwid.q.val();
 
         // (5) first-exception bookkeeping: MULTI on a second recording warp in the episode
         self.st.next = 0.into();

@@ -128,6 +128,27 @@ pub struct TrapCtl<
     /// CSR read data: as `sr_rdata`, for the host's request.
     pub csr_rdata: Signal<Out, Bits<32>>,
 
+    // The state tap: every §7.2 register as it is now (not a spec port; for the co-simulation,
+    // which compares it with the golden state every cycle and checks the §7.5 invariants on
+    // it, issue 18; a synthesised design that leaves these open loses nothing).
+    /// `ws` per warp, 4 bits each (the 3-bit state in the low bits).
+    pub dbg_ws: Signal<Out, Bits<WC>>,
+    /// `LCAUSE` per warp, 4 bits each.
+    pub dbg_lcause: Signal<Out, Bits<WC>>,
+    /// `NCAUSE` per warp, 4 bits each.
+    pub dbg_ncause: Signal<Out, Bits<WC>>,
+    /// `GPW` of warp w in bit w.
+    pub dbg_gpw: Signal<Out, Bits<W>>,
+    /// `STEPPED` of warp w in bit w.
+    pub dbg_stepped: Signal<Out, Bits<W>>,
+    /// `EPC` per warp, PC_W bits each.
+    pub dbg_epc: Signal<Out, Bits<WPC>>,
+    /// `EMASK` per warp, T bits each.
+    pub dbg_emask: Signal<Out, Bits<WT>>,
+    /// The global registers, one 32-bit slot each, in §7.2 order: mode, GCAUSE, GPEND, HTMASK,
+    /// HADDR, HLAT, VTBASE, CTRL, IRQ_EN, STICKY, TGID, FVALID, FWID, HMASK, WSEL, BCAST_Q, SS_TRIG.
+    pub dbg_global: Signal<Out, Bits<544>>,
+
     inputs: InputStage<W, WIDW, WC, WT, WPC>,
     csr: CsrRegs<W, WIDW, PCW>,
     global: GlobalEvents<W>,
@@ -145,6 +166,14 @@ pub struct TrapCtl<
     /// One warp's redirect PC and mask (hdl_gen cannot cast an indexed signal in a loop).
     lane_pc: Signal<Local, Bits<PCW>>,
     lane_mask: Signal<Local, Bits<T>>,
+    /// One warp's state for the state tap.
+    lane_ws: Signal<Local, Bits<3>>,
+    lane_lcause: Signal<Local, Bits<4>>,
+    lane_ncause: Signal<Local, Bits<4>>,
+    lane_epc: Signal<Local, Bits<PCW>>,
+    lane_emask: Signal<Local, Bits<T>>,
+    /// The state tap's per-warp field width of ws, LCAUSE and NCAUSE.
+    k_nibble: Constant<Bits<16>>,
 }
 
 impl<
@@ -201,6 +230,14 @@ impl<
             vt_base: Default::default(),
             sr_rdata: Default::default(),
             csr_rdata: Default::default(),
+            dbg_ws: Default::default(),
+            dbg_lcause: Default::default(),
+            dbg_ncause: Default::default(),
+            dbg_gpw: Default::default(),
+            dbg_stepped: Default::default(),
+            dbg_epc: Default::default(),
+            dbg_emask: Default::default(),
+            dbg_global: Default::default(),
             inputs: InputStage::new(cfg.pipe == 1),
             csr: CsrRegs::new(cfg.haddr_reset, cfg.has_sstep),
             global: Default::default(),
@@ -216,6 +253,12 @@ impl<
             k_threads: Constant::new((T as u64).into()),
             lane_pc: Default::default(),
             lane_mask: Default::default(),
+            lane_ws: Default::default(),
+            lane_lcause: Default::default(),
+            lane_ncause: Default::default(),
+            lane_epc: Default::default(),
+            lane_emask: Default::default(),
+            k_nibble: Constant::new(4u64.into()),
         }
     }
 }
@@ -292,6 +335,8 @@ impl<
         self.warp_halt.next = 0.into();
         self.redir_valid.next = 0.into();
         self.warp_kill.next = 0.into();
+        self.dbg_gpw.next = 0.into();
+        self.dbg_stepped.next = 0.into();
         for kpc in PCW..(PCW + 1) {
             for kt in T..(T + 1) {
                 for i in 0..W {
@@ -357,6 +402,8 @@ impl<
                     self.warp_halt.next = self.warp_halt.val().replace_bit(i, self.warps[i].halt.val());
                     self.redir_valid.next = self.redir_valid.val().replace_bit(i, self.warps[i].redir_valid.val());
                     self.warp_kill.next = self.warp_kill.val().replace_bit(i, self.warps[i].killed.val());
+                    self.dbg_gpw.next = self.dbg_gpw.val().replace_bit(i, self.warps[i].gpw_q.val());
+                    self.dbg_stepped.next = self.dbg_stepped.val().replace_bit(i, self.warps[i].stepped_q.val());
                 }
             }
         }
@@ -371,6 +418,43 @@ impl<
                 self.redir_mask.next = (self.redir_mask.val() << self.k_threads.val()) | bit_cast::<WT, T>(self.lane_mask.val());
             }
         }
+        // the state tap's per-warp vectors, the same way
+        self.dbg_ws.next = 0.into();
+        self.dbg_lcause.next = 0.into();
+        self.dbg_ncause.next = 0.into();
+        self.dbg_epc.next = 0.into();
+        self.dbg_emask.next = 0.into();
+        for wm1 in (W - 1)..W {
+            for j in 0..W {
+                self.lane_ws.next = self.warps[wm1 - j].ws_q.val();
+                self.lane_lcause.next = self.warps[wm1 - j].lcause_q.val();
+                self.lane_ncause.next = self.warps[wm1 - j].ncause_q.val();
+                self.lane_epc.next = self.warps[wm1 - j].epc_q.val();
+                self.lane_emask.next = self.warps[wm1 - j].emask_q.val();
+                self.dbg_ws.next = (self.dbg_ws.val() << self.k_nibble.val()) | bit_cast::<WC, 3>(self.lane_ws.val());
+                self.dbg_lcause.next = (self.dbg_lcause.val() << self.k_nibble.val()) | bit_cast::<WC, 4>(self.lane_lcause.val());
+                self.dbg_ncause.next = (self.dbg_ncause.val() << self.k_nibble.val()) | bit_cast::<WC, 4>(self.lane_ncause.val());
+                self.dbg_epc.next = (self.dbg_epc.val() << self.k_pc_width.val()) | bit_cast::<WPC, PCW>(self.lane_epc.val());
+                self.dbg_emask.next = (self.dbg_emask.val() << self.k_threads.val()) | bit_cast::<WT, T>(self.lane_emask.val());
+            }
+        }
+        self.dbg_global.next = bit_cast::<544, 2>(self.mode_ctl.mode_q.val())
+            | (bit_cast::<544, 4>(self.global.gcause_q.val()) << 32)
+            | (bit_cast::<544, 16>(self.global.gpend_q.val()) << 64)
+            | (bit_cast::<544, W>(self.global.htmask_q.val()) << 96)
+            | (bit_cast::<544, PCW>(self.csr.haddr_q.val()) << 128)
+            | (bit_cast::<544, PCW>(self.episode.hlat_q.val()) << 160)
+            | (bit_cast::<544, PCW>(self.csr.vtbase_q.val()) << 192)
+            | (bit_cast::<544, 3>(self.csr.ctrl_q.val()) << 224)
+            | (bit_cast::<544, 16>(self.csr.irq_en_q.val()) << 256)
+            | (bit_cast::<544, 16>(self.status.sticky_q.val()) << 288)
+            | (bit_cast::<544, 32>(self.episode.tgid_q.val()) << 320)
+            | (bit_cast::<544, 1>(self.episode.fvalid_q.val().into()) << 352)
+            | (bit_cast::<544, WIDW>(self.episode.fwid_q.val()) << 384)
+            | (bit_cast::<544, 16>(self.csr.hmask_q.val()) << 416)
+            | (bit_cast::<544, WIDW>(self.csr.wsel_q.val()) << 448)
+            | (bit_cast::<544, 1>(self.mode_ctl.bcast_out.val().into()) << 480)
+            | (bit_cast::<544, 1>(self.mode_ctl.ss_trig_q.val().into()) << 512);
 
         // (5) first exception, SAVE's latches
         self.episode.gp_any.next = self.global.gp_any.val();

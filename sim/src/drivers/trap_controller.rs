@@ -1,7 +1,8 @@
 //! Lock-step co-simulation driver for `eu_trap_controller` (shared by tests/trap_controller.rs
 //! and the soak command `eu-soak`): the Verilated model against the golden step function of spec
-//! trap-controller.md §7.4 behind the `pipe` input delay, every output port every cycle, the seven
-//! invariants on the golden state after every cycle; and the bulk random stimulus (`RandomTrap`)
+//! trap-controller.md §7.4 behind the `pipe` input delay, every output port and the whole §7.2
+//! state (the RTL's `dbg_*` state tap) every cycle, the seven invariants on the golden state
+//! after every cycle and on the RTL's state before every compare; and the bulk random stimulus (`RandomTrap`)
 //! with its exception accounting.
 
 use crate::cosim::{Dut, Expected};
@@ -146,8 +147,50 @@ impl TrapBench {
         o
     }
 
-    /// Compares every output port of the DUT with the cycle model's outputs for inputs `i`.
+    /// The RTL's §7.2 state, read from its state tap (the `dbg_*` ports; PC_W = T = 32 as in
+    /// every co-simulated config).
+    pub fn rtl_state(&self) -> State {
+        let (d, po) = (&self.dut, &self.po);
+        let mut s = reset_state(&self.p);
+        for w in 0..self.p.w {
+            s.ws[w] = d.get_field(po.dbg_ws, 4 * w, 4) as u8;
+            s.lcause[w] = d.get_field(po.dbg_lcause, 4 * w, 4) as u8;
+            s.ncause[w] = d.get_field(po.dbg_ncause, 4 * w, 4) as u8;
+            s.gpw[w] = d.get_field(po.dbg_gpw, w, 1) == 1;
+            s.stepped[w] = d.get_field(po.dbg_stepped, w, 1) == 1;
+            s.epc[w] = d.get_field(po.dbg_epc, 32 * w, 32) as u32;
+            s.emask[w] = d.get_field(po.dbg_emask, 32 * w, 32) as u32;
+        }
+        let g = |slot: usize| d.get_field(po.dbg_global, 32 * slot, 32);
+        s.mode = g(0) as u8;
+        s.gcause = g(1) as u8;
+        s.gpend = g(2) as u16;
+        s.htmask = g(3) as u32;
+        s.haddr = g(4) as u32;
+        s.hlat = g(5) as u32;
+        s.vtbase = g(6) as u32;
+        s.ctrl = g(7) as u8;
+        s.irq_en = g(8) as u16;
+        s.sticky = g(9) as u16;
+        s.tgid = g(10) as u32;
+        s.fvalid = g(11) == 1;
+        s.fwid = g(12) as usize;
+        s.hmask = g(13) as u16;
+        s.wsel = g(14) as u32;
+        s.bcast_q = g(15) == 1;
+        s.ss_trig = g(16) == 1;
+        s
+    }
+
+    /// Compares every output port of the DUT with the cycle model's outputs for inputs `i`,
+    /// and the RTL's whole §7.2 state (the state tap) with the cycle model's state, after
+    /// checking the seven §7.4 invariants on the RTL's state itself (so a broken invariant is
+    /// named as such, not only as a differing register).
     pub fn check(&mut self, i: &Inputs) {
+        if let Err(m) = check_invariants(&self.p, &self.rtl_state()) {
+            panic!("RTL state breaks invariant {m} in cycle {} (W={})", self.cycles, self.p.w);
+        }
+        let st = self.cyc.s;
         let o = self.cyc.outputs(i);
         let (e, po) = (&mut self.exp, &self.po);
         e.set(po.warp_halt, o.warp_halt as u64)
@@ -163,6 +206,35 @@ impl TrapBench {
         for w in 0..self.p.w {
             e.set_field(po.redir_pc, 32 * w, 32, o.redir_pc[w] as u64);
             e.set_field(po.redir_mask, 32 * w, 32, o.redir_mask[w] as u64);
+            e.set_field(po.dbg_ws, 4 * w, 4, st.ws[w] as u64)
+                .set_field(po.dbg_lcause, 4 * w, 4, st.lcause[w] as u64)
+                .set_field(po.dbg_ncause, 4 * w, 4, st.ncause[w] as u64)
+                .set_field(po.dbg_gpw, w, 1, st.gpw[w] as u64)
+                .set_field(po.dbg_stepped, w, 1, st.stepped[w] as u64)
+                .set_field(po.dbg_epc, 32 * w, 32, st.epc[w] as u64)
+                .set_field(po.dbg_emask, 32 * w, 32, st.emask[w] as u64);
+        }
+        let global: [u64; 17] = [
+            st.mode as u64,
+            st.gcause as u64,
+            st.gpend as u64,
+            st.htmask as u64,
+            st.haddr as u64,
+            st.hlat as u64,
+            st.vtbase as u64,
+            st.ctrl as u64,
+            st.irq_en as u64,
+            st.sticky as u64,
+            st.tgid as u64,
+            st.fvalid as u64,
+            st.fwid as u64,
+            st.hmask as u64,
+            st.wsel as u64,
+            st.bcast_q as u64,
+            st.ss_trig as u64,
+        ];
+        for (slot, v) in global.into_iter().enumerate() {
+            e.set_field(po.dbg_global, 32 * slot, 32, v);
         }
         self.dut.check(&self.exp);
     }
