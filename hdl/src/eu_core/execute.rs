@@ -15,6 +15,7 @@
 //! flagged like any result; ST: the stored words, shown on the retire port with their addresses).
 
 use super::lane::AluLane;
+use super::wb_flags::WbFlags;
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
@@ -81,6 +82,7 @@ pub struct Execute<const TW: usize> {
     pub wb_mem_we: Signal<Out, Bits<8>>,
     pub wb_mem_addr: Signal<Out, Bits<256>>,
     lanes: [AluLane; 8],
+    wb_flags: WbFlags,
     mask: Signal<Local, Bits<8>>,
     retire: Signal<Local, Bit>,
     /// A memory op not through yet: replay.
@@ -99,7 +101,11 @@ pub struct Execute<const TW: usize> {
     data_s4: RDff<Bits<256>>,
     flag_we_s4: RDff<Bit>,
     flag_sel_s4: RDff<Bit>,
-    flag_value_s4: RDff<Bits<8>>,
+    old_flags_s4: RDff<Bits<8>>,
+    /// What `wb_flags` needs: the cmod, CMP, the flags as decode read them, CMP's lane flags.
+    cmod_s4: RDff<Bits<3>>,
+    is_cmp_s4: RDff<Bit>,
+    cmp_flags_s4: RDff<Bits<8>>,
     mem_we_s4: RDff<Bits<8>>,
     mem_addr_s4: RDff<Bits<256>>,
 }
@@ -157,6 +163,7 @@ impl<const TW: usize> Default for Execute<TW> {
             wb_mem_we: Default::default(),
             wb_mem_addr: Default::default(),
             lanes: Default::default(),
+            wb_flags: Default::default(),
             mask: Default::default(),
             retire: Default::default(),
             replay: Default::default(),
@@ -174,7 +181,10 @@ impl<const TW: usize> Default for Execute<TW> {
             data_s4: Default::default(),
             flag_we_s4: Default::default(),
             flag_sel_s4: Default::default(),
-            flag_value_s4: Default::default(),
+            old_flags_s4: Default::default(),
+            cmod_s4: Default::default(),
+            is_cmp_s4: Default::default(),
+            cmp_flags_s4: Default::default(),
             mem_we_s4: Default::default(),
             mem_addr_s4: Default::default(),
         }
@@ -184,7 +194,7 @@ impl<const TW: usize> Default for Execute<TW> {
 impl<const TW: usize> Logic for Execute<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, flag_value_s4, mem_we_s4, mem_addr_s4);
+        clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, old_flags_s4, cmod_s4, is_cmp_s4, cmp_flags_s4, mem_we_s4, mem_addr_s4);
         self.valid_s4.rst.next = self.rst.val();
         self.tid_s4.rst.next = self.rst.val();
         self.ip_s4.rst.next = self.rst.val();
@@ -194,7 +204,10 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.data_s4.rst.next = self.rst.val();
         self.flag_we_s4.rst.next = self.rst.val();
         self.flag_sel_s4.rst.next = self.rst.val();
-        self.flag_value_s4.rst.next = self.rst.val();
+        self.old_flags_s4.rst.next = self.rst.val();
+        self.cmod_s4.rst.next = self.rst.val();
+        self.is_cmp_s4.rst.next = self.rst.val();
+        self.cmp_flags_s4.rst.next = self.rst.val();
         self.mem_we_s4.rst.next = self.rst.val();
         self.mem_addr_s4.rst.next = self.rst.val();
         // the execution mask
@@ -225,7 +238,6 @@ impl<const TW: usize> Logic for Execute<TW> {
                 self.lanes[l].op.next = self.k_op_mov.val();
             }
             self.lanes[l].cmod.next = self.cmod.val();
-            self.lanes[l].is_cmp.next = self.is_cmp.val();
             self.lanes[l].run.next = self.mask.val().get_bit(l);
             self.lanes[l].flag_in.next = self.flag_value.val().get_bit(l);
             self.lanes[l].src0.next = self.rf_data0.val().get_bits::<32>(32 * l);
@@ -253,7 +265,10 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.data_s4.d.next = self.collect.val();
         self.flag_we_s4.d.next = self.retire.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
         self.flag_sel_s4.d.next = self.flag_sel.val();
-        self.flag_value_s4.d.next = self.flags.val();
+        self.old_flags_s4.d.next = self.flag_value.val();
+        self.cmod_s4.d.next = self.cmod.val();
+        self.is_cmp_s4.d.next = self.is_cmp.val();
+        self.cmp_flags_s4.d.next = self.flags.val();
         self.mem_we_s4.d.next = 0.into();
         if self.retire.val() & self.is_st.val() {
             self.mem_we_s4.d.next = self.mask.val();
@@ -268,7 +283,14 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.wb_data.next = self.data_s4.q.val();
         self.wb_flag_we.next = self.flag_we_s4.q.val();
         self.wb_flag_sel.next = self.flag_sel_s4.q.val();
-        self.wb_flag_value.next = self.flag_value_s4.q.val();
+        // the flags: a result's condition modifier from the registered result, CMP's from S3
+        self.wb_flags.data.next = self.data_s4.q.val();
+        self.wb_flags.cmod.next = self.cmod_s4.q.val();
+        self.wb_flags.is_cmp.next = self.is_cmp_s4.q.val();
+        self.wb_flags.cmp_flags.next = self.cmp_flags_s4.q.val();
+        self.wb_flags.old_flags.next = self.old_flags_s4.q.val();
+        self.wb_flags.mask.next = self.mask_s4.q.val();
+        self.wb_flag_value.next = self.wb_flags.flags.val();
         self.wb_mem_we.next = self.mem_we_s4.q.val();
         self.wb_mem_addr.next = self.mem_addr_s4.q.val();
     }

@@ -11,8 +11,9 @@
 //! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
 //! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
 //! registers, two stages, and the branch unit's registered response), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
-//! `execute` (the lanes, the masks and the execute→writeback registers), `flags` (the per-thread
-//! flag registers) and `fault` (the sticky fault report).
+//! `execute` (the lanes, the masks and the execute→writeback registers), `wb_flags` (a result's
+//! condition-modifier flags in writeback), `flags` (the per-thread flag registers) and `fault`
+//! (the sticky fault report).
 
 mod decode;
 pub mod enc;
@@ -24,6 +25,7 @@ mod issue;
 mod lane;
 mod mem;
 mod regfile;
+mod wb_flags;
 pub mod rtl;
 
 pub use rtl::EuCore;

@@ -5,7 +5,7 @@
 //!  S0 fetch          S1 decode + read          S2 operand            S3 execute                 S4 writeback
 //!  slot = rotation   Decode(instr, flags)      RF read register →    Execute: mask, 8 lanes     RF write (both copies)
 //!  IP of the slot →  RF read {tid, src0/1} →   RF output register    RF data, BU response →     flag write, retire port
-//!  imem read         BU request (tid, op, …)   BU response →         thread update (IP, stop)
+//!  imem read         BU request (tid, op, …)   BU response →         thread update (IP, stop)   cmod flags of the result
 //! ```
 //! With `T` >= 4 threads in strict rotation, a thread's next instruction is fetched after its
 //! previous one has left S3 (IP, thread state: written at the end of S3, read by the fetch one
