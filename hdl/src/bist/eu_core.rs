@@ -95,7 +95,7 @@ impl KernelRun {
             back: Default::default(),
             k_rows: Constant::new((ROWS as u64).into()),
             k_len: Constant::new((code.len() as u64).into()),
-            k_read_req: Constant::new((READ_FROM as u64 - 1).into()),
+            k_read_req: Constant::new((READ_FROM as u64 - 2).into()),
             k_read_from: Constant::new((READ_FROM as u64).into()),
             k_read_end: Constant::new(((READ_FROM + ROWS) as u64).into()),
             k_low: Constant::new(((REGS - 1) as u64).into()),
@@ -134,7 +134,7 @@ impl Logic for KernelRun {
         self.eu.dmem_addr.next = 0.into();
         self.eu.dmem_wdata.next = 0.into();
         self.eu.dmem_raddr.next = 0.into();
-        // read back: the row requested one cycle before it shows
+        // read back: the row requested two cycles before it shows (the register file's read latency)
         self.back.next = self.count.q.val() - self.k_read_req.val();
         self.eu.rf_raddr.next = (bit_cast::<9, 16>(self.back.val() >> 4) << 7) | bit_cast::<9, 16>(self.back.val() & self.k_low.val());
         self.row.next = 0.into();

@@ -1,6 +1,7 @@
-//! Stage S2, execute: the execution mask, the operands, the eight ALU lanes, the thread's update
-//! for fetch (next IP from the branch unit, stop at EOT or a fault) and the execute → writeback
-//! registers (S3), which drive the register-file write, the flag write and the retire port.
+//! Stage S3, execute: the execution mask, the operands (the register file's twice-registered read
+//! data), the eight ALU lanes, the thread's update for fetch (next IP from the branch unit's
+//! registered response, stop at EOT or a fault) and the execute → writeback registers (S4), which
+//! drive the register-file write, the flag write and the retire port.
 //!
 //! Execution mask (docs/isa.md): a control-flow op runs under the branch unit's `exec_mask` (E
 //! before the step); any other op under E ∩ exec size ∩ predicate. An instruction that does not
@@ -14,6 +15,7 @@
 //! flagged like any result; ST: the stored words, shown on the retire port with their addresses).
 
 use super::lane::AluLane;
+use super::wb_flags::WbFlags;
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
@@ -21,7 +23,7 @@ use rust_hdl::prelude::*;
 pub struct Execute<const TW: usize> {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
-    // the decoded instruction (S2, from `Issue`)
+    // the decoded instruction (S3, from `Issue`)
     pub valid: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
     pub tid: Signal<In, Bits<TW>>,
@@ -52,10 +54,10 @@ pub struct Execute<const TW: usize> {
     pub mem_done: Signal<In, Bit>,
     pub mem_value: Signal<In, Bits<256>>,
     pub mem_addr: Signal<In, Bits<256>>,
-    /// Register-file read data (src0, src1 registers).
+    /// Register-file read data (src0, src1 registers), S3.
     pub rf_data0: Signal<In, Bits<256>>,
     pub rf_data1: Signal<In, Bits<256>>,
-    /// The branch unit's response to this slot's request.
+    /// The branch unit's response to this slot's request (registered in `Issue`).
     pub bu_exec_mask: Signal<In, Bits<8>>,
     pub bu_next_ip: Signal<In, Bits<16>>,
     pub bu_err: Signal<In, Bit>,
@@ -65,7 +67,7 @@ pub struct Execute<const TW: usize> {
     pub upd_stop: Signal<Out, Bit>,
     /// The slot's instruction faults (does not retire, stops the thread).
     pub fault: Signal<Out, Bit>,
-    // S3: the retired instruction
+    // S4: the retired instruction
     pub wb_valid: Signal<Out, Bit>,
     pub wb_tid: Signal<Out, Bits<TW>>,
     pub wb_ip: Signal<Out, Bits<16>>,
@@ -80,6 +82,7 @@ pub struct Execute<const TW: usize> {
     pub wb_mem_we: Signal<Out, Bits<8>>,
     pub wb_mem_addr: Signal<Out, Bits<256>>,
     lanes: [AluLane; 8],
+    wb_flags: WbFlags,
     mask: Signal<Local, Bits<8>>,
     retire: Signal<Local, Bit>,
     /// A memory op not through yet: replay.
@@ -89,18 +92,22 @@ pub struct Execute<const TW: usize> {
     lane_out: Signal<Local, Bits<32>>,
     flags: Signal<Local, Bits<8>>,
     k_top: Constant<Bits<16>>,
-    valid_s3: RDff<Bit>,
-    tid_s3: RDff<Bits<TW>>,
-    ip_s3: RDff<Bits<16>>,
-    mask_s3: RDff<Bits<8>>,
-    dst_we_s3: RDff<Bit>,
-    dst_reg_s3: RDff<Bits<7>>,
-    data_s3: RDff<Bits<256>>,
-    flag_we_s3: RDff<Bit>,
-    flag_sel_s3: RDff<Bit>,
-    flag_value_s3: RDff<Bits<8>>,
-    mem_we_s3: RDff<Bits<8>>,
-    mem_addr_s3: RDff<Bits<256>>,
+    valid_s4: RDff<Bit>,
+    tid_s4: RDff<Bits<TW>>,
+    ip_s4: RDff<Bits<16>>,
+    mask_s4: RDff<Bits<8>>,
+    dst_we_s4: RDff<Bit>,
+    dst_reg_s4: RDff<Bits<7>>,
+    data_s4: RDff<Bits<256>>,
+    flag_we_s4: RDff<Bit>,
+    flag_sel_s4: RDff<Bit>,
+    old_flags_s4: RDff<Bits<8>>,
+    /// What `wb_flags` needs: the cmod, CMP, the flags as decode read them, CMP's lane flags.
+    cmod_s4: RDff<Bits<3>>,
+    is_cmp_s4: RDff<Bit>,
+    cmp_flags_s4: RDff<Bits<8>>,
+    mem_we_s4: RDff<Bits<8>>,
+    mem_addr_s4: RDff<Bits<256>>,
 }
 
 impl<const TW: usize> Default for Execute<TW> {
@@ -156,6 +163,7 @@ impl<const TW: usize> Default for Execute<TW> {
             wb_mem_we: Default::default(),
             wb_mem_addr: Default::default(),
             lanes: Default::default(),
+            wb_flags: Default::default(),
             mask: Default::default(),
             retire: Default::default(),
             replay: Default::default(),
@@ -164,18 +172,21 @@ impl<const TW: usize> Default for Execute<TW> {
             lane_out: Default::default(),
             flags: Default::default(),
             k_top: Constant::new(224u64.into()),
-            valid_s3: Default::default(),
-            tid_s3: Default::default(),
-            ip_s3: Default::default(),
-            mask_s3: Default::default(),
-            dst_we_s3: Default::default(),
-            dst_reg_s3: Default::default(),
-            data_s3: Default::default(),
-            flag_we_s3: Default::default(),
-            flag_sel_s3: Default::default(),
-            flag_value_s3: Default::default(),
-            mem_we_s3: Default::default(),
-            mem_addr_s3: Default::default(),
+            valid_s4: Default::default(),
+            tid_s4: Default::default(),
+            ip_s4: Default::default(),
+            mask_s4: Default::default(),
+            dst_we_s4: Default::default(),
+            dst_reg_s4: Default::default(),
+            data_s4: Default::default(),
+            flag_we_s4: Default::default(),
+            flag_sel_s4: Default::default(),
+            old_flags_s4: Default::default(),
+            cmod_s4: Default::default(),
+            is_cmp_s4: Default::default(),
+            cmp_flags_s4: Default::default(),
+            mem_we_s4: Default::default(),
+            mem_addr_s4: Default::default(),
         }
     }
 }
@@ -183,19 +194,22 @@ impl<const TW: usize> Default for Execute<TW> {
 impl<const TW: usize> Logic for Execute<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, valid_s3, tid_s3, ip_s3, mask_s3, dst_we_s3, dst_reg_s3, data_s3, flag_we_s3, flag_sel_s3, flag_value_s3, mem_we_s3, mem_addr_s3);
-        self.valid_s3.rst.next = self.rst.val();
-        self.tid_s3.rst.next = self.rst.val();
-        self.ip_s3.rst.next = self.rst.val();
-        self.mask_s3.rst.next = self.rst.val();
-        self.dst_we_s3.rst.next = self.rst.val();
-        self.dst_reg_s3.rst.next = self.rst.val();
-        self.data_s3.rst.next = self.rst.val();
-        self.flag_we_s3.rst.next = self.rst.val();
-        self.flag_sel_s3.rst.next = self.rst.val();
-        self.flag_value_s3.rst.next = self.rst.val();
-        self.mem_we_s3.rst.next = self.rst.val();
-        self.mem_addr_s3.rst.next = self.rst.val();
+        clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, old_flags_s4, cmod_s4, is_cmp_s4, cmp_flags_s4, mem_we_s4, mem_addr_s4);
+        self.valid_s4.rst.next = self.rst.val();
+        self.tid_s4.rst.next = self.rst.val();
+        self.ip_s4.rst.next = self.rst.val();
+        self.mask_s4.rst.next = self.rst.val();
+        self.dst_we_s4.rst.next = self.rst.val();
+        self.dst_reg_s4.rst.next = self.rst.val();
+        self.data_s4.rst.next = self.rst.val();
+        self.flag_we_s4.rst.next = self.rst.val();
+        self.flag_sel_s4.rst.next = self.rst.val();
+        self.old_flags_s4.rst.next = self.rst.val();
+        self.cmod_s4.rst.next = self.rst.val();
+        self.is_cmp_s4.rst.next = self.rst.val();
+        self.cmp_flags_s4.rst.next = self.rst.val();
+        self.mem_we_s4.rst.next = self.rst.val();
+        self.mem_addr_s4.rst.next = self.rst.val();
         // the execution mask
         self.mask.next = self.bu_exec_mask.val();
         if !self.is_control.val() {
@@ -224,7 +238,6 @@ impl<const TW: usize> Logic for Execute<TW> {
                 self.lanes[l].op.next = self.k_op_mov.val();
             }
             self.lanes[l].cmod.next = self.cmod.val();
-            self.lanes[l].is_cmp.next = self.is_cmp.val();
             self.lanes[l].run.next = self.mask.val().get_bit(l);
             self.lanes[l].flag_in.next = self.flag_value.val().get_bit(l);
             self.lanes[l].src0.next = self.rf_data0.val().get_bits::<32>(32 * l);
@@ -242,33 +255,43 @@ impl<const TW: usize> Logic for Execute<TW> {
             self.collect.next = (self.collect.val() >> 32) | (bit_cast::<256, 32>(self.lane_out.val()) << self.k_top.val());
             self.flags.next = self.flags.val().replace_bit(l, self.lanes[l].flag_out.val());
         }
-        // S3
-        self.valid_s3.d.next = self.retire.val();
-        self.tid_s3.d.next = self.tid.val();
-        self.ip_s3.d.next = self.ip.val();
-        self.mask_s3.d.next = self.mask.val();
-        self.dst_we_s3.d.next = self.retire.val() & self.has_dst.val() & self.mask.val().any();
-        self.dst_reg_s3.d.next = self.dst_reg.val();
-        self.data_s3.d.next = self.collect.val();
-        self.flag_we_s3.d.next = self.retire.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
-        self.flag_sel_s3.d.next = self.flag_sel.val();
-        self.flag_value_s3.d.next = self.flags.val();
-        self.mem_we_s3.d.next = 0.into();
+        // S4
+        self.valid_s4.d.next = self.retire.val();
+        self.tid_s4.d.next = self.tid.val();
+        self.ip_s4.d.next = self.ip.val();
+        self.mask_s4.d.next = self.mask.val();
+        self.dst_we_s4.d.next = self.retire.val() & self.has_dst.val() & self.mask.val().any();
+        self.dst_reg_s4.d.next = self.dst_reg.val();
+        self.data_s4.d.next = self.collect.val();
+        self.flag_we_s4.d.next = self.retire.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
+        self.flag_sel_s4.d.next = self.flag_sel.val();
+        self.old_flags_s4.d.next = self.flag_value.val();
+        self.cmod_s4.d.next = self.cmod.val();
+        self.is_cmp_s4.d.next = self.is_cmp.val();
+        self.cmp_flags_s4.d.next = self.flags.val();
+        self.mem_we_s4.d.next = 0.into();
         if self.retire.val() & self.is_st.val() {
-            self.mem_we_s3.d.next = self.mask.val();
+            self.mem_we_s4.d.next = self.mask.val();
         }
-        self.mem_addr_s3.d.next = self.mem_addr.val();
-        self.wb_valid.next = self.valid_s3.q.val();
-        self.wb_tid.next = self.tid_s3.q.val();
-        self.wb_ip.next = self.ip_s3.q.val();
-        self.wb_mask.next = self.mask_s3.q.val();
-        self.wb_dst_we.next = self.dst_we_s3.q.val();
-        self.wb_dst_reg.next = self.dst_reg_s3.q.val();
-        self.wb_data.next = self.data_s3.q.val();
-        self.wb_flag_we.next = self.flag_we_s3.q.val();
-        self.wb_flag_sel.next = self.flag_sel_s3.q.val();
-        self.wb_flag_value.next = self.flag_value_s3.q.val();
-        self.wb_mem_we.next = self.mem_we_s3.q.val();
-        self.wb_mem_addr.next = self.mem_addr_s3.q.val();
+        self.mem_addr_s4.d.next = self.mem_addr.val();
+        self.wb_valid.next = self.valid_s4.q.val();
+        self.wb_tid.next = self.tid_s4.q.val();
+        self.wb_ip.next = self.ip_s4.q.val();
+        self.wb_mask.next = self.mask_s4.q.val();
+        self.wb_dst_we.next = self.dst_we_s4.q.val();
+        self.wb_dst_reg.next = self.dst_reg_s4.q.val();
+        self.wb_data.next = self.data_s4.q.val();
+        self.wb_flag_we.next = self.flag_we_s4.q.val();
+        self.wb_flag_sel.next = self.flag_sel_s4.q.val();
+        // the flags: a result's condition modifier from the registered result, CMP's from S3
+        self.wb_flags.data.next = self.data_s4.q.val();
+        self.wb_flags.cmod.next = self.cmod_s4.q.val();
+        self.wb_flags.is_cmp.next = self.is_cmp_s4.q.val();
+        self.wb_flags.cmp_flags.next = self.cmp_flags_s4.q.val();
+        self.wb_flags.old_flags.next = self.old_flags_s4.q.val();
+        self.wb_flags.mask.next = self.mask_s4.q.val();
+        self.wb_flag_value.next = self.wb_flags.flags.val();
+        self.wb_mem_we.next = self.mem_we_s4.q.val();
+        self.wb_mem_addr.next = self.mem_addr_s4.q.val();
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! One thread slot per cycle, round-robin over all `T` threads whether they run or not (a barrel:
 //! the slot of a thread that does not run is a bubble), so a thread's next instruction is fetched
-//! `T` >= 4 cycles after its previous one, when that one has left the execute stage and updated
-//! the IP: no forwarding, no scoreboard. The instruction memory is a `prims::Ram` (registered
+//! `T` >= 4 cycles after its previous one, when that one has left the execute stage (S3, the
+//! update is registered here at its end) and updated the IP: no forwarding, no scoreboard. The instruction memory is a `prims::Ram` (registered
 //! read: the word arrives in S1), written by the host through its own port while the core idles.
 //!
 //! Thread state: `live` (it runs or is being initialised) and `init` (its next slot sends the

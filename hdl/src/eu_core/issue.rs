@@ -1,5 +1,7 @@
-//! The decode → execute registers (S1 → S2): the decoded instruction and its slot. The
-//! operands travel separately, in the register file's registered read data.
+//! The decode → execute registers: the decoded instruction and its slot from S1 to S3 (two
+//! stages: S2 is the register file's second read register, docs/eu_core.md), and the branch
+//! unit's response from S2 (pipe 0: one cycle after the request) to S3. The operands travel
+//! separately, in the register file's twice-registered read data.
 
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
@@ -54,149 +56,242 @@ pub struct Issue<const TW: usize> {
     pub in_not_yet: Signal<In, Bit>,
     /// S1: trap cause of illegal / not_yet.
     pub in_trap_cause: Signal<In, Bits<4>>,
-    /// S2: the slot carries a live thread.
+    /// S2: the branch unit's response to the slot's request (its execution mask E).
+    pub in_bu_exec_mask: Signal<In, Bits<8>>,
+    /// S2: the branch unit's next IP.
+    pub in_bu_next_ip: Signal<In, Bits<16>>,
+    /// S2: the branch unit's step failed.
+    pub in_bu_err: Signal<In, Bit>,
+    /// S3: the slot carries a live thread.
     pub valid: Signal<Out, Bit>,
-    /// S2: the slot is the thread's INIT (no instruction).
+    /// S3: the slot is the thread's INIT (no instruction).
     pub init: Signal<Out, Bit>,
-    /// S2: thread.
+    /// S3: thread.
     pub tid: Signal<Out, Bits<TW>>,
-    /// S2: instruction pointer.
+    /// S3: instruction pointer.
     pub ip: Signal<Out, Bits<16>>,
-    /// S2: op code.
+    /// S3: op code.
     pub op: Signal<Out, Bits<7>>,
-    /// S2: condition modifier.
+    /// S3: condition modifier.
     pub cmod: Signal<Out, Bits<3>>,
-    /// S2: CMP.
+    /// S3: CMP.
     pub is_cmp: Signal<Out, Bit>,
-    /// S2: control flow (branch unit op).
+    /// S3: control flow (branch unit op).
     pub is_control: Signal<Out, Bit>,
-    /// S2: EOT.
+    /// S3: EOT.
     pub is_eot: Signal<Out, Bit>,
-    /// S2: writes a destination register.
+    /// S3: writes a destination register.
     pub has_dst: Signal<Out, Bit>,
-    /// S2: LD or ST.
+    /// S3: LD or ST.
     pub is_mem: Signal<Out, Bit>,
-    /// S2: ST.
+    /// S3: ST.
     pub is_st: Signal<Out, Bit>,
-    /// S2: flag register named.
+    /// S3: flag register named.
     pub flag_sel: Signal<Out, Bit>,
-    /// S2: its value at decode.
+    /// S3: its value at decode.
     pub flag_value: Signal<Out, Bits<8>>,
-    /// S2: lanes inside the exec size.
+    /// S3: lanes inside the exec size.
     pub exec_lanes: Signal<Out, Bits<8>>,
-    /// S2: lanes the predicate lets run.
+    /// S3: lanes the predicate lets run.
     pub pred_lanes: Signal<Out, Bits<8>>,
-    /// S2: immediate.
+    /// S3: immediate.
     pub imm: Signal<Out, Bits<32>>,
-    /// S2: src0 is the immediate.
+    /// S3: src0 is the immediate.
     pub src0_imm: Signal<Out, Bit>,
-    /// S2: src1 is the immediate.
+    /// S3: src1 is the immediate.
     pub src1_imm: Signal<Out, Bit>,
-    /// S2: destination register.
+    /// S3: destination register.
     pub dst_reg: Signal<Out, Bits<7>>,
-    /// S2: does not decode.
+    /// S3: does not decode.
     pub illegal: Signal<Out, Bit>,
-    /// S2: outside this slice.
+    /// S3: outside this slice.
     pub not_yet: Signal<Out, Bit>,
-    /// S2: trap cause of illegal / not_yet.
+    /// S3: trap cause of illegal / not_yet.
     pub trap_cause: Signal<Out, Bits<4>>,
-    r_valid: RDff<Bit>,
-    r_init: RDff<Bit>,
-    r_tid: RDff<Bits<TW>>,
-    r_ip: RDff<Bits<16>>,
-    r_op: RDff<Bits<7>>,
-    r_cmod: RDff<Bits<3>>,
-    r_is_cmp: RDff<Bit>,
-    r_is_control: RDff<Bit>,
-    r_is_eot: RDff<Bit>,
-    r_has_dst: RDff<Bit>,
-    r_is_mem: RDff<Bit>,
-    r_is_st: RDff<Bit>,
-    r_flag_sel: RDff<Bit>,
-    r_flag_value: RDff<Bits<8>>,
-    r_exec_lanes: RDff<Bits<8>>,
-    r_pred_lanes: RDff<Bits<8>>,
-    r_imm: RDff<Bits<32>>,
-    r_src0_imm: RDff<Bit>,
-    r_src1_imm: RDff<Bit>,
-    r_dst_reg: RDff<Bits<7>>,
-    r_illegal: RDff<Bit>,
-    r_not_yet: RDff<Bit>,
-    r_trap_cause: RDff<Bits<4>>,
+    /// S3: the branch unit's response, registered.
+    pub bu_exec_mask: Signal<Out, Bits<8>>,
+    /// S3: the branch unit's next IP.
+    pub bu_next_ip: Signal<Out, Bits<16>>,
+    /// S3: the branch unit's step failed.
+    pub bu_err: Signal<Out, Bit>,
+    valid_s2: RDff<Bit>,
+    init_s2: RDff<Bit>,
+    tid_s2: RDff<Bits<TW>>,
+    ip_s2: RDff<Bits<16>>,
+    op_s2: RDff<Bits<7>>,
+    cmod_s2: RDff<Bits<3>>,
+    is_cmp_s2: RDff<Bit>,
+    is_control_s2: RDff<Bit>,
+    is_eot_s2: RDff<Bit>,
+    has_dst_s2: RDff<Bit>,
+    is_mem_s2: RDff<Bit>,
+    is_st_s2: RDff<Bit>,
+    flag_sel_s2: RDff<Bit>,
+    flag_value_s2: RDff<Bits<8>>,
+    exec_lanes_s2: RDff<Bits<8>>,
+    pred_lanes_s2: RDff<Bits<8>>,
+    imm_s2: RDff<Bits<32>>,
+    src0_imm_s2: RDff<Bit>,
+    src1_imm_s2: RDff<Bit>,
+    dst_reg_s2: RDff<Bits<7>>,
+    illegal_s2: RDff<Bit>,
+    not_yet_s2: RDff<Bit>,
+    trap_cause_s2: RDff<Bits<4>>,
+    valid_s3: RDff<Bit>,
+    init_s3: RDff<Bit>,
+    tid_s3: RDff<Bits<TW>>,
+    ip_s3: RDff<Bits<16>>,
+    op_s3: RDff<Bits<7>>,
+    cmod_s3: RDff<Bits<3>>,
+    is_cmp_s3: RDff<Bit>,
+    is_control_s3: RDff<Bit>,
+    is_eot_s3: RDff<Bit>,
+    has_dst_s3: RDff<Bit>,
+    is_mem_s3: RDff<Bit>,
+    is_st_s3: RDff<Bit>,
+    flag_sel_s3: RDff<Bit>,
+    flag_value_s3: RDff<Bits<8>>,
+    exec_lanes_s3: RDff<Bits<8>>,
+    pred_lanes_s3: RDff<Bits<8>>,
+    imm_s3: RDff<Bits<32>>,
+    src0_imm_s3: RDff<Bit>,
+    src1_imm_s3: RDff<Bit>,
+    dst_reg_s3: RDff<Bits<7>>,
+    illegal_s3: RDff<Bit>,
+    not_yet_s3: RDff<Bit>,
+    trap_cause_s3: RDff<Bits<4>>,
+    bu_exec_mask_s3: RDff<Bits<8>>,
+    bu_next_ip_s3: RDff<Bits<16>>,
+    bu_err_s3: RDff<Bit>,
 }
 
 impl<const TW: usize> Logic for Issue<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, r_valid, r_init, r_tid, r_ip, r_op, r_cmod, r_is_cmp, r_is_control, r_is_eot, r_has_dst, r_is_mem, r_is_st, r_flag_sel, r_flag_value, r_exec_lanes, r_pred_lanes, r_imm, r_src0_imm, r_src1_imm, r_dst_reg, r_illegal, r_not_yet, r_trap_cause);
-        self.r_valid.rst.next = self.rst.val();
-        self.r_valid.d.next = self.in_valid.val();
-        self.valid.next = self.r_valid.q.val();
-        self.r_init.rst.next = self.rst.val();
-        self.r_init.d.next = self.in_init.val();
-        self.init.next = self.r_init.q.val();
-        self.r_tid.rst.next = self.rst.val();
-        self.r_tid.d.next = self.in_tid.val();
-        self.tid.next = self.r_tid.q.val();
-        self.r_ip.rst.next = self.rst.val();
-        self.r_ip.d.next = self.in_ip.val();
-        self.ip.next = self.r_ip.q.val();
-        self.r_op.rst.next = self.rst.val();
-        self.r_op.d.next = self.in_op.val();
-        self.op.next = self.r_op.q.val();
-        self.r_cmod.rst.next = self.rst.val();
-        self.r_cmod.d.next = self.in_cmod.val();
-        self.cmod.next = self.r_cmod.q.val();
-        self.r_is_cmp.rst.next = self.rst.val();
-        self.r_is_cmp.d.next = self.in_is_cmp.val();
-        self.is_cmp.next = self.r_is_cmp.q.val();
-        self.r_is_control.rst.next = self.rst.val();
-        self.r_is_control.d.next = self.in_is_control.val();
-        self.is_control.next = self.r_is_control.q.val();
-        self.r_is_eot.rst.next = self.rst.val();
-        self.r_is_eot.d.next = self.in_is_eot.val();
-        self.is_eot.next = self.r_is_eot.q.val();
-        self.r_has_dst.rst.next = self.rst.val();
-        self.r_has_dst.d.next = self.in_has_dst.val();
-        self.has_dst.next = self.r_has_dst.q.val();
-        self.r_is_mem.rst.next = self.rst.val();
-        self.r_is_mem.d.next = self.in_is_mem.val();
-        self.is_mem.next = self.r_is_mem.q.val();
-        self.r_is_st.rst.next = self.rst.val();
-        self.r_is_st.d.next = self.in_is_st.val();
-        self.is_st.next = self.r_is_st.q.val();
-        self.r_flag_sel.rst.next = self.rst.val();
-        self.r_flag_sel.d.next = self.in_flag_sel.val();
-        self.flag_sel.next = self.r_flag_sel.q.val();
-        self.r_flag_value.rst.next = self.rst.val();
-        self.r_flag_value.d.next = self.in_flag_value.val();
-        self.flag_value.next = self.r_flag_value.q.val();
-        self.r_exec_lanes.rst.next = self.rst.val();
-        self.r_exec_lanes.d.next = self.in_exec_lanes.val();
-        self.exec_lanes.next = self.r_exec_lanes.q.val();
-        self.r_pred_lanes.rst.next = self.rst.val();
-        self.r_pred_lanes.d.next = self.in_pred_lanes.val();
-        self.pred_lanes.next = self.r_pred_lanes.q.val();
-        self.r_imm.rst.next = self.rst.val();
-        self.r_imm.d.next = self.in_imm.val();
-        self.imm.next = self.r_imm.q.val();
-        self.r_src0_imm.rst.next = self.rst.val();
-        self.r_src0_imm.d.next = self.in_src0_imm.val();
-        self.src0_imm.next = self.r_src0_imm.q.val();
-        self.r_src1_imm.rst.next = self.rst.val();
-        self.r_src1_imm.d.next = self.in_src1_imm.val();
-        self.src1_imm.next = self.r_src1_imm.q.val();
-        self.r_dst_reg.rst.next = self.rst.val();
-        self.r_dst_reg.d.next = self.in_dst_reg.val();
-        self.dst_reg.next = self.r_dst_reg.q.val();
-        self.r_illegal.rst.next = self.rst.val();
-        self.r_illegal.d.next = self.in_illegal.val();
-        self.illegal.next = self.r_illegal.q.val();
-        self.r_not_yet.rst.next = self.rst.val();
-        self.r_not_yet.d.next = self.in_not_yet.val();
-        self.not_yet.next = self.r_not_yet.q.val();
-        self.r_trap_cause.rst.next = self.rst.val();
-        self.r_trap_cause.d.next = self.in_trap_cause.val();
-        self.trap_cause.next = self.r_trap_cause.q.val();
+        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, trap_cause_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3, trap_cause_s3, bu_exec_mask_s3, bu_next_ip_s3, bu_err_s3);
+        self.valid_s2.rst.next = self.rst.val();
+        self.valid_s3.rst.next = self.rst.val();
+        self.valid_s2.d.next = self.in_valid.val();
+        self.valid_s3.d.next = self.valid_s2.q.val();
+        self.valid.next = self.valid_s3.q.val();
+        self.init_s2.rst.next = self.rst.val();
+        self.init_s3.rst.next = self.rst.val();
+        self.init_s2.d.next = self.in_init.val();
+        self.init_s3.d.next = self.init_s2.q.val();
+        self.init.next = self.init_s3.q.val();
+        self.tid_s2.rst.next = self.rst.val();
+        self.tid_s3.rst.next = self.rst.val();
+        self.tid_s2.d.next = self.in_tid.val();
+        self.tid_s3.d.next = self.tid_s2.q.val();
+        self.tid.next = self.tid_s3.q.val();
+        self.ip_s2.rst.next = self.rst.val();
+        self.ip_s3.rst.next = self.rst.val();
+        self.ip_s2.d.next = self.in_ip.val();
+        self.ip_s3.d.next = self.ip_s2.q.val();
+        self.ip.next = self.ip_s3.q.val();
+        self.op_s2.rst.next = self.rst.val();
+        self.op_s3.rst.next = self.rst.val();
+        self.op_s2.d.next = self.in_op.val();
+        self.op_s3.d.next = self.op_s2.q.val();
+        self.op.next = self.op_s3.q.val();
+        self.cmod_s2.rst.next = self.rst.val();
+        self.cmod_s3.rst.next = self.rst.val();
+        self.cmod_s2.d.next = self.in_cmod.val();
+        self.cmod_s3.d.next = self.cmod_s2.q.val();
+        self.cmod.next = self.cmod_s3.q.val();
+        self.is_cmp_s2.rst.next = self.rst.val();
+        self.is_cmp_s3.rst.next = self.rst.val();
+        self.is_cmp_s2.d.next = self.in_is_cmp.val();
+        self.is_cmp_s3.d.next = self.is_cmp_s2.q.val();
+        self.is_cmp.next = self.is_cmp_s3.q.val();
+        self.is_control_s2.rst.next = self.rst.val();
+        self.is_control_s3.rst.next = self.rst.val();
+        self.is_control_s2.d.next = self.in_is_control.val();
+        self.is_control_s3.d.next = self.is_control_s2.q.val();
+        self.is_control.next = self.is_control_s3.q.val();
+        self.is_eot_s2.rst.next = self.rst.val();
+        self.is_eot_s3.rst.next = self.rst.val();
+        self.is_eot_s2.d.next = self.in_is_eot.val();
+        self.is_eot_s3.d.next = self.is_eot_s2.q.val();
+        self.is_eot.next = self.is_eot_s3.q.val();
+        self.has_dst_s2.rst.next = self.rst.val();
+        self.has_dst_s3.rst.next = self.rst.val();
+        self.has_dst_s2.d.next = self.in_has_dst.val();
+        self.has_dst_s3.d.next = self.has_dst_s2.q.val();
+        self.has_dst.next = self.has_dst_s3.q.val();
+        self.is_mem_s2.rst.next = self.rst.val();
+        self.is_mem_s3.rst.next = self.rst.val();
+        self.is_mem_s2.d.next = self.in_is_mem.val();
+        self.is_mem_s3.d.next = self.is_mem_s2.q.val();
+        self.is_mem.next = self.is_mem_s3.q.val();
+        self.is_st_s2.rst.next = self.rst.val();
+        self.is_st_s3.rst.next = self.rst.val();
+        self.is_st_s2.d.next = self.in_is_st.val();
+        self.is_st_s3.d.next = self.is_st_s2.q.val();
+        self.is_st.next = self.is_st_s3.q.val();
+        self.flag_sel_s2.rst.next = self.rst.val();
+        self.flag_sel_s3.rst.next = self.rst.val();
+        self.flag_sel_s2.d.next = self.in_flag_sel.val();
+        self.flag_sel_s3.d.next = self.flag_sel_s2.q.val();
+        self.flag_sel.next = self.flag_sel_s3.q.val();
+        self.flag_value_s2.rst.next = self.rst.val();
+        self.flag_value_s3.rst.next = self.rst.val();
+        self.flag_value_s2.d.next = self.in_flag_value.val();
+        self.flag_value_s3.d.next = self.flag_value_s2.q.val();
+        self.flag_value.next = self.flag_value_s3.q.val();
+        self.exec_lanes_s2.rst.next = self.rst.val();
+        self.exec_lanes_s3.rst.next = self.rst.val();
+        self.exec_lanes_s2.d.next = self.in_exec_lanes.val();
+        self.exec_lanes_s3.d.next = self.exec_lanes_s2.q.val();
+        self.exec_lanes.next = self.exec_lanes_s3.q.val();
+        self.pred_lanes_s2.rst.next = self.rst.val();
+        self.pred_lanes_s3.rst.next = self.rst.val();
+        self.pred_lanes_s2.d.next = self.in_pred_lanes.val();
+        self.pred_lanes_s3.d.next = self.pred_lanes_s2.q.val();
+        self.pred_lanes.next = self.pred_lanes_s3.q.val();
+        self.imm_s2.rst.next = self.rst.val();
+        self.imm_s3.rst.next = self.rst.val();
+        self.imm_s2.d.next = self.in_imm.val();
+        self.imm_s3.d.next = self.imm_s2.q.val();
+        self.imm.next = self.imm_s3.q.val();
+        self.src0_imm_s2.rst.next = self.rst.val();
+        self.src0_imm_s3.rst.next = self.rst.val();
+        self.src0_imm_s2.d.next = self.in_src0_imm.val();
+        self.src0_imm_s3.d.next = self.src0_imm_s2.q.val();
+        self.src0_imm.next = self.src0_imm_s3.q.val();
+        self.src1_imm_s2.rst.next = self.rst.val();
+        self.src1_imm_s3.rst.next = self.rst.val();
+        self.src1_imm_s2.d.next = self.in_src1_imm.val();
+        self.src1_imm_s3.d.next = self.src1_imm_s2.q.val();
+        self.src1_imm.next = self.src1_imm_s3.q.val();
+        self.dst_reg_s2.rst.next = self.rst.val();
+        self.dst_reg_s3.rst.next = self.rst.val();
+        self.dst_reg_s2.d.next = self.in_dst_reg.val();
+        self.dst_reg_s3.d.next = self.dst_reg_s2.q.val();
+        self.dst_reg.next = self.dst_reg_s3.q.val();
+        self.illegal_s2.rst.next = self.rst.val();
+        self.illegal_s3.rst.next = self.rst.val();
+        self.illegal_s2.d.next = self.in_illegal.val();
+        self.illegal_s3.d.next = self.illegal_s2.q.val();
+        self.illegal.next = self.illegal_s3.q.val();
+        self.not_yet_s2.rst.next = self.rst.val();
+        self.not_yet_s3.rst.next = self.rst.val();
+        self.not_yet_s2.d.next = self.in_not_yet.val();
+        self.not_yet_s3.d.next = self.not_yet_s2.q.val();
+        self.not_yet.next = self.not_yet_s3.q.val();
+        self.trap_cause_s2.rst.next = self.rst.val();
+        self.trap_cause_s3.rst.next = self.rst.val();
+        self.trap_cause_s2.d.next = self.in_trap_cause.val();
+        self.trap_cause_s3.d.next = self.trap_cause_s2.q.val();
+        self.trap_cause.next = self.trap_cause_s3.q.val();
+        self.bu_exec_mask_s3.rst.next = self.rst.val();
+        self.bu_exec_mask_s3.d.next = self.in_bu_exec_mask.val();
+        self.bu_exec_mask.next = self.bu_exec_mask_s3.q.val();
+        self.bu_next_ip_s3.rst.next = self.rst.val();
+        self.bu_next_ip_s3.d.next = self.in_bu_next_ip.val();
+        self.bu_next_ip.next = self.bu_next_ip_s3.q.val();
+        self.bu_err_s3.rst.next = self.rst.val();
+        self.bu_err_s3.d.next = self.in_bu_err.val();
+        self.bu_err.next = self.bu_err_s3.q.val();
     }
 }

@@ -1,5 +1,5 @@
-//! One integer ALU lane (combinational, in the execute stage): the slice's ops on 32 bits and the
-//! lane's flag bit. MUL is combinational here (three 16 x 16 products, DSPs on ECP5); the
+//! One integer ALU lane (combinational, in the execute stage): the slice's ops on 32 bits and
+//! CMP's flag bit (the flags of a condition modifier on a result: `wb_flags`, in writeback). MUL is combinational here (three 16 x 16 products, DSPs on ECP5); the
 //! pipelined long-op path (MULH, fp, math) is the next slice (docs/isa.md "Operations", "Execution mask, predication and flags").
 
 use super::enc::{cmod, op};
@@ -9,8 +9,6 @@ use rust_hdl::prelude::*;
 pub struct AluLane {
     pub op: Signal<In, Bits<7>>,
     pub cmod: Signal<In, Bits<3>>,
-    /// CMP: the flag compares src0 with src1 (else the result with 0).
-    pub is_cmp: Signal<In, Bit>,
     /// The lane runs (execution mask, exec size, predicate): else its flag bit is kept.
     pub run: Signal<In, Bit>,
     pub src0: Signal<In, Bits<32>>,
@@ -18,14 +16,15 @@ pub struct AluLane {
     /// The lane's bit of the named flag register (SEL reads it; kept when the lane does not run).
     pub flag_in: Signal<In, Bit>,
     pub result: Signal<Out, Bits<32>>,
+    /// CMP's flag bit: the condition of src0 against src1 if the lane runs, else `flag_in`. (A
+    /// condition modifier on a result is evaluated from the registered result in writeback,
+    /// `wb_flags`, so that no compare follows the ALU in this stage.)
     pub flag_out: Signal<Out, Bit>,
     shamt: Signal<Local, Bits<32>>,
     /// MUL's low 32 bits from three 16 x 16 products: lo*lo + ((lo*hi + hi*lo) << 16).
     product_ll: Signal<Local, Bits<32>>,
     product_cross: Signal<Local, Bits<32>>,
     less_ab: Signal<Local, Bit>,
-    x: Signal<Local, Bits<32>>,
-    y: Signal<Local, Bits<32>>,
     eq: Signal<Local, Bit>,
     lt: Signal<Local, Bit>,
     ult: Signal<Local, Bit>,
@@ -63,7 +62,6 @@ impl Default for AluLane {
         Self {
             op: Default::default(),
             cmod: Default::default(),
-            is_cmp: Default::default(),
             run: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
@@ -74,8 +72,6 @@ impl Default for AluLane {
             product_ll: Default::default(),
             product_cross: Default::default(),
             less_ab: Default::default(),
-            x: Default::default(),
-            y: Default::default(),
             eq: Default::default(),
             lt: Default::default(),
             ult: Default::default(),
@@ -172,16 +168,10 @@ impl Logic for AluLane {
                 self.result.next = self.src0.val();
             }
         }
-        // the condition: CMP compares src0 with src1, any other op its result with 0
-        self.x.next = self.result.val();
-        self.y.next = 0.into();
-        if self.is_cmp.val() {
-            self.x.next = self.src0.val();
-            self.y.next = self.src1.val();
-        }
-        self.eq.next = self.x.val() == self.y.val();
-        self.ult.next = self.x.val() < self.y.val();
-        self.lt.next = (self.x.val() ^ self.k_sign.val()) < (self.y.val() ^ self.k_sign.val());
+        // CMP's condition: src0 against src1 (signed; ULT unsigned)
+        self.eq.next = self.src0.val() == self.src1.val();
+        self.ult.next = self.src0.val() < self.src1.val();
+        self.lt.next = self.less_ab.val();
         self.cond.next = false;
         if self.cmod.val() == self.k_cmod_eq.val() {
             self.cond.next = self.eq.val();

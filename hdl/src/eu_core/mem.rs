@@ -34,7 +34,7 @@ pub struct DataMemory<const TW: usize, const DR: usize> {
     /// Host read of row `host_raddr`; the data shows on `host_rdata` one cycle later.
     pub host_raddr: Signal<In, Bits<DR>>,
     pub host_rdata: Signal<Out, Bits<256>>,
-    /// S2 (from `Issue`): the slot, its op class and decode faults.
+    /// S3 (from `Issue`): the slot, its op class and decode faults.
     pub valid: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
     pub is_mem: Signal<In, Bit>,

@@ -1,8 +1,8 @@
 //! eu_core: the execution unit (issue 19), first RTL slice. docs/eu_core.md has the pipeline.
 //!
 //! The ISA ([`enc`], docs/isa.md) is complete; the RTL runs a subset of it: `threads` hardware
-//! threads issued round-robin through a four-stage barrel pipeline (fetch, decode + operand read,
-//! execute, writeback), the branch unit as a sub-block for all control flow and the execution
+//! threads issued round-robin through a five-stage barrel pipeline (fetch, decode + register
+//! read address, operand (the register file's output register), execute, writeback), the branch unit as a sub-block for all control flow and the execution
 //! mask, integer ALU lanes (MOV, ADD, SUB, MUL, logic, shifts, MIN/MAX, CMP, SEL, condition
 //! modifiers, immediates), predication and the whole-register operand region. Anything else
 //! stops the thread with a "not yet" fault ([`rtl::EuCore`] ports `fault_*`); the random
@@ -10,9 +10,10 @@
 //!
 //! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
 //! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
-//! registers), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
-//! `execute` (the lanes, the masks and the execute→writeback registers), `flags` (the per-thread
-//! flag registers) and `fault` (the sticky fault report).
+//! registers, two stages, and the branch unit's registered response), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
+//! `execute` (the lanes, the masks and the execute→writeback registers), `wb_flags` (a result's
+//! condition-modifier flags in writeback), `flags` (the per-thread flag registers) and `fault`
+//! (the sticky fault report).
 
 mod decode;
 pub mod enc;
@@ -24,6 +25,7 @@ mod issue;
 mod lane;
 mod mem;
 mod regfile;
+mod wb_flags;
 pub mod rtl;
 
 pub use rtl::EuCore;
@@ -39,8 +41,10 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     /// Hardware threads, issued round-robin one instruction per cycle. At least 4: the barrel
-    /// pipeline has no forwarding and no scoreboard, so a thread's next instruction must enter
-    /// after its previous one has written back (4 stages).
+    /// pipeline has no forwarding and no scoreboard, so a thread's next instruction must be
+    /// fetched no earlier than its previous one has left execute (S3) and decoded no earlier than
+    /// it has written back (S4); at T = 4 both hold with no cycle to spare (5 stages,
+    /// docs/eu_core.md "Hazards at T = 4").
     pub threads: usize,
     /// SIMD lanes: fixed at 8 (one 256-bit register of 32-bit lanes, docs/isa.md).
     pub simd: usize,
@@ -163,7 +167,7 @@ impl BlockGen for Block {
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
         let params = crate::params!(
             "threads" => cfg.threads, "simd" => cfg.simd, "regs" => cfg.regs, "imem_depth" => cfg.imem_depth,
-            "dmem_bytes" => cfg.dmem_bytes, "tid_w" => cfg.tid_w(), "stages" => 4
+            "dmem_bytes" => cfg.dmem_bytes, "tid_w" => cfg.tid_w(), "stages" => 5
         );
         Ok(vec![emit_any(cfg, params)?])
     }

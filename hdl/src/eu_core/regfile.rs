@@ -8,10 +8,13 @@
 //!
 //! Each lane is its own memory so that a write stores only the lanes that run (the lane's write
 //! enable is its execution-mask bit, like Vortex's per-thread byte enables in `VX_operands`):
-//! no read-modify-write. Reads are registered (`prims::Ram`): the address goes in at decode,
-//! the data comes out in execute.
+//! no read-modify-write. Reads are registered twice (`prims::RamOutReg`: the EBR's read register,
+//! then an output register): the address goes in at decode (S1), the memory's read register
+//! holds the word in S2 and the output register in S3, execute. The second register takes the
+//! EBR's clock-to-out (5.6–5.8 ns on the ECP5-85F) out of the execute stage's path; yosys keeps
+//! it as fabric flops right after the EBR (its ECP5 mapping does not use the DP16KD's OUTREG).
 
-use crate::prims::Ram;
+use crate::prims::RamOutReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -19,7 +22,7 @@ pub struct RegFile<const RA: usize> {
     pub clk: Signal<In, Clock>,
     pub rd_addr0: Signal<In, Bits<RA>>,
     pub rd_addr1: Signal<In, Bits<RA>>,
-    /// Registered: the registers at `rd_addr0`/`rd_addr1` of the previous cycle.
+    /// Registered twice: the registers at `rd_addr0`/`rd_addr1` of two cycles before.
     pub rd_data0: Signal<Out, Bits<256>>,
     pub rd_data1: Signal<Out, Bits<256>>,
     pub we: Signal<In, Bit>,
@@ -27,8 +30,8 @@ pub struct RegFile<const RA: usize> {
     /// Lane l is written when bit l is set.
     pub wr_lanes: Signal<In, Bits<8>>,
     pub wr_data: Signal<In, Bits<256>>,
-    copy0: [Ram<32, RA>; 8],
-    copy1: [Ram<32, RA>; 8],
+    copy0: [RamOutReg<32, RA>; 8],
+    copy1: [RamOutReg<32, RA>; 8],
     collect0: Signal<Local, Bits<256>>,
     out0: Signal<Local, Bits<32>>,
     collect1: Signal<Local, Bits<256>>,

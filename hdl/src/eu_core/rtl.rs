@@ -2,15 +2,17 @@
 //! stages and the branch unit.
 //!
 //! ```text
-//!  S0 fetch          S1 decode + read          S2 execute                 S3 writeback
-//!  slot = rotation   Decode(instr, flags)      Execute: mask, 8 lanes     RF write (both copies)
-//!  IP of the slot →  RF read {tid, src0/1} →   RF data, BU response →     flag write, retire port
-//!  imem read         BU request (tid, op, …)   thread update (IP, stop)
+//!  S0 fetch          S1 decode + read          S2 operand            S3 execute                 S4 writeback
+//!  slot = rotation   Decode(instr, flags)      RF read register →    Execute: mask, 8 lanes     RF write (both copies)
+//!  IP of the slot →  RF read {tid, src0/1} →   RF output register    RF data, BU response →     flag write, retire port
+//!  imem read         BU request (tid, op, …)   BU response →         thread update (IP, stop)   cmod flags of the result
 //! ```
 //! With `T` >= 4 threads in strict rotation, a thread's next instruction is fetched after its
-//! previous one has left S2 (IP, thread state) and is decoded after it has written back (flags,
-//! registers), so the pipeline needs no forwarding and no scoreboard. LD/ST go to the data
-//! memory unit (`mem::DataMemory`) and are replayed in their thread's slots until it is through.
+//! previous one has left S3 (IP, thread state: written at the end of S3, read by the fetch one
+//! cycle later at T = 4) and is decoded after it has written back (flags, registers: written at
+//! the end of S4, read by the decode one cycle later), so the pipeline needs no forwarding and no
+//! scoreboard (docs/eu_core.md "Hazards at T = 4"). LD/ST go to the data memory unit
+//! (`mem::DataMemory`) and are replayed in their thread's slots until it is through.
 
 use super::decode::Decode;
 use super::execute::Execute;
@@ -56,7 +58,8 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub rf_addr: Signal<In, Bits<RA>>,
     /// Register value of the host write (lane l at bits [32l, 32l+32)).
     pub rf_wdata: Signal<In, Bits<256>>,
-    /// Host read address (while not busy); the data shows at `rf_rdata` one cycle later.
+    /// Host read address (while not busy); the data shows at `rf_rdata` two cycles later (the
+    /// address of edge k after edge k + 1: the register file's read and output registers).
     pub rf_raddr: Signal<In, Bits<RA>>,
     /// Register read for the host.
     pub rf_rdata: Signal<Out, Bits<256>>,
@@ -202,7 +205,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.rst.next = self.rst.val();
         self.memory.rst.next = self.rst.val();
         self.fault_reg.rst.next = self.rst.val();
-        // S0 fetch; the host's instruction writes; the thread update from S2
+        // S0 fetch; the host's instruction writes; the thread update from S3
         self.fetch.start.next = self.start.val();
         self.fetch.imem_we.next = self.imem_we.val();
         self.fetch.imem_addr.next = self.imem_addr.val();
@@ -240,7 +243,10 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             self.branch.req_uip.next = 0.into();
             self.branch.req_pred.next = self.k_all_lanes.val();
         }
-        // S1 → S2
+        // S1 → S3 (the decoded instruction), S2 → S3 (the branch unit's response)
+        self.issue.in_bu_exec_mask.next = self.branch.rsp_exec_mask.val();
+        self.issue.in_bu_next_ip.next = self.branch.rsp_next_ip.val();
+        self.issue.in_bu_err.next = self.branch.rsp_err.val();
         self.issue.in_valid.next = self.fetch.s1_valid.val();
         self.issue.in_init.next = self.fetch.s1_init.val();
         self.issue.in_tid.next = self.fetch.s1_tid.val();
@@ -264,7 +270,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.in_illegal.next = self.decode.illegal.val();
         self.issue.in_not_yet.next = self.decode.not_yet.val();
         self.issue.in_trap_cause.next = self.decode.trap_cause.val();
-        // S2 execute
+        // S3 execute (S2: the register file's second read register)
         self.execute.valid.next = self.issue.valid.val();
         self.execute.init.next = self.issue.init.val();
         self.execute.tid.next = self.issue.tid.val();
@@ -289,10 +295,10 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.not_yet.next = self.issue.not_yet.val();
         self.execute.rf_data0.next = self.regfile.rd_data0.val();
         self.execute.rf_data1.next = self.regfile.rd_data1.val();
-        self.execute.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
-        self.execute.bu_next_ip.next = self.branch.rsp_next_ip.val();
-        self.execute.bu_err.next = self.branch.rsp_err.val();
-        // S2 memory op (the data memory's host ports while idle)
+        self.execute.bu_exec_mask.next = self.issue.bu_exec_mask.val();
+        self.execute.bu_next_ip.next = self.issue.bu_next_ip.val();
+        self.execute.bu_err.next = self.issue.bu_err.val();
+        // S3 memory op (the data memory's host ports while idle)
         self.memory.host_en.next = !self.fetch.busy.val();
         self.memory.host_we.next = self.dmem_we.val();
         self.memory.host_waddr.next = self.dmem_addr.val();
@@ -308,8 +314,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.memory.is_st.next = self.issue.is_st.val();
         self.memory.exec_lanes.next = self.issue.exec_lanes.val();
         self.memory.pred_lanes.next = self.issue.pred_lanes.val();
-        self.memory.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
-        self.memory.bu_err.next = self.branch.rsp_err.val();
+        self.memory.bu_exec_mask.next = self.issue.bu_exec_mask.val();
+        self.memory.bu_err.next = self.issue.bu_err.val();
         self.memory.src0.next = self.regfile.rd_data0.val();
         self.memory.src1.next = self.regfile.rd_data1.val();
         self.memory.imm.next = self.issue.imm.val();
@@ -326,7 +332,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fault_reg.not_yet.next = self.issue.not_yet.val();
         self.fault_reg.decode_cause.next = self.issue.trap_cause.val();
         self.fault_reg.mem_fault.next = self.issue.is_mem.val() & self.memory.fault.val();
-        // S3 writeback: register file (or the host's write while idle), flags, retire port
+        // S4 writeback: register file (or the host's write while idle), flags, retire port
         self.regfile.we.next = self.execute.wb_dst_we.val();
         self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());
         self.regfile.wr_lanes.next = self.execute.wb_mask.val();

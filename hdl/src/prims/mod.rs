@@ -4,7 +4,7 @@
 //! ports, timing and what each maps to on iCE40 and ECP5 (measured by the yosys tests here).
 //! Hand-written Verilog leaves (what rust-hdl cannot express): `Mul`, `MulDsp`, `MulDspPp` (the
 //! multipliers; `MulDspPp` generates one registered 16 × 16 piece product per DSP for any
-//! operand widths up to 64), the memories `Ram`, `LutRam`, and `RDff`, `CgCell`.
+//! operand widths up to 64), the memories `Ram`, `RamOutReg`, `LutRam`, and `RDff`, `CgCell`.
 
 mod cg_cell;
 mod delay;
@@ -12,6 +12,7 @@ mod lut_ram;
 mod mul;
 mod pipe_stage;
 mod ram;
+mod ram_out_reg;
 mod rdff;
 mod skid_buffer;
 mod stage_reg;
@@ -27,6 +28,7 @@ pub use lut_ram::LutRam;
 pub use mul::{Mul, MulDsp, MulDspPp};
 pub use pipe_stage::PipeStage;
 pub use ram::Ram;
+pub use ram_out_reg::RamOutReg;
 pub use rdff::RDff;
 pub use skid_buffer::SkidBuffer;
 pub use stage_reg::StageReg;

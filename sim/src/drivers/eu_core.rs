@@ -208,14 +208,18 @@ impl EuCoreRtl {
                 self.dut.get(self.p.fault_not_yet) == 1,
             )
         });
-        // read the register file back through the host port (registered read: data after the edge)
+        // read the register file back through the host port: read latency 2 (the address of
+        // edge k shows after edge k + 1), so the next address goes in while the data comes out
         let mut out = vec![vec![0u8; (NUM_REGS * REG_BYTES) as usize]; self.threads];
-        for (t, regs) in out.iter_mut().enumerate() {
-            for r in 0..NUM_REGS as usize {
-                self.dut.set(self.p.rf_raddr, ((t << 7) | r) as u64);
-                self.dut.tick();
-                regs[32 * r..32 * r + 32].copy_from_slice(&self.get_wide(self.p.rf_rdata, 32));
-            }
+        let rows = self.threads * NUM_REGS as usize;
+        self.dut.set(self.p.rf_raddr, 0);
+        self.dut.tick();
+        for k in 0..rows {
+            let next = (k + 1).min(rows - 1);
+            self.dut.set(self.p.rf_raddr, (((next / NUM_REGS as usize) << 7) | (next % NUM_REGS as usize)) as u64);
+            self.dut.tick();
+            let (t, r) = (k / NUM_REGS as usize, k % NUM_REGS as usize);
+            out[t][32 * r..32 * r + 32].copy_from_slice(&self.get_wide(self.p.rf_rdata, 32));
         }
         let flags = (0..self.threads)
             .map(|t| [self.dut.get_field(self.p.flags, 16 * t, 8) as u8, self.dut.get_field(self.p.flags, 16 * t + 8, 8) as u8])

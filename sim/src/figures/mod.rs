@@ -85,7 +85,7 @@ pub fn stage(block: &str) -> Stage {
         ),
         "eu_core" => (
             "eu_core_default/eu_eu_core",
-            "eu_eu_core, 4 threads: fetch (S0), decode + flags + register file + branch unit (S1), issue, execute + data memory (S2), writeback registers in execute (S3)",
+            "eu_eu_core, 4 threads: fetch (S0), decode + flags + register-file address + branch unit (S1), the register file's output registers and issue (S2), execute + data memory (S3), writeback registers in execute (S4)",
             vec![],
         ),
         _ => panic!("no stage diagram for block {block}"),
