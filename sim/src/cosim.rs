@@ -38,7 +38,7 @@ pub struct Ffi {
 }
 
 pub struct ModelDesc {
-    /// `<block>_<variant>/<module>`; an X-initialisation build adds [`XINIT_SUFFIX`].
+    /// `<block>_<variant>/<module>`; a twin adds its suffix ([`XINIT_SUFFIX`], [`Netlist::suffix`]).
     pub id: &'static str,
     /// Verilog module name.
     pub module: &'static str,
@@ -73,8 +73,29 @@ pub fn models() -> &'static [ModelDesc] {
 
 /// The id suffix of a model's X-initialisation build (issue 18 item 3): the same Verilog
 /// verilated with `--x-initial unique --x-assign unique`, whose every variable starts from a
-/// seeded random value instead of 0. One small config per block has one (sim/build_xinit.rs).
+/// seeded random value instead of 0. One small config per block has one (sim/build_twins.rs).
 pub const XINIT_SUFFIX: &str = "+xinit";
+
+/// A gate-level twin of a model (issue 18 item 4, sim/build_twins.rs): the yosys netlist of the
+/// same Verilog for an FPGA family, simulated with the cell models that ship with yosys. Same
+/// ports, so every driver and golden model applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Netlist {
+    /// `synth_ice40 -dsp`, `ice40/cells_sim.v`.
+    Ice40,
+    /// `synth_ecp5`, `ecp5/cells_sim.v` (blocks without DP16KD / MULT18X18D only).
+    Ecp5,
+}
+
+impl Netlist {
+    /// The id suffix of the twin: `<block>_<variant>/<module>+ice40`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Netlist::Ice40 => "+ice40",
+            Netlist::Ecp5 => "+ecp5",
+        }
+    }
+}
 
 /// Per-thread options of the harness, for the soak command and the X-initialisation tests
 /// (ordinary tests leave them at their defaults). They apply to every `Dut` created on the
@@ -89,6 +110,8 @@ pub struct ThreadOpts {
     /// Open the X-initialisation build of each model, its random initial state drawn from this
     /// seed (Verilator's `randReset(2)` and `randSeed`; 0 is not a seed).
     pub xinit_seed: Option<u32>,
+    /// Open the gate-level twin of each model for this FPGA family instead of the RTL model.
+    pub netlist: Option<Netlist>,
     /// Test-only fault injection: the first check at or after this cycle compares against an
     /// expectation with bit 0 of the first output port flipped, as a golden model with that
     /// one wrong bit would give (proves that the soak reports a mismatch).
@@ -242,9 +265,11 @@ pub const TRACE_WINDOW: u64 = 64;
 impl Dut {
     pub fn new(id: &str) -> Self {
         let opts = thread_opts();
-        let desc = match opts.xinit_seed {
-            Some(_) => model(&format!("{id}{XINIT_SUFFIX}")),
-            None => model(id),
+        let desc = match (opts.xinit_seed, opts.netlist) {
+            (Some(_), None) => model(&format!("{id}{XINIT_SUFFIX}")),
+            (None, Some(n)) => model(&format!("{id}{}", n.suffix())),
+            (None, None) => model(id),
+            (Some(_), Some(_)) => panic!("{id}: no twin is both X-initialised and gate level"),
         };
         // Guard against a stale layout: the shim and the descriptor come from the same build.
         unsafe {

@@ -1,5 +1,5 @@
 //! X-initialisation (issue 18 item 3): each block's small config also has a model verilated
-//! with `--x-initial unique --x-assign unique` (sim/build_xinit.rs), whose every variable starts
+//! with `--x-initial unique --x-assign unique` (sim/build_twins.rs), whose every variable starts
 //! from a seeded random value instead of 0. The block's random stimulus (the soak's, through
 //! the block's lock-step driver) runs on it from three random initial states; after the
 //! driver's reset every output port must equal the golden model's in every cycle, i.e. `rst`
@@ -8,7 +8,7 @@
 use sim::cosim::{self, Dut, ThreadOpts};
 use sim::soak::{self, Target};
 
-/// The X-initialisation models: `<block>_<variant>` as in sim/build_xinit.rs.
+/// The X-initialisation models: `<block>_<variant>` as in sim/build_twins.rs.
 const XINIT: [(&str, &str); 5] = [
     ("alu_pipeline", "na3_d16"),
     ("branch_unit", "n4"),
