@@ -139,20 +139,26 @@ def main():
                             driver[b] = ("glue", cname)
                             glue_inputs[b] = ins
 
-    def sources(bit, seen=None):
+    # The sub-block ports behind a bit, through any depth of glue. Memoised per bit (a wide
+    # word-level cell, e.g. a shift whose every output bit reads every input bit, would otherwise
+    # be walked once per reader bit: minutes for the trap controller's 544-bit state tap); a bit
+    # met again while its own cone is being walked (a combinational loop) adds nothing.
+    memo = {}
+
+    def sources(bit):
+        if bit in memo:
+            return memo[bit]
         d = driver.get(bit)
         if d is None:
             return set()
         if d[0] != "glue":
             return {d}
-        seen = seen if seen is not None else set()
-        if bit in seen:
-            return set()
-        seen.add(bit)
+        memo[bit] = set()
         out = set()
         for b in glue_inputs[bit]:
-            out |= sources(b, seen)
-        return out
+            out |= sources(b)
+        memo[bit] = frozenset(out)
+        return memo[bit]
 
     edges = collections.defaultdict(lambda: collections.defaultdict(int))  # (src, dst) -> {src port: bits}
     for bit, rs in readers.items():

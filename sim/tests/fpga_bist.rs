@@ -386,14 +386,14 @@ fn branch_cycle_model_matches_the_plain_verilated_branch_unit() {
 
 #[test]
 fn trap_cycle_model_matches_the_plain_verilated_trap_controller() {
-    check_model_against_dut("trap_controller_w4/eu_trap_controller", &mut TrapCycles::new(&trap_small()), 20_000, 13);
+    check_model_against_dut("trap_controller_w4/eu_trap_controller", &mut TrapCycles::with_state_tap(&trap_small()), 20_000, 13);
 }
 
 /// The same at pipe = 1 (timing-closure §3.3): the cycle model delays the inputs one cycle.
 #[test]
 fn trap_cycle_model_matches_the_plain_verilated_trap_controller_at_pipe1() {
     let cfg = hdl::trap_controller::Config { pipe: 1, ..trap_small() };
-    check_model_against_dut("trap_controller_w4_p/eu_trap_controller", &mut TrapCycles::new(&cfg), 20_000, 14);
+    check_model_against_dut("trap_controller_w4_p/eu_trap_controller", &mut TrapCycles::with_state_tap(&cfg), 20_000, 14);
 }
 
 #[test]

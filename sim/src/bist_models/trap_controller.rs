@@ -19,6 +19,9 @@ pub struct TrapCycles {
     /// Cycles with at least one sticky error bit (ERR_BADRET .. ERR_CSR) newly raised.
     pub err_cycles: u64,
     pub cycles: u64,
+    /// Also predict the state tap (`dbg_*`), for a check against the plain DUT; off for the BIST
+    /// signature, whose top reads only the spec's outputs (the tap's words stay 0 there).
+    pub state_tap: bool,
 }
 
 impl TrapCycles {
@@ -39,7 +42,13 @@ impl TrapCycles {
             entries: 0,
             err_cycles: 0,
             cycles: 0,
+            state_tap: false,
         }
+    }
+
+    /// The same, predicting the state tap too ([`TrapCycles::state_tap`]).
+    pub fn with_state_tap(cfg: &hdl::trap_controller::Config) -> Self {
+        TrapCycles { state_tap: true, ..Self::new(cfg) }
     }
 }
 
@@ -114,6 +123,32 @@ impl CycleModel for TrapCycles {
         o[w.o("vt_base")] = out.vt_base;
         o[w.o("sr_rdata")] = out.sr_rdata;
         o[w.o("csr_rdata")] = out.csr_rdata;
+        // The state tap (`dbg_*`, not spec ports): the registers before this edge, as the RTL
+        // shows them in this cycle (one word per 32 bits; W ≤ 8 so the 4-bit fields fit a word).
+        if !self.state_tap {
+            return;
+        }
+        assert!(nw <= 8, "the state-tap packing here is written for W <= 8");
+        let pack4 = |f: &dyn Fn(usize) -> u32| (0..nw).fold(0u32, |a, k| a | (f(k) & 15) << (4 * k));
+        let pack1 = |f: &dyn Fn(usize) -> bool| (0..nw).fold(0u32, |a, k| a | (f(k) as u32) << k);
+        o[w.o("dbg_ws")] = pack4(&|k| before.ws[k] as u32);
+        o[w.o("dbg_lcause")] = pack4(&|k| before.lcause[k] as u32);
+        o[w.o("dbg_ncause")] = pack4(&|k| before.ncause[k] as u32);
+        o[w.o("dbg_gpw")] = pack1(&|k| before.gpw[k]);
+        o[w.o("dbg_stepped")] = pack1(&|k| before.stepped[k]);
+        for k in 0..nw {
+            o[w.o("dbg_epc") + k] = before.epc[k];
+            o[w.o("dbg_emask") + k] = before.emask[k];
+        }
+        let b = &before;
+        let global = [
+            b.mode as u32, b.gcause as u32, b.gpend as u32, b.htmask, b.haddr, b.hlat, b.vtbase, b.ctrl as u32,
+            b.irq_en as u32, b.sticky as u32, b.tgid, b.fvalid as u32, b.fwid as u32, b.hmask as u32, b.wsel,
+            b.bcast_q as u32, b.ss_trig as u32,
+        ];
+        for (slot, v) in global.into_iter().enumerate() {
+            o[w.o("dbg_global") + slot] = v;
+        }
     }
 }
 
