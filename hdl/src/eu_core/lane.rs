@@ -2,7 +2,8 @@
 //! CMP's flag bit (the flags of a condition modifier on a result: `wb_flags`, in writeback). MUL is combinational here (three 16 x 16 products, DSPs on ECP5); the
 //! pipelined long-op path (MULH, fp, math) is the next slice (docs/isa.md "Operations", "Execution mask, predication and flags").
 
-use super::enc::{cmod, op};
+use super::condition::Condition;
+use super::enc::op;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -28,7 +29,8 @@ pub struct AluLane {
     eq: Signal<Local, Bit>,
     lt: Signal<Local, Bit>,
     ult: Signal<Local, Bit>,
-    cond: Signal<Local, Bit>,
+    /// CMP's condition from eq / lt / ult.
+    condition: Condition,
     k_sign: Constant<Bits<32>>,
     k_ones: Constant<Bits<32>>,
     k_shift_mask: Constant<Bits<32>>,
@@ -46,19 +48,11 @@ pub struct AluLane {
     k_op_min: Constant<Bits<7>>,
     k_op_max: Constant<Bits<7>>,
     k_op_sel: Constant<Bits<7>>,
-    k_cmod_eq: Constant<Bits<3>>,
-    k_cmod_ne: Constant<Bits<3>>,
-    k_cmod_lt: Constant<Bits<3>>,
-    k_cmod_le: Constant<Bits<3>>,
-    k_cmod_gt: Constant<Bits<3>>,
-    k_cmod_ge: Constant<Bits<3>>,
-    k_cmod_ult: Constant<Bits<3>>,
 }
 
 impl Default for AluLane {
     fn default() -> Self {
         let k7 = |v: u64| Constant::new(v.into());
-        let k3 = |v: u64| Constant::new(v.into());
         Self {
             op: Default::default(),
             cmod: Default::default(),
@@ -75,7 +69,7 @@ impl Default for AluLane {
             eq: Default::default(),
             lt: Default::default(),
             ult: Default::default(),
-            cond: Default::default(),
+            condition: Default::default(),
             k_sign: Constant::new(0x8000_0000u64.into()),
             k_ones: Constant::new(0xFFFF_FFFFu64.into()),
             k_shift_mask: Constant::new(31u64.into()),
@@ -93,13 +87,6 @@ impl Default for AluLane {
             k_op_min: k7(op::MIN),
             k_op_max: k7(op::MAX),
             k_op_sel: k7(op::SEL),
-            k_cmod_eq: k3(cmod::EQ),
-            k_cmod_ne: k3(cmod::NE),
-            k_cmod_lt: k3(cmod::LT),
-            k_cmod_le: k3(cmod::LE),
-            k_cmod_gt: k3(cmod::GT),
-            k_cmod_ge: k3(cmod::GE),
-            k_cmod_ult: k3(cmod::ULT),
         }
     }
 }
@@ -172,31 +159,13 @@ impl Logic for AluLane {
         self.eq.next = self.src0.val() == self.src1.val();
         self.ult.next = self.src0.val() < self.src1.val();
         self.lt.next = self.less_ab.val();
-        self.cond.next = false;
-        if self.cmod.val() == self.k_cmod_eq.val() {
-            self.cond.next = self.eq.val();
-        }
-        if self.cmod.val() == self.k_cmod_ne.val() {
-            self.cond.next = !self.eq.val();
-        }
-        if self.cmod.val() == self.k_cmod_lt.val() {
-            self.cond.next = self.lt.val();
-        }
-        if self.cmod.val() == self.k_cmod_le.val() {
-            self.cond.next = self.lt.val() | self.eq.val();
-        }
-        if self.cmod.val() == self.k_cmod_gt.val() {
-            self.cond.next = !(self.lt.val() | self.eq.val());
-        }
-        if self.cmod.val() == self.k_cmod_ge.val() {
-            self.cond.next = !self.lt.val();
-        }
-        if self.cmod.val() == self.k_cmod_ult.val() {
-            self.cond.next = self.ult.val();
-        }
+        self.condition.cmod.next = self.cmod.val();
+        self.condition.eq.next = self.eq.val();
+        self.condition.lt.next = self.lt.val();
+        self.condition.ult.next = self.ult.val();
         self.flag_out.next = self.flag_in.val();
         if self.run.val() {
-            self.flag_out.next = self.cond.val();
+            self.flag_out.next = self.condition.holds.val();
         }
     }
 }

@@ -15,6 +15,7 @@
 //! condition-modifier flags in writeback), `flags` (the per-thread flag registers) and `fault`
 //! (the sticky fault report).
 
+mod condition;
 mod decode;
 pub mod enc;
 mod execute;

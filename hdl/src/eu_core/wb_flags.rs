@@ -5,7 +5,7 @@
 //! lanes in S3, which compare the operands and not the result, so that the execute stage's path
 //! ends at the result register instead of running on through a compare into the flags.
 
-use super::enc::cmod;
+use super::condition::Condition;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -27,13 +27,8 @@ pub struct WbFlags {
     word: Signal<Local, Bits<32>>,
     zero: Signal<Local, Bit>,
     neg: Signal<Local, Bit>,
-    cond: Signal<Local, Bit>,
-    k_cmod_eq: Constant<Bits<3>>,
-    k_cmod_ne: Constant<Bits<3>>,
-    k_cmod_lt: Constant<Bits<3>>,
-    k_cmod_le: Constant<Bits<3>>,
-    k_cmod_gt: Constant<Bits<3>>,
-    k_cmod_ge: Constant<Bits<3>>,
+    /// Each lane's condition (its result against 0).
+    conditions: [Condition; 8],
 }
 
 impl Default for WbFlags {
@@ -49,13 +44,7 @@ impl Default for WbFlags {
             word: Default::default(),
             zero: Default::default(),
             neg: Default::default(),
-            cond: Default::default(),
-            k_cmod_eq: Constant::new(cmod::EQ.into()),
-            k_cmod_ne: Constant::new(cmod::NE.into()),
-            k_cmod_lt: Constant::new(cmod::LT.into()),
-            k_cmod_le: Constant::new(cmod::LE.into()),
-            k_cmod_gt: Constant::new(cmod::GT.into()),
-            k_cmod_ge: Constant::new(cmod::GE.into()),
+            conditions: Default::default(),
         }
     }
 }
@@ -68,28 +57,13 @@ impl Logic for WbFlags {
             self.word.next = self.data.val().get_bits::<32>(32 * l);
             self.zero.next = !self.word.val().any();
             self.neg.next = self.word.val().get_bit(31);
-            // ULT against 0 never holds: cond stays 0
-            self.cond.next = false;
-            if self.cmod.val() == self.k_cmod_eq.val() {
-                self.cond.next = self.zero.val();
-            }
-            if self.cmod.val() == self.k_cmod_ne.val() {
-                self.cond.next = !self.zero.val();
-            }
-            if self.cmod.val() == self.k_cmod_lt.val() {
-                self.cond.next = self.neg.val();
-            }
-            if self.cmod.val() == self.k_cmod_le.val() {
-                self.cond.next = self.neg.val() | self.zero.val();
-            }
-            if self.cmod.val() == self.k_cmod_gt.val() {
-                self.cond.next = !(self.neg.val() | self.zero.val());
-            }
-            if self.cmod.val() == self.k_cmod_ge.val() {
-                self.cond.next = !self.neg.val();
-            }
+            // against 0: equal is "all bits zero", less is the sign bit, unsigned less never holds
+            self.conditions[l].cmod.next = self.cmod.val();
+            self.conditions[l].eq.next = self.zero.val();
+            self.conditions[l].lt.next = self.neg.val();
+            self.conditions[l].ult.next = false;
             if self.mask.val().get_bit(l) {
-                self.flags.next = self.flags.val().replace_bit(l, self.cond.val());
+                self.flags.next = self.flags.val().replace_bit(l, self.conditions[l].holds.val());
             }
         }
         if self.is_cmp.val() {

