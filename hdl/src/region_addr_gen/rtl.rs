@@ -96,6 +96,9 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     carry1: Carry,
     j1_col_step: StageReg<Bits<AW>>,
     j1_row_step: StageReg<Bits<AW>>,
+    /// (E·HS mod RF − RF) and (E·VS mod RF − RF) mod 2^A_W: the level adders' second operand.
+    j1_col_step_m: StageReg<Bits<AW>>,
+    j1_row_step_m: StageReg<Bits<AW>>,
     j1_span: StageReg<Bits<RAW_W>>,
     j1_is_dst: StageReg<Bit>,
     j1_origin: StageReg<Bits<AW>>,
@@ -110,6 +113,8 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     j2_row_tab: StageReg<Bits<ADDRW>>,
     j2_col_step: StageReg<Bits<AW>>,
     j2_row_step: StageReg<Bits<AW>>,
+    j2_col_step_m: StageReg<Bits<AW>>,
+    j2_row_step_m: StageReg<Bits<AW>>,
     j2_span_end: StageReg<Bits<RAW_W>>,
     j2_last_end: StageReg<Bits<RAW_W>>,
     j2_is_dst: StageReg<Bit>,
@@ -193,6 +198,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             carry1: Carry::new(joins[1]),
             j1_col_step: StageReg::new(joins[1]),
             j1_row_step: StageReg::new(joins[1]),
+            j1_col_step_m: StageReg::new(joins[1]),
+            j1_row_step_m: StageReg::new(joins[1]),
             j1_span: StageReg::new(joins[1]),
             j1_is_dst: StageReg::new(joins[1]),
             j1_origin: StageReg::new(joins[1]),
@@ -206,6 +213,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             j2_row_tab: StageReg::new(joins[2]),
             j2_col_step: StageReg::new(joins[2]),
             j2_row_step: StageReg::new(joins[2]),
+            j2_col_step_m: StageReg::new(joins[2]),
+            j2_row_step_m: StageReg::new(joins[2]),
             j2_span_end: StageReg::new(joins[2]),
             j2_last_end: StageReg::new(joins[2]),
             j2_is_dst: StageReg::new(joins[2]),
@@ -240,7 +249,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clock, reset, and the load enables of the joins (Handshake's level k) ----
-        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_raw, j0_vs_raw, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_raw, j0_vs_raw, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
@@ -252,6 +261,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_origin.rst.next = self.rst.val();
         self.carry1.rst.next = self.rst.val();
         self.j1_col_step.rst.next = self.rst.val();
+        self.j1_col_step_m.rst.next = self.rst.val();
+        self.j1_row_step_m.rst.next = self.rst.val();
         self.j1_row_step.rst.next = self.rst.val();
         self.j1_span.rst.next = self.rst.val();
         self.j1_is_dst.rst.next = self.rst.val();
@@ -260,6 +271,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j2_col_tab.rst.next = self.rst.val();
         self.j2_row_tab.rst.next = self.rst.val();
         self.j2_col_step.rst.next = self.rst.val();
+        self.j2_col_step_m.rst.next = self.rst.val();
+        self.j2_row_step_m.rst.next = self.rst.val();
         self.j2_row_step.rst.next = self.rst.val();
         self.j2_span_end.rst.next = self.rst.val();
         self.j2_last_end.rst.next = self.rst.val();
@@ -285,6 +298,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_origin.en.next = self.hs.load.val().get_bit(0);
         self.carry1.en.next = self.hs.load.val().get_bit(1);
         self.j1_col_step.en.next = self.hs.load.val().get_bit(1);
+        self.j1_col_step_m.en.next = self.hs.load.val().get_bit(1);
+        self.j1_row_step_m.en.next = self.hs.load.val().get_bit(1);
         self.j1_row_step.en.next = self.hs.load.val().get_bit(1);
         self.j1_span.en.next = self.hs.load.val().get_bit(1);
         self.j1_is_dst.en.next = self.hs.load.val().get_bit(1);
@@ -293,6 +308,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j2_col_tab.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_tab.en.next = self.hs.load.val().get_bit(2);
         self.j2_col_step.en.next = self.hs.load.val().get_bit(2);
+        self.j2_col_step_m.en.next = self.hs.load.val().get_bit(2);
+        self.j2_row_step_m.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_step.en.next = self.hs.load.val().get_bit(2);
         self.j2_span_end.en.next = self.hs.load.val().get_bit(2);
         self.j2_last_end.en.next = self.hs.load.val().get_bit(2);
@@ -361,6 +378,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j1_origin.d.next = self.j0_origin.q.val();
         self.carry1.tag_in.next = self.carry0.tag_out.val();
         self.j1_col_step.d.next = self.stride.col_step.val();
+        self.j1_col_step_m.d.next = self.stride.col_step_m.val();
+        self.j1_row_step_m.d.next = self.stride.row_step_m.val();
         self.j1_row_step.d.next = self.stride.row_step.val();
         self.j1_span.d.next = self.stride.span.val();
         self.j1_is_dst.d.next = self.j0_is_dst.q.val();
@@ -368,16 +387,20 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         // the column table starts at the origin: col[x] = (origin + x·E·HS) mod RF
         self.col_lo[0].tab_in.next = bit_cast::<ADDRW, AW>(self.j1_origin.q.val());
         self.col_lo[0].step_in.next = self.j1_col_step.q.val();
+        self.col_lo[0].step_m_in.next = self.j1_col_step_m.q.val();
         self.col_dbl_lo[0].step_in.next = self.j1_col_step.q.val();
         self.row_lo[0].tab_in.next = 0.into();
         self.row_lo[0].step_in.next = self.j1_row_step.q.val();
+        self.row_lo[0].step_m_in.next = self.j1_row_step_m.q.val();
         self.row_dbl_lo[0].step_in.next = self.j1_row_step.q.val();
         for b in 1..self._n_lo {
             self.col_lo[b].tab_in.next = self.col_lo[b - 1].tab_out.val();
             self.col_lo[b].step_in.next = self.col_dbl_lo[b - 1].step_out.val();
+            self.col_lo[b].step_m_in.next = self.col_dbl_lo[b - 1].step_m_out.val();
             self.col_dbl_lo[b].step_in.next = self.col_dbl_lo[b - 1].step_out.val();
             self.row_lo[b].tab_in.next = self.row_lo[b - 1].tab_out.val();
             self.row_lo[b].step_in.next = self.row_dbl_lo[b - 1].step_out.val();
+            self.row_lo[b].step_m_in.next = self.row_dbl_lo[b - 1].step_m_out.val();
             self.row_dbl_lo[b].step_in.next = self.row_dbl_lo[b - 1].step_out.val();
         }
         self.ends.span.next = self.j1_span.q.val();
@@ -394,6 +417,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         for b in (self._n_lo - 1)..self._n_lo {
             self.j2_col_tab.d.next = self.col_lo[b].tab_out.val();
             self.j2_col_step.d.next = self.col_dbl_lo[b].step_out.val();
+            self.j2_col_step_m.d.next = self.col_dbl_lo[b].step_m_out.val();
+            self.j2_row_step_m.d.next = self.row_dbl_lo[b].step_m_out.val();
             self.j2_row_tab.d.next = self.row_lo[b].tab_out.val();
             self.j2_row_step.d.next = self.row_dbl_lo[b].step_out.val();
         }
@@ -403,8 +428,10 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         // ---- table-hi: the remaining levels; range checks ----
         self.col_hi[0].tab_in.next = self.j2_col_tab.q.val();
         self.col_hi[0].step_in.next = self.j2_col_step.q.val();
+        self.col_hi[0].step_m_in.next = self.j2_col_step_m.q.val();
         self.row_hi[0].tab_in.next = self.j2_row_tab.q.val();
         self.row_hi[0].step_in.next = self.j2_row_step.q.val();
+        self.row_hi[0].step_m_in.next = self.j2_row_step_m.q.val();
         for b in 0..self._first_dbl_hi {
             self.col_dbl_hi[b].step_in.next = self.j2_col_step.q.val();
             self.row_dbl_hi[b].step_in.next = self.j2_row_step.q.val();
@@ -416,8 +443,10 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         for b in 1..self._n_hi {
             self.col_hi[b].tab_in.next = self.col_hi[b - 1].tab_out.val();
             self.col_hi[b].step_in.next = self.col_dbl_hi[b - 1].step_out.val();
+            self.col_hi[b].step_m_in.next = self.col_dbl_hi[b - 1].step_m_out.val();
             self.row_hi[b].tab_in.next = self.row_hi[b - 1].tab_out.val();
             self.row_hi[b].step_in.next = self.row_dbl_hi[b - 1].step_out.val();
+            self.row_hi[b].step_m_in.next = self.row_dbl_hi[b - 1].step_m_out.val();
         }
         self.range.span_end.next = self.j2_span_end.q.val();
         self.range.last_end.next = self.j2_last_end.q.val();

@@ -41,6 +41,10 @@ pub struct Stride<const AW: usize> {
     pub col_step: Signal<Out, Bits<AW>>,
     /// E·VS mod RF (the row step).
     pub row_step: Signal<Out, Bits<AW>>,
+    /// (E·HS mod RF − RF) mod 2^A_W: the table levels' second adder operand (`table` module doc).
+    pub col_step_m: Signal<Out, Bits<AW>>,
+    /// (E·VS mod RF − RF) mod 2^A_W.
+    pub row_step_m: Signal<Out, Bits<AW>>,
     /// (W-1)·HS + (H-1)·VS: the last channel's offset in elements.
     pub span: Signal<Out, Bits<RAW_W>>,
     /// `err_in` plus the row-overlap term of E_DST_OVERLAP.
@@ -48,6 +52,7 @@ pub struct Stride<const AW: usize> {
     k_rf: Constant<Bits<RAW_W>>,
     k_rf2: Constant<Bits<RAW_W>>,
     k_rf3: Constant<Bits<RAW_W>>,
+    k_rf4: Constant<Bits<RAW_W>>,
     k_amask: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
     k_one: Constant<Bits<RAW_W>>,
@@ -67,6 +72,13 @@ pub struct Stride<const AW: usize> {
     v2: Signal<Local, Bits<RAW_W>>,
     h4: Signal<Local, Bits<RAW_W>>,
     v4: Signal<Local, Bits<RAW_W>>,
+    /// The same values minus RF (one more RF subtracted, side by side with the reduction).
+    hm: Signal<Local, Bits<RAW_W>>,
+    vm: Signal<Local, Bits<RAW_W>>,
+    h2m: Signal<Local, Bits<RAW_W>>,
+    v2m: Signal<Local, Bits<RAW_W>>,
+    h4m: Signal<Local, Bits<RAW_W>>,
+    v4m: Signal<Local, Bits<RAW_W>>,
 }
 
 impl<const AW: usize> Stride<AW> {
@@ -86,11 +98,14 @@ impl<const AW: usize> Stride<AW> {
             err_in: Default::default(),
             col_step: Default::default(),
             row_step: Default::default(),
+            col_step_m: Default::default(),
+            row_step_m: Default::default(),
             span: Default::default(),
             err_out: Default::default(),
             k_rf: Constant::new(rf.to_bits()),
             k_rf2: Constant::new((2 * rf).to_bits()),
             k_rf3: Constant::new((3 * rf).to_bits()),
+            k_rf4: Constant::new((4 * rf).to_bits()),
             k_amask: Constant::new(((1u64 << AW) - 1).to_bits()),
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_one: Constant::new(1u64.to_bits()),
@@ -106,6 +121,12 @@ impl<const AW: usize> Stride<AW> {
             v2: Default::default(),
             h4: Default::default(),
             v4: Default::default(),
+            hm: Default::default(),
+            vm: Default::default(),
+            h2m: Default::default(),
+            v2m: Default::default(),
+            h4m: Default::default(),
+            v4m: Default::default(),
         }
     }
 }
@@ -118,31 +139,46 @@ impl<const AW: usize> Logic for Stride<AW> {
         // 2x mod RF: 2x < 2RF, so at most one RF off (a mask for a power-of-two RF). A shift, not
         // x + x: an adder whose two inputs are one net puts that net on two pins of one iCE40
         // carry LUT, and nextpnr-ice40 0.4 never finishes routing it (scripts/fpga/carry_check.py)
+        // each `..m` twin is assigned before its value is reduced: it reads the unreduced one
+        self.hm.next = self.h.val() - self.k_rf.val();
+        self.vm.next = self.v.val() - self.k_rf.val();
         self.h2.next = self.h.val() << 1;
         self.v2.next = self.v.val() << 1;
+        self.h2m.next = self.h2.val() - self.k_rf.val();
+        self.v2m.next = self.v2.val() - self.k_rf.val();
         if !self.k_pow2.val() & (self.h2.val() >= self.k_rf.val()) {
+            self.h2m.next = self.h2.val() - self.k_rf2.val();
             self.h2.next = self.h2.val() - self.k_rf.val();
         }
         if !self.k_pow2.val() & (self.v2.val() >= self.k_rf.val()) {
+            self.v2m.next = self.v2.val() - self.k_rf2.val();
             self.v2.next = self.v2.val() - self.k_rf.val();
         }
         // 4x mod RF straight from x (not from 2x mod RF): 4x < 4RF, so 0..3 RF off; the three
         // compares and subtractions run side by side, one carry chain deep
         self.h4.next = self.h.val() << 2;
         self.v4.next = self.v.val() << 2;
+        self.h4m.next = self.h4.val() - self.k_rf.val();
+        self.v4m.next = self.v4.val() - self.k_rf.val();
         if !self.k_pow2.val() {
             if self.h4.val() >= self.k_rf3.val() {
+                self.h4m.next = self.h4.val() - self.k_rf4.val();
                 self.h4.next = self.h4.val() - self.k_rf3.val();
             } else if self.h4.val() >= self.k_rf2.val() {
+                self.h4m.next = self.h4.val() - self.k_rf3.val();
                 self.h4.next = self.h4.val() - self.k_rf2.val();
             } else if self.h4.val() >= self.k_rf.val() {
+                self.h4m.next = self.h4.val() - self.k_rf2.val();
                 self.h4.next = self.h4.val() - self.k_rf.val();
             }
             if self.v4.val() >= self.k_rf3.val() {
+                self.v4m.next = self.v4.val() - self.k_rf4.val();
                 self.v4.next = self.v4.val() - self.k_rf3.val();
             } else if self.v4.val() >= self.k_rf2.val() {
+                self.v4m.next = self.v4.val() - self.k_rf3.val();
                 self.v4.next = self.v4.val() - self.k_rf2.val();
             } else if self.v4.val() >= self.k_rf.val() {
+                self.v4m.next = self.v4.val() - self.k_rf2.val();
                 self.v4.next = self.v4.val() - self.k_rf.val();
             }
         }
@@ -150,12 +186,18 @@ impl<const AW: usize> Logic for Stride<AW> {
         if self.es.val() == 2 {
             self.h.next = self.h4.val();
             self.v.next = self.v4.val();
+            self.hm.next = self.h4m.val();
+            self.vm.next = self.v4m.val();
         } else if self.es.val() != 0 {
             self.h.next = self.h2.val();
             self.v.next = self.v2.val();
+            self.hm.next = self.h2m.val();
+            self.vm.next = self.v2m.val();
         }
         self.col_step.next = bit_cast::<AW, RAW_W>(self.h.val() & self.k_amask.val());
         self.row_step.next = bit_cast::<AW, RAW_W>(self.v.val() & self.k_amask.val());
+        self.col_step_m.next = bit_cast::<AW, RAW_W>(self.hm.val() & self.k_amask.val());
+        self.row_step_m.next = bit_cast::<AW, RAW_W>(self.vm.val() & self.k_amask.val());
         // span = W·HS + H·VS + ~(HS + VS) + 1: a carry-save layer, then one adder (the + 1 is
         // bit 0 of the shifted carries, always 0 otherwise)
         self.hs_w.next = bit_cast::<RAW_W, HS_W>(self.hs_raw.val()) << self.width_log2.val();
