@@ -12,8 +12,9 @@
 //!   compare against RF picks the sum or the sum − RF (a mask for a power-of-two RF).
 //! - `ChannelFlags`: the straddle flags, the W_STRADDLE OR and the final error/warning bits. RB
 //!   divides RF, so `addr(i) mod RB` (the address's low RB_W bits) is the sum's byte offset in its
-//!   register, and the straddle compare needs only the registered address: it runs after the join,
-//!   in parallel with nothing heavier, where before it followed the modulo in the same cycle.
+//!   register, and the straddle test needs only the registered address: it runs after the join,
+//!   in parallel with nothing heavier, where before it followed the modulo in the same cycle. It
+//!   is bit logic, not offset + E > RB (see `update`).
 
 use super::enc::{warn, FATAL_MASK};
 use super::{Config, ERR_W, RAW_W, TAG_W, WARN_W};
@@ -196,12 +197,20 @@ pub struct ChannelFlags<const NMAX: usize, const AW: usize, const ADDRW: usize> 
     /// Final warning bits (0 on a fatal error).
     pub warn_out: Signal<Out, Bits<WARN_W>>,
     k_slot: Vec<Constant<Bits<16>>>,
-    k_one: Constant<Bits<RAW_W>>,
-    k_rb: Constant<Bits<RAW_W>>,
     k_fatal: Constant<Bits<ERR_W>>,
     k_warn_w_straddle: Constant<Bits<WARN_W>>,
+    /// The four log2 E values, and per value (E − 1) mod RB and E > RB.
+    k_es: Vec<Constant<Bits<2>>>,
+    k_emask: Vec<Constant<Bits<RAW_W>>>,
+    k_big: Vec<Constant<Bit>>,
+    k_rb_mask: Constant<Bits<RAW_W>>,
     fatal: Signal<Local, Bit>,
     chan: Signal<Local, Bits<AW>>,
+    /// (E − 1) mod RB and E > RB for this descriptor's E.
+    emask: Signal<Local, Bits<RAW_W>>,
+    big: Signal<Local, Bit>,
+    /// The channel's byte offset in its register.
+    off: Signal<Local, Bits<RAW_W>>,
 }
 
 impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelFlags<NMAX, AW, ADDRW> {
@@ -217,12 +226,17 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> ChannelFlags<NMAX, 
             err_out: Default::default(),
             warn_out: Default::default(),
             k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
-            k_one: Constant::new(1u64.to_bits()),
-            k_rb: Constant::new((cfg.reg_bytes as u64).to_bits()),
             k_fatal: Constant::new(FATAL_MASK.to_bits()),
             k_warn_w_straddle: Constant::new(warn::W_STRADDLE.to_bits()),
+            k_es: (0..4u64).map(|e| Constant::new(e.to_bits())).collect(),
+            k_emask: (0..4u32).map(|e| Constant::new((((1u64 << e) - 1) & (cfg.reg_bytes as u64 - 1)).to_bits())).collect(),
+            k_big: (0..4u32).map(|e| Constant::new((1u64 << e) > cfg.reg_bytes as u64)).collect(),
+            k_rb_mask: Constant::new((cfg.reg_bytes as u64 - 1).to_bits()),
             fatal: Default::default(),
             chan: Default::default(),
+            emask: Default::default(),
+            big: Default::default(),
+            off: Default::default(),
         }
     }
 }
@@ -231,14 +245,28 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelFl
     #[hdl_gen]
     fn update(&mut self) {
         self.fatal.next = (self.err_in.val() & self.k_fatal.val()).any();
+        // offset + E > RB without an adder (RB and E are powers of two): E > RB, or the offset's
+        // bits from log2 E up are all ones (the element's slot is the register's last) and its
+        // bits below log2 E are not all zero (the element is not aligned). LUTs only: this was the
+        // HX8K worst path as an add and a compare (2026-11-26).
+        self.emask.next = 0.into();
+        self.big.next = false;
+        for e in 0..4 {
+            if self.es.val() == self.k_es[e].val() {
+                self.emask.next = self.k_emask[e].val();
+                self.big.next = self.k_big[e].val();
+            }
+        }
         self.straddle.next = 0.into();
         for i in 0..NMAX {
             self.chan.next = self.addr.val().get_bits::<AW>(self.k_slot[i].val().index());
+            self.off.next = bit_cast::<RAW_W, AW>(self.chan.val()) & self.k_rb_mask.val();
             self.straddle.next = self.straddle.val().replace_bit(
                 i,
                 self.ch_valid.val().get_bit(i)
-                    & ((bit_cast::<RAW_W, AW>(self.chan.val()) & (self.k_rb.val() - 1)) + (self.k_one.val() << self.es.val())
-                        > self.k_rb.val()),
+                    & (self.big.val()
+                        | (((self.off.val() | self.emask.val()) == self.k_rb_mask.val())
+                            & (self.off.val() & self.emask.val()).any())),
             );
         }
         self.err_out.next = self.err_in.val();
