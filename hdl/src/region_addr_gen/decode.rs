@@ -55,10 +55,11 @@ pub struct Decode<const RNW: usize, const RBW: usize, const AW: usize> {
     pub hs_mod: Signal<Out, Bits<AW>>,
     /// VS mod RF.
     pub vs_mod: Signal<Out, Bits<AW>>,
-    /// HS itself (for the spans).
-    pub hs_raw: Signal<Out, Bits<HS_W>>,
-    /// VS itself (for the spans).
-    pub vs_raw: Signal<Out, Bits<VS_W>>,
+    /// W·HS = HS << log2 W (for the span and the row-overlap test; the shifts sit here so that
+    /// `Stride`'s cycle starts at the compare, which was the ECP5 worst path after them).
+    pub hs_w: Signal<Out, Bits<RAW_W>>,
+    /// H·VS = VS << log2 H.
+    pub vs_h: Signal<Out, Bits<RAW_W>>,
     /// HS + VS: `Stride` subtracts it from (HS << w) + (VS << h) for the last channel's offset
     /// and compares it with HS << w for the row overlap.
     pub hs_vs: Signal<Out, Bits<RAW_W>>,
@@ -117,8 +118,8 @@ impl<const RNW: usize, const RBW: usize, const AW: usize> Decode<RNW, RBW, AW> {
             origin: Default::default(),
             hs_mod: Default::default(),
             vs_mod: Default::default(),
-            hs_raw: Default::default(),
-            vs_raw: Default::default(),
+            hs_w: Default::default(),
+            vs_h: Default::default(),
             hs_vs: Default::default(),
             k_nr: k(cfg.num_regs as u64),
             k_nmax_log: Constant::new((cfg.n_max.trailing_zeros() as u64).to_bits()),
@@ -227,8 +228,9 @@ impl<const RNW: usize, const RBW: usize, const AW: usize> Logic for Decode<RNW, 
         }
         self.hs_mod.next = bit_cast::<AW, RAW_W>(self.hs_red.val() & self.k_amask.val());
         self.vs_mod.next = bit_cast::<AW, RAW_W>(self.vs_red.val() & self.k_amask.val());
-        self.hs_raw.next = self.hs.val();
-        self.vs_raw.next = self.vs.val();
+        // (nothing wraps: HS << w < 2^14, VS << h < 2^15)
+        self.hs_w.next = self.hs16.val() << self.width_log2.val();
+        self.vs_h.next = self.vs16.val() << self.hlog.val();
         self.hs_vs.next = self.hs16.val() + self.vs16.val();
     }
 }

@@ -86,8 +86,8 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     carry0: Carry,
     j0_hs_mod: StageReg<Bits<AW>>,
     j0_vs_mod: StageReg<Bits<AW>>,
-    j0_hs_raw: StageReg<Bits<HS_W>>,
-    j0_vs_raw: StageReg<Bits<VS_W>>,
+    j0_hs_w: StageReg<Bits<RAW_W>>,
+    j0_vs_h: StageReg<Bits<RAW_W>>,
     j0_hs_vs: StageReg<Bits<RAW_W>>,
     j0_is_dst: StageReg<Bit>,
     j0_origin: StageReg<Bits<AW>>,
@@ -189,8 +189,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             carry0: Carry::new(joins[0]),
             j0_hs_mod: StageReg::new(joins[0]),
             j0_vs_mod: StageReg::new(joins[0]),
-            j0_hs_raw: StageReg::new(joins[0]),
-            j0_vs_raw: StageReg::new(joins[0]),
+            j0_hs_w: StageReg::new(joins[0]),
+            j0_vs_h: StageReg::new(joins[0]),
             j0_hs_vs: StageReg::new(joins[0]),
             j0_is_dst: StageReg::new(joins[0]),
             j0_origin: StageReg::new(joins[0]),
@@ -249,13 +249,13 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clock, reset, and the load enables of the joins (Handshake's level k) ----
-        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_raw, j0_vs_raw, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
         self.j0_vs_mod.rst.next = self.rst.val();
-        self.j0_hs_raw.rst.next = self.rst.val();
-        self.j0_vs_raw.rst.next = self.rst.val();
+        self.j0_hs_w.rst.next = self.rst.val();
+        self.j0_vs_h.rst.next = self.rst.val();
         self.j0_hs_vs.rst.next = self.rst.val();
         self.j0_is_dst.rst.next = self.rst.val();
         self.j0_origin.rst.next = self.rst.val();
@@ -291,8 +291,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry0.en.next = self.hs.load.val().get_bit(0);
         self.j0_hs_mod.en.next = self.hs.load.val().get_bit(0);
         self.j0_vs_mod.en.next = self.hs.load.val().get_bit(0);
-        self.j0_hs_raw.en.next = self.hs.load.val().get_bit(0);
-        self.j0_vs_raw.en.next = self.hs.load.val().get_bit(0);
+        self.j0_hs_w.en.next = self.hs.load.val().get_bit(0);
+        self.j0_vs_h.en.next = self.hs.load.val().get_bit(0);
         self.j0_hs_vs.en.next = self.hs.load.val().get_bit(0);
         self.j0_is_dst.en.next = self.hs.load.val().get_bit(0);
         self.j0_origin.en.next = self.hs.load.val().get_bit(0);
@@ -352,20 +352,19 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry0.tag_in.next = self.in_tag.val();
         self.j0_hs_mod.d.next = self.decode.hs_mod.val();
         self.j0_vs_mod.d.next = self.decode.vs_mod.val();
-        self.j0_hs_raw.d.next = self.decode.hs_raw.val();
-        self.j0_vs_raw.d.next = self.decode.vs_raw.val();
+        self.j0_hs_w.d.next = self.decode.hs_w.val();
+        self.j0_vs_h.d.next = self.decode.vs_h.val();
         self.j0_hs_vs.d.next = self.decode.hs_vs.val();
         self.j0_is_dst.d.next = self.in_is_dst.val();
         // ---- stride ----
         self.stride.es.next = self.carry0.es_out.val();
         self.stride.exec_log2.next = self.carry0.exec_log2_out.val();
         self.stride.width_log2.next = self.carry0.width_log2_out.val();
-        self.stride.height_log2.next = self.carry0.height_log2_out.val();
         self.stride.is_dst.next = self.j0_is_dst.q.val();
         self.stride.hs_mod.next = self.j0_hs_mod.q.val();
         self.stride.vs_mod.next = self.j0_vs_mod.q.val();
-        self.stride.hs_raw.next = self.j0_hs_raw.q.val();
-        self.stride.vs_raw.next = self.j0_vs_raw.q.val();
+        self.stride.hs_w.next = self.j0_hs_w.q.val();
+        self.stride.vs_h.next = self.j0_vs_h.q.val();
         self.stride.hs_vs.next = self.j0_hs_vs.q.val();
         self.stride.err_in.next = self.carry0.err_out.val();
         self.carry1.err_in.next = self.stride.err_out.val();

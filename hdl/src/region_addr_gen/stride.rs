@@ -5,12 +5,14 @@
 //! (rows overlap: H > 1 and VS ≤ (W-1)·HS).
 //!
 //! W and H are powers of two, so (W-1)·HS + (H-1)·VS = (HS << w) + (VS << h) − (HS + VS), with
-//! HS + VS from `Decode`: one carry-save layer (a LUT per bit) and one adder after the shifts
+//! HS << w, VS << h and HS + VS from `Decode`: one carry-save layer (a LUT per bit) and one adder
 //! (since 2026-11-26; before, `Decode` computed both halves by shift-and-subtract in the
-//! request's first cycle, its worst path). Nothing wraps: HS << w < 2^14, VS << h < 2^15.
+//! request's first cycle, its worst path; later the same day the two shifts moved back into
+//! `Decode`, because shift → row-overlap compare here became the ECP5 worst path). Nothing
+//! wraps: HS << w < 2^14, VS << h < 2^15.
 
 use super::enc::err;
-use super::{Config, ERR_W, HS_W, RAW_W, VS_W};
+use super::{Config, ERR_W, RAW_W};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -21,18 +23,16 @@ pub struct Stride<const AW: usize> {
     pub exec_log2: Signal<In, Bits<3>>,
     /// log2 W.
     pub width_log2: Signal<In, Bits<3>>,
-    /// log2 H.
-    pub height_log2: Signal<In, Bits<3>>,
     /// Destination region.
     pub is_dst: Signal<In, Bit>,
     /// HS mod RF.
     pub hs_mod: Signal<In, Bits<AW>>,
     /// VS mod RF.
     pub vs_mod: Signal<In, Bits<AW>>,
-    /// HS.
-    pub hs_raw: Signal<In, Bits<HS_W>>,
-    /// VS.
-    pub vs_raw: Signal<In, Bits<VS_W>>,
+    /// W·HS (HS << log2 W, from `Decode`).
+    pub hs_w: Signal<In, Bits<RAW_W>>,
+    /// H·VS (VS << log2 H, from `Decode`).
+    pub vs_h: Signal<In, Bits<RAW_W>>,
     /// HS + VS.
     pub hs_vs: Signal<In, Bits<RAW_W>>,
     /// Error bits so far.
@@ -57,10 +57,6 @@ pub struct Stride<const AW: usize> {
     k_pow2: Constant<Bit>,
     k_one: Constant<Bits<RAW_W>>,
     k_err_e_dst_overlap: Constant<Bits<ERR_W>>,
-    /// HS << w = W·HS.
-    hs_w: Signal<Local, Bits<RAW_W>>,
-    /// VS << h = H·VS.
-    vs_h: Signal<Local, Bits<RAW_W>>,
     /// ~(HS + VS): with a carry-in of 1, −(HS + VS).
     neg_hs_vs: Signal<Local, Bits<RAW_W>>,
     /// Carry-save sum and carries of W·HS + H·VS + ~(HS + VS).
@@ -88,12 +84,11 @@ impl<const AW: usize> Stride<AW> {
             es: Default::default(),
             exec_log2: Default::default(),
             width_log2: Default::default(),
-            height_log2: Default::default(),
             is_dst: Default::default(),
             hs_mod: Default::default(),
             vs_mod: Default::default(),
-            hs_raw: Default::default(),
-            vs_raw: Default::default(),
+            hs_w: Default::default(),
+            vs_h: Default::default(),
             hs_vs: Default::default(),
             err_in: Default::default(),
             col_step: Default::default(),
@@ -110,8 +105,6 @@ impl<const AW: usize> Stride<AW> {
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_one: Constant::new(1u64.to_bits()),
             k_err_e_dst_overlap: Constant::new(err::E_DST_OVERLAP.to_bits()),
-            hs_w: Default::default(),
-            vs_h: Default::default(),
             neg_hs_vs: Default::default(),
             csa_sum: Default::default(),
             csa_carry: Default::default(),
@@ -200,8 +193,6 @@ impl<const AW: usize> Logic for Stride<AW> {
         self.row_step_m.next = bit_cast::<AW, RAW_W>(self.vm.val() & self.k_amask.val());
         // span = W·HS + H·VS + ~(HS + VS) + 1: a carry-save layer, then one adder (the + 1 is
         // bit 0 of the shifted carries, always 0 otherwise)
-        self.hs_w.next = bit_cast::<RAW_W, HS_W>(self.hs_raw.val()) << self.width_log2.val();
-        self.vs_h.next = bit_cast::<RAW_W, VS_W>(self.vs_raw.val()) << self.height_log2.val();
         self.neg_hs_vs.next = !self.hs_vs.val();
         self.csa_sum.next = self.hs_w.val() ^ self.vs_h.val() ^ self.neg_hs_vs.val();
         self.csa_carry.next = (((self.hs_w.val() & self.vs_h.val())
