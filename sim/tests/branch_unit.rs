@@ -1093,9 +1093,9 @@ fn formal_pdr_fails_on_a_mutated_property() {
 }
 
 /// The yosys `sat` BMC path of the script (the one that names the failing inputs) stays usable:
-/// N = 4, 6 cycles from reset.
+/// N = 4, 4 cycles from reset.
 #[test]
-fn formal_bmc_sat_n4_6_cycles() {
-    let (ok, text) = run_formal(FORMAL_N4, &["--steps", "7"]);
+fn formal_bmc_sat_n4_4_cycles() {
+    let (ok, text) = run_formal(FORMAL_N4, &["--steps", "5"]);
     assert!(ok && text.contains("PASS") && text.contains("yosys sat"), "{text}");
 }
