@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Bounded model check of the emitted eu_trap_controller (W=4) with yosys `sat`.
+# Bounded model check of the emitted eu_trap_controller (any W; T = PC_W = 32) with yosys `sat`.
 #
-#   scripts/formal/trap_controller.sh <eu_trap_controller W=4 .v> [--steps N] [--pipe1]
-#        [--mutate-design | --mutate-property]
+#   scripts/formal/trap_controller.sh <eu_trap_controller .v> [--steps N] [--pipe1] [--free-data]
+#        [--no-data-props] [--engine sat|bmc|pdr] [--mutate-design | --mutate-property]
 #
-# Reads the emitted Verilog, exposes the state registers the properties talk about (mode, ctrl,
-# ws[w], lcause[w]: the top-level wires of the sub-blocks' register outputs) as ports, wraps the design in trap_controller_check.sv (assertions, reset in
-# the first cycle), maps it to gates so that everything outside the properties' cone of influence
-# is removed, and proves every assertion in every one of N cycles from reset (default 22:
-# reset + 21 cycles). Prints PASS (exit 0) or FAIL (exit 1, counterexample in the log).
+# Reads the emitted Verilog (W from the width of warp_valid), exposes the state registers the
+# properties talk about (mode, ctrl, gpend, htmask, fvalid, ws[w], lcause[w], gpw[w]: the
+# top-level wires of the sub-blocks' register outputs) as ports, wraps the design in
+# trap_controller_check.sv (assertions, reset in the first cycle; the connections of the exposed
+# ports are generated for W), maps it to gates so that everything outside the properties' cone of
+# influence is removed, and proves every assertion in every one of N cycles from reset (default
+# 22: reset + 21 cycles). Prints PASS (exit 0) or FAIL (exit 1, counterexample in the log).
+#   --engine E         sat (default): yosys `sat -seq N`; bmc: the checker as an AIG
+#                      (`miter -assert`, `write_aiger -zinit`) checked by `yosys-abc` `bmc3 -F N`
+#                      (N frames from reset; much faster than `sat` at depth); pdr: the same AIG
+#                      proved for every depth by abc `pdr` (time limit --pdr-timeout S, 600).
+#   --no-data-props    leaves out P_EPC and P_ENTRY (the properties that read PCs and masks).
+#   --free-data        the wide data inputs (exc_pc, exc_mask, warp_pc, warp_mask, sr_wdata) are
+#                      free; without it they are tied to 0 (the data properties then see zeros).
 #   --mutate-design    first breaks the RTL text (a second exception in DRAIN overwrites the
 #                      first one's LCAUSE, and warp 0 may issue in the ENTER cycle): must FAIL.
 #   --mutate-property  adds a false assertion ("no warp ever reaches TRAP"): must FAIL.
@@ -23,12 +32,21 @@ show="${TC_FORMAL_SHOW:-}"
 defs=""
 pipe=0
 mutate_design=0
+data="tied to 0"
+engine=sat
+pdr_timeout=600
 while [ $# -gt 0 ]; do
   case "$1" in
     --steps) steps="$2"; shift 2 ;;
     --mutate-design) mutate_design=1; shift ;;
     --mutate-property) defs="$defs -DMUTATE_PROPERTY"; shift ;;
     --pipe1) defs="$defs -DPIPE1"; pipe=1; shift ;;
+    --free-data) defs="$defs -DFREE_DATA"; data="free"; shift ;;
+    --no-data-props) defs="$defs -DNO_DATA_PROPS"; shift ;;
+    --engine)
+      case "$2" in sat|bmc|pdr) engine="$2" ;; *) echo "--engine takes sat, bmc or pdr" >&2; exit 2 ;; esac
+      shift 2 ;;
+    --pdr-timeout) pdr_timeout="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -43,29 +61,90 @@ if [ "$mutate_design" = 1 ]; then
   sed -i '/^module eu_trap_controller\$warps\$0(/,/^endmodule/ s/|| (m_handler \&\& ws\$q == k_ws_trap))/|| (ws$q == k_ws_trap))/' "$design"
   if cmp -s "$src" "$design"; then echo "mutation did not apply" >&2; exit 2; fi
 fi
+command -v yosys >/dev/null || { echo "FAIL: yosys not on PATH (apt-get install -y yosys)" >&2; exit 1; }
+# W and the warp-id width from the top module's port declarations
+width() {
+  awk -v p="$1" '/^module eu_trap_controller\(/{t=1; next} t && /^endmodule/{exit}
+    t && $0 ~ "input wire +(\\[[0-9]+:0\\] )?" p ";" {
+      if (match($0, /\[[0-9]+:/)) print substr($0, RSTART+1, RLENGTH-2)+1; else print 1; exit}' "$design"
+}
+nw="$(width warp_valid)"
+widw="$(width sr_wid)"
+if [ -z "$nw" ] || [ -z "$widw" ]; then echo "FAIL: cannot read the port widths of $src" >&2; exit 1; fi
+# the exposed registers and their connections to the checker's vectors
+regs="w:mode_ctl\$mode_q w:csr\$ctrl_q w:global\$gpend_q w:global\$htmask_q w:episode\$fvalid_q"
+conns='    .\mode_ctl$mode_q (mode), .\csr$ctrl_q (ctrl), .\global$gpend_q (gpend),'$'\n'
+conns="$conns"'    .\global$htmask_q (htmask), .\episode$fvalid_q (fvalid)'
+for ((w = 0; w < nw; w++)); do
+  regs="$regs w:warps\$$w\$ws_q w:warps\$$w\$lcause_q w:warps\$$w\$gpw_q"
+  conns="$conns,"$'\n'"    .\\warps\$$w\$ws_q (wsv[$((3 * w)) +: 3]), .\\warps\$$w\$lcause_q (lcv[$((4 * w)) +: 4]), .\\warps\$$w\$gpw_q (gpw[$w])"
+done
+printf '%s\n' "$conns" >"$work/tc_ports.vh"
 log="$work/yosys.log"
-set +e
-yosys -q -l "$log" -p "
+front="
 read_verilog $design
 hierarchy -top eu_trap_controller
 proc
 flatten
-expose w:mode_ctl\$mode_q w:csr\$ctrl_q w:warps\$0\$ws_q w:warps\$1\$ws_q w:warps\$2\$ws_q w:warps\$3\$ws_q w:warps\$0\$lcause_q w:warps\$1\$lcause_q w:warps\$2\$lcause_q w:warps\$3\$lcause_q
-read_verilog -formal $defs $here/trap_controller_check.sv
+expose $regs
+read_verilog -formal -I$work -DW=$nw -DWID_W=$widw $defs $here/trap_controller_check.sv
 hierarchy -top tc_formal
 proc
 flatten
-opt -fast
+opt -fast"
+set +e
+if [ "$engine" = sat ]; then
+  yosys -q -l "$log" -p "$front
 techmap
 opt -fast
 opt_clean -purge
 sat -seq $steps -prove-asserts -set-init-zero -verify -show-inputs $show -timeout 1200 tc_formal
 " >/dev/null 2>&1
-rc=$?
-set -e
-if [ $rc -eq 0 ] && grep -q "SAT proof finished - no model found: SUCCESS" "$log"; then
-  echo "PASS: all assertions hold for $steps cycles from reset (W=4, pipe $pipe)"
-  exit 0
+  rc=$?
+  set -e
+  if [ $rc -eq 0 ] && grep -q "SAT proof finished - no model found: SUCCESS" "$log"; then
+    echo "PASS: all assertions hold for $steps cycles from reset (W=$nw, pipe $pipe, data inputs $data; yosys sat)"
+    exit 0
+  fi
+else
+  # the same checker as one AIG whose output is 1 when any assertion fails (`miter -assert`),
+  # registers starting at 0 (the design's reset values; the checker's `started` holds rst high
+  # in the first cycle); undefined constants become 0
+  command -v yosys-abc >/dev/null || { echo "FAIL: yosys-abc not on PATH (apt-get install -y yosys)" >&2; exit 1; }
+  yosys -q -l "$log" -p "$front
+miter -assert tc_formal miter
+hierarchy -top miter
+flatten
+opt -fast
+setundef -undriven -zero
+setundef -zero
+techmap
+opt -fast
+dffunmap
+aigmap
+opt_clean -purge
+write_aiger -zinit $work/miter.aig
+" >/dev/null 2>&1
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    if [ "$engine" = bmc ]; then
+      cmd="bmc3 -F $steps"
+    else
+      cmd="pdr -T $pdr_timeout"
+    fi
+    yosys-abc -c "read_aiger $work/miter.aig; strash; $cmd; print_status" >>"$log" 2>&1
+    rc=$?
+  fi
+  set -e
+  if [ $rc -eq 0 ] && [ "$engine" = bmc ] && grep -q "No output asserted in $steps frames" "$log"; then
+    echo "PASS: all assertions hold for $steps cycles from reset (W=$nw, pipe $pipe, data inputs $data; abc bmc3)"
+    exit 0
+  fi
+  if [ $rc -eq 0 ] && [ "$engine" = pdr ] && grep -q "Property proved" "$log"; then
+    echo "PASS: all assertions hold in every cycle from reset: proved (W=$nw, pipe $pipe, data inputs $data; abc pdr)"
+    exit 0
+  fi
+  grep -E "asserted in frame|Property|Reached|limit" "$log" | head -5 || true
 fi
 grep -E "failed|FAIL|ERROR|Assert" "$log" | head -20 || true
 [ -n "${TC_FORMAL_KEEP_LOG:-}" ] && cp "$log" "$TC_FORMAL_KEEP_LOG"

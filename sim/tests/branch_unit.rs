@@ -1025,3 +1025,77 @@ fn mt_random_programs_long() {
         println!("{variant}: {:.1} s", t0.elapsed().as_secs_f64());
     }
 }
+
+// ------------------------------------------------------------------ formal (issue 18 item 6)
+// The emitted Verilog of the co-sim variants n4 and n16 (threads 1, pipe 0), every request input
+// free, checked by scripts/formal/branch_unit.sh with branch_unit_check.sv: the checker becomes
+// one AIG (yosys `miter -assert`) that abc `pdr` proves for every depth from reset
+// (docs/branch_unit.md "Formal" lists the properties, the runtimes and the BMC depths of yosys
+// `sat`).
+
+fn run_formal(model: &str, args: &[&str]) -> (bool, String) {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/formal/branch_unit.sh");
+    let verilog = sim::cosim::model(model).verilog;
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(verilog)
+        .args(args)
+        .output()
+        .expect("bash runs the formal script");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{} {model} {:?}: {}", script.display(), args, text.trim());
+    assert!(!text.contains("not on PATH"), "the formal check needs yosys and yosys-abc (apt-get install -y yosys): {text}");
+    (out.status.success(), text)
+}
+
+const FORMAL_N4: &str = "branch_unit_n4/eu_branch_unit";
+const FORMAL_N16: &str = "branch_unit_n16/eu_branch_unit";
+
+/// N = 4: lane_mask is exactly the lanes whose counter is 0, and a step answered with an error
+/// changes no state register but fault (and answers as §6.4 `fail`), in every cycle of every
+/// request sequence from reset (abc `pdr`: proved, no depth bound).
+#[test]
+fn formal_pdr_n4_lane_mask_and_error_keeps_state() {
+    let (ok, text) = run_formal(FORMAL_N4, &["--engine", "pdr"]);
+    assert!(ok && text.contains("PASS") && text.contains("proved") && text.contains("N=4"), "{text}");
+}
+
+/// The same at N = 16 (16 counters, 3 x 16 + 8 stack entries, 1 351 state bits).
+#[test]
+fn formal_pdr_n16_lane_mask_and_error_keeps_state() {
+    let (ok, text) = run_formal(FORMAL_N16, &["--engine", "pdr"]);
+    assert!(ok && text.contains("PASS") && text.contains("proved") && text.contains("N=16"), "{text}");
+}
+
+/// The error check can fail: a design whose lane 0 takes its park code even in a step that is
+/// not committed (an error no longer suppresses that counter write) is refuted by the error
+/// properties alone.
+#[test]
+fn formal_pdr_fails_when_an_error_writes_a_counter() {
+    let (ok, text) = run_formal(FORMAL_N4, &["--engine", "pdr", "--mutate-commit", "--only", "err"]);
+    assert!(!ok && text.contains("FAIL") && text.contains("asserted in frame"), "{text}");
+}
+
+/// The mask check can fail: a design whose lane_mask shows the counters' next value (E') instead
+/// of the current one (E) is refuted by the lane-mask properties alone.
+#[test]
+fn formal_pdr_fails_when_lane_mask_is_not_the_counters() {
+    let (ok, text) = run_formal(FORMAL_N4, &["--engine", "pdr", "--mutate-mask", "--only", "mask"]);
+    assert!(!ok && text.contains("FAIL") && text.contains("asserted in frame"), "{text}");
+}
+
+/// The check can fail on a false property ("an error leaves fault unchanged"), which also shows
+/// that an erroring step is reachable (the error properties are not vacuous).
+#[test]
+fn formal_pdr_fails_on_a_mutated_property() {
+    let (ok, text) = run_formal(FORMAL_N4, &["--engine", "pdr", "--mutate-property"]);
+    assert!(!ok && text.contains("FAIL") && text.contains("asserted in frame"), "{text}");
+}
+
+/// The yosys `sat` BMC path of the script (the one that names the failing inputs) stays usable:
+/// N = 4, 4 cycles from reset.
+#[test]
+fn formal_bmc_sat_n4_4_cycles() {
+    let (ok, text) = run_formal(FORMAL_N4, &["--steps", "5"]);
+    assert!(ok && text.contains("PASS") && text.contains("yosys sat"), "{text}");
+}
