@@ -92,61 +92,10 @@ hierarchy -top tc_formal
 proc
 flatten
 opt -fast"
-set +e
-if [ "$engine" = sat ]; then
-  yosys -q -l "$log" -p "$front
-techmap
-opt -fast
-opt_clean -purge
-sat -seq $steps -prove-asserts -set-init-zero -verify -show-inputs $show -timeout 1200 tc_formal
-" >/dev/null 2>&1
-  rc=$?
-  set -e
-  if [ $rc -eq 0 ] && grep -q "SAT proof finished - no model found: SUCCESS" "$log"; then
-    echo "PASS: all assertions hold for $steps cycles from reset (W=$nw, pipe $pipe, data inputs $data; yosys sat)"
-    exit 0
-  fi
-else
-  # the same checker as one AIG whose output is 1 when any assertion fails (`miter -assert`),
-  # registers starting at 0 (the design's reset values; the checker's `started` holds rst high
-  # in the first cycle); undefined constants become 0
-  command -v yosys-abc >/dev/null || { echo "FAIL: yosys-abc not on PATH (apt-get install -y yosys)" >&2; exit 1; }
-  yosys -q -l "$log" -p "$front
-miter -assert tc_formal miter
-hierarchy -top miter
-flatten
-opt -fast
-setundef -undriven -zero
-setundef -zero
-techmap
-opt -fast
-dffunmap
-aigmap
-opt_clean -purge
-write_aiger -zinit $work/miter.aig
-" >/dev/null 2>&1
-  rc=$?
-  if [ $rc -eq 0 ]; then
-    if [ "$engine" = bmc ]; then
-      cmd="bmc3 -F $steps"
-    else
-      cmd="pdr -T $pdr_timeout"
-    fi
-    yosys-abc -c "read_aiger $work/miter.aig; strash; $cmd; print_status" >>"$log" 2>&1
-    rc=$?
-  fi
-  set -e
-  if [ $rc -eq 0 ] && [ "$engine" = bmc ] && grep -q "No output asserted in $steps frames" "$log"; then
-    echo "PASS: all assertions hold for $steps cycles from reset (W=$nw, pipe $pipe, data inputs $data; abc bmc3)"
-    exit 0
-  fi
-  if [ $rc -eq 0 ] && [ "$engine" = pdr ] && grep -q "Property proved" "$log"; then
-    echo "PASS: all assertions hold in every cycle from reset: proved (W=$nw, pipe $pipe, data inputs $data; abc pdr)"
-    exit 0
-  fi
-  grep -E "asserted in frame|Property|Reached|limit" "$log" | head -5 || true
-fi
-grep -E "failed|FAIL|ERROR|Assert" "$log" | head -20 || true
-[ -n "${TC_FORMAL_KEEP_LOG:-}" ] && cp "$log" "$TC_FORMAL_KEEP_LOG"
-echo "FAIL: $(grep -c . "$log") log lines"
-exit 1
+top=tc_formal
+what="W=$nw, pipe $pipe, data inputs $data"
+keep_log="${TC_FORMAL_KEEP_LOG:-}"
+sat_show="$show"
+# shellcheck source=engine.sh
+. "$here/engine.sh"
+formal_run
