@@ -36,7 +36,6 @@ pub struct TableLevel<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     k_slot: Vec<Constant<Bits<16>>>,
     /// All-ones in entry x's slot.
     k_slot_mask: Vec<Constant<Bits<ADDRW>>>,
-    k_rf: Constant<Bits<RAW_W>>,
     k_pow2: Constant<Bit>,
     k_amask: Constant<Bits<RAW_W>>,
     /// Bit index A_W: the carry out of an A_W-bit sum.
@@ -70,7 +69,6 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> TableLevel<NMAX, AW
                     Constant::new(m)
                 })
                 .collect(),
-            k_rf: Constant::new(rf.to_bits()),
             k_pow2: Constant::new(rf.is_power_of_two()),
             k_amask: Constant::new(((1u64 << AW) - 1).to_bits()),
             k_carry_bit: c16(AW),
