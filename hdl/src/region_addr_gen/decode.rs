@@ -85,6 +85,10 @@ pub struct Decode<const RNW: usize, const RBW: usize, const AW: usize> {
     k_warn_w_misalign: Constant<Bits<WARN_W>>,
     e_mask: Signal<Local, Bits<RBW>>,
     hlog: Signal<Local, Bits<3>>,
+    /// log2 N xor log2 W, the borrow-generate bits, and the borrows of log2 N − log2 W.
+    hlog_x: Signal<Local, Bits<3>>,
+    hlog_g: Signal<Local, Bits<3>>,
+    hlog_b: Signal<Local, Bits<3>>,
     hs16: Signal<Local, Bits<RAW_W>>,
     vs16: Signal<Local, Bits<RAW_W>>,
     hs_red: Signal<Local, Bits<RAW_W>>,
@@ -145,6 +149,9 @@ impl<const RNW: usize, const RBW: usize, const AW: usize> Decode<RNW, RBW, AW> {
             k_warn_w_misalign: Constant::new(warn::W_MISALIGN.to_bits()),
             e_mask: Default::default(),
             hlog: Default::default(),
+            hlog_x: Default::default(),
+            hlog_g: Default::default(),
+            hlog_b: Default::default(),
             hs16: Default::default(),
             vs16: Default::default(),
             hs_red: Default::default(),
@@ -162,7 +169,14 @@ impl<const RNW: usize, const RBW: usize, const AW: usize> Logic for Decode<RNW, 
         if self.ty.val().get_bit(2) {
             self.es.next = 2.into();
         }
-        self.hlog.next = self.exec_log2.val() - self.width_log2.val();
+        // log2 H = log2 N − log2 W (mod 8) as bit logic: written as `-`, yosys maps the 3-bit
+        // subtract to a carry chain on the iCE40, and it started the HX8K/UP5K worst path
+        // (stimulus → subtract → VS << log2 H → j0_vs_h, 7 LUT + 3 carry); as XORs and borrows
+        // it is two LUT levels. d = x ^ b, b1 = g0, b2 = g1 | (!x1 & g0).
+        self.hlog_x.next = self.exec_log2.val() ^ self.width_log2.val();
+        self.hlog_g.next = !self.exec_log2.val() & self.width_log2.val();
+        self.hlog_b.next = (self.hlog_g.val() << 1) | ((!self.hlog_x.val() & (self.hlog_g.val() << 1)) << 1);
+        self.hlog.next = self.hlog_x.val() ^ self.hlog_b.val();
         self.height_log2.next = self.hlog.val();
         self.origin.next = (bit_cast::<AW, RNW>(self.reg_num.val()) << self.k_rbw.val()) | bit_cast::<AW, RBW>(self.sub.val());
         // ---- errors and warnings that need only the inputs ----
