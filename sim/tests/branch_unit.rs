@@ -1034,18 +1034,7 @@ fn mt_random_programs_long() {
 // `sat`).
 
 fn run_formal(model: &str, args: &[&str]) -> (bool, String) {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/formal/branch_unit.sh");
-    let verilog = sim::cosim::model(model).verilog;
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(verilog)
-        .args(args)
-        .output()
-        .expect("bash runs the formal script");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    println!("{} {model} {:?}: {}", script.display(), args, text.trim());
-    assert!(!text.contains("not on PATH"), "the formal check needs yosys and yosys-abc (apt-get install -y yosys): {text}");
-    (out.status.success(), text)
+    sim::formal::run("branch_unit.sh", model, args)
 }
 
 const FORMAL_N4: &str = "branch_unit_n4/eu_branch_unit";

@@ -707,18 +707,7 @@ fn state_tap_compares_every_register() {
 // ------------------------------------------------------------------------------------------
 
 fn run_formal(model: &str, args: &[&str]) -> (bool, String) {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/formal/trap_controller.sh");
-    let verilog = sim::cosim::model(model).verilog;
-    let out = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(verilog)
-        .args(args)
-        .output()
-        .expect("bash runs the formal script");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    println!("{} {model} {:?}: {}", script.display(), args, text.trim());
-    assert!(!text.contains("not on PATH"), "the formal check needs yosys and yosys-abc (apt-get install -y yosys): {text}");
-    (out.status.success(), text)
+    sim::formal::run("trap_controller.sh", model, args)
 }
 
 const W4: &str = "trap_controller_w4/eu_trap_controller";
