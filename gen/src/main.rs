@@ -60,6 +60,15 @@ enum Cmd {
         #[arg(long)]
         markdown: bool,
     },
+    /// Print each block's config matrix: for every config key, the values the co-simulation
+    /// covers (extremes, default, values that change structure) and the variants that cover
+    /// them, as the markdown table docs/<block>.md carries between its config-matrix markers.
+    /// Fails (exit 1) naming the key, value or pair that no co-simulation variant covers.
+    Matrix {
+        /// Only this block (default: every block).
+        #[arg(long)]
+        block: Option<String>,
+    },
     /// Print the tanh/sigmoid ROMs as the table generator fits them (per-segment minimax
     /// quadratics, quantised and locally searched against the fixed-point datapath): fit errors
     /// per region, then one line per row with its coefficients and ROM word. Deterministic: the
@@ -221,6 +230,20 @@ fn run(cli: Cli) -> Result<(), (u8, String)> {
                 } else {
                     print!("{}", hdl::enc::verilog_header(b, tables));
                 }
+            }
+            Ok(())
+        }
+        Some(Cmd::Matrix { block }) => {
+            let all = hdl::registry::config_matrices();
+            if let Some(b) = &block {
+                if !all.iter().any(|(n, _)| n == b) {
+                    let names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+                    return Err((2, format!("eu-gen: no block `{b}` (blocks: {})", names.join(", "))));
+                }
+            }
+            for (name, m) in all.into_iter().filter(|(n, _)| block.as_deref().is_none_or(|b| b == *n)) {
+                let md = m.map_err(|e| (1u8, format!("eu-gen: {e}")))?;
+                println!("### {name}\n\n{}\n{md}{}\n", hdl::registry::MATRIX_BEGIN, hdl::registry::MATRIX_END);
             }
             Ok(())
         }

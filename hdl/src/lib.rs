@@ -46,4 +46,41 @@ pub trait BlockGen {
     /// The block's encodings tables (`hdl/src/<block>/enc.rs`), from which `eu-gen` writes
     /// `eu_<block>_defs.vh` and the docs their encoding tables.
     const ENCODINGS: &'static [&'static enc::Table] = &[];
+    /// What co-simulation must cover of the block's config (README, "Config
+    /// matrix"): every key of the section with its value classes. `registry::config_matrix`
+    /// checks that some variant of [`BlockGen::cosim_configs`] has each value and each pair, and
+    /// that no key is left out, so a new key or an uncovered value fails the build's tests.
+    fn config_matrix() -> ConfigMatrix;
+}
+
+/// The value classes of a block's config that co-simulation covers ([`BlockGen::config_matrix`]).
+#[derive(Debug, Clone, Default)]
+pub struct ConfigMatrix {
+    /// One row per config key: the values that must each be co-simulated (the extremes, the
+    /// default, and any value that builds different structure), as TOML literals (`4`, `true`,
+    /// `"ALL"`), and why these values (the accepted range, what changes).
+    pub keys: Vec<MatrixKey>,
+    /// Pairs of `key = value` that change structure together: some one variant has both.
+    pub pairs: Vec<[(&'static str, &'static str); 2]>,
+}
+
+/// One row of a [`ConfigMatrix`].
+#[derive(Debug, Clone)]
+pub struct MatrixKey {
+    pub key: &'static str,
+    pub values: Vec<&'static str>,
+    pub why: &'static str,
+}
+
+impl ConfigMatrix {
+    /// Adds a key with the values co-simulation must cover.
+    pub fn key(mut self, key: &'static str, values: &[&'static str], why: &'static str) -> Self {
+        self.keys.push(MatrixKey { key, values: values.to_vec(), why });
+        self
+    }
+    /// Adds a structural pair that some one variant must have.
+    pub fn pair(mut self, a: (&'static str, &'static str), b: (&'static str, &'static str)) -> Self {
+        self.pairs.push([a, b]);
+        self
+    }
 }

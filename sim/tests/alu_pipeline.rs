@@ -946,3 +946,22 @@ fn yosys_gated_bank_flops_are_clock_enable_flops() {
         assert_eq!(counts, [bits, 0], "{group}: CE / plain flops");
     }
 }
+
+/// The config matrix (issue 18 item 1, docs/alu_pipeline.md): every co-simulation variant —
+/// among them one ALU with a one-word IMEM, which no other test names — runs TV1 (its program
+/// and group, whatever the variant's NUM_ALUS and IMEM_DEPTH make of them) and 20 000 random
+/// cycles with programs up to the variant's IMEM depth, every port every cycle.
+#[test]
+fn every_variant_tv1_and_random_20k_cycles() {
+    let mut rng = StdRng::seed_from_u64(0xA1A7);
+    let variants = <hdl::alu_pipeline::Block as hdl::BlockGen>::cosim_configs();
+    assert!(variants.len() >= 8);
+    for (variant, cfg) in variants {
+        let p = variant_params(variant);
+        assert_eq!((p.num_alus, p.imem_depth), (cfg.num_alus as usize, cfg.imem_depth as usize));
+        run_tv1(variant);
+        let mut s = Sim::new(variant);
+        random_session(&mut s, &mut rng, 20_000, cfg.imem_depth as u8);
+        assert!(s.cycle >= 20_000, "{variant}: {} cycles", s.cycle);
+    }
+}

@@ -437,3 +437,37 @@ fn lat_below_the_spec_or_too_far_above_is_rejected_naming_the_key() {
         Block::validate(&Config { fused, lat, ..Config::default() }).unwrap();
     }
 }
+
+/// The config matrix (issue 18 item 1, docs/tanh_sigmoid.md): every co-simulation variant —
+/// among them 16 lanes with 16-bit tags and both options on, and 2 lanes with 4-bit tags and both
+/// off, which no other test names — runs the fp32 directed values and 5 000 values of each
+/// fp16/bf16 sweep for every op it implements, both FTZ settings, then 20 000 random control
+/// cycles (masks, tags of the full width, bubbles, reserved ops, a reset in traffic), every port
+/// every cycle.
+#[test]
+fn every_variant_directed_and_random_20k_cycles() {
+    let vals = fp32_directed();
+    let half: Vec<u32> = (0..=0xFFFFu32).step_by(13).collect();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x7A55);
+    let variants = <hdl::tanh_sigmoid::Block as hdl::BlockGen>::cosim_configs();
+    assert!(variants.len() >= 12);
+    for (variant, cfg) in variants {
+        let mut b = Bench::new(variant);
+        assert_eq!((b.lanes, b.tag_mask), (cfg.lanes, ((1u64 << cfg.tag_width) - 1) as u32), "{variant}");
+        for &op in ops_of(&b) {
+            for ftz in [false, true] {
+                b.run_values(op, FMT_FP32, ftz, &vals);
+                b.run_values(op, FMT_FP16, ftz, &half);
+                b.run_values(op, FMT_BF16, ftz, &half);
+            }
+        }
+        for n in 0..20_000u32 {
+            let i = sim::soak::stimulus::tanh_vec(&mut rng, b.lanes);
+            b.cycle(&i);
+            if n == 12_345 {
+                b.dut.reset(1);
+                b.gold.reset();
+            }
+        }
+    }
+}

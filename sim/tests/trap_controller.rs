@@ -642,23 +642,53 @@ fn random_w8_pipe1() {
     random_run(8, 1, 0x7D08);
 }
 
-/// Every co-simulated W and pipe: W=1 and W=32 fill all of the warp-id and mask widths; CSR
-/// PARAMS reads back W.
+/// Every co-simulation variant (the config matrix, docs/trap_controller.md): W=1 and W=32 fill
+/// all of the warp-id and mask widths; CSR PARAMS reads back W, T, PC_W and HAS_SSTEP (§4's
+/// layout), HADDR and HLAT their reset value, and without single-step hardware CTRL.SSTEP_EN
+/// stays 0 when written 1.
 #[test]
 fn params_register_and_reset_values() {
-    for (w, pipe) in [(1usize, 0), (4, 0), (8, 0), (16, 0), (32, 0), (4, 1), (8, 1)] {
-        let mut tb = Tb::new(w, pipe);
+    let variants = <hdl::trap_controller::Block as hdl::BlockGen>::cosim_configs();
+    assert!(variants.len() >= 8);
+    for (v, cfg) in variants {
+        let mut tb = Tb::variant(v);
         for a in csr_addrs() {
             let mut i = Inputs::default();
             csr_r(&mut i, a as u64);
             tb.step(&i);
         }
+        let read = |tb: &mut Tb, a: u64| {
+            let mut i = Inputs::default();
+            csr_r(&mut i, a);
+            tb.step(&i).csr_rdata
+        };
+        let params = cfg.warps as u32 | 32 << 6 | 32 << 12 | (cfg.has_sstep as u32) << 18;
+        assert_eq!(read(&mut tb, csr::PARAMS), params, "{v}: PARAMS");
+        assert_eq!(read(&mut tb, csr::HMASK), 0x40, "{v}: HMASK");
+        assert_eq!(read(&mut tb, csr::HADDR), cfg.haddr_reset as u32, "{v}: HADDR");
         let mut i = Inputs::default();
-        csr_r(&mut i, csr::PARAMS);
-        assert_eq!(tb.step(&i).csr_rdata, w as u32 | 32 << 6 | 32 << 12 | 1 << 18);
-        let mut i = Inputs::default();
-        csr_r(&mut i, csr::HMASK);
-        assert_eq!(tb.step(&i).csr_rdata, 0x40);
+        csr_w(&mut i, csr::CTRL, (TRAP_EN | SSTEP_EN) as u32);
+        tb.step(&i);
+        let ctrl = read(&mut tb, csr::CTRL);
+        assert_eq!(ctrl & SSTEP_EN as u32 != 0, cfg.has_sstep, "{v}: CTRL.SSTEP_EN written 1 reads {ctrl:#x}");
+    }
+}
+
+/// The config matrix (issue 18 item 1): every co-simulation variant, including those no other
+/// test names (e.g. W = 2 without single-step at pipe 1), runs 20 000 random cycles against the
+/// cycle model, every port and the whole §7.2 state every cycle, and accounts for every
+/// exception raised.
+#[test]
+fn every_variant_random_20k_cycles() {
+    for (k, (v, _)) in <hdl::trap_controller::Block as hdl::BlockGen>::cosim_configs().into_iter().enumerate() {
+        let mut r = RandomTrap::on(Tb::variant(v), 0x7E00 + k as u64);
+        for _ in 0..20_000 {
+            r.step(false);
+        }
+        r.finish();
+        r.check_accounting();
+        assert!(r.tb.cycles >= 20_000 && r.a.episodes > 5 && r.a.reported > 5, "{v}: {} cycles, {} episodes", r.tb.cycles, r.a.episodes);
+        println!("{v}: {} cycles, {} episodes, {} exceptions reported", r.tb.cycles, r.a.episodes, r.a.reported);
     }
 }
 

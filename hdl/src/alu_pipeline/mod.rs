@@ -278,7 +278,22 @@ impl BlockGen for Block {
             // and are checked on the golden model only, to keep the number of models down
             ("all_tog", Config { toggle_cnt: 1, ..scope("ALL") }),
             ("none_tog", Config { toggle_cnt: 1, ..scope("NONE") }),
+            // the config matrix's corner (docs "Config matrix"): one ALU and a one-word IMEM
+            ("na1_d1", Config { num_alus: 1, imem_depth: 1, ..Config::default() }),
         ]
+    }
+    fn config_matrix() -> crate::ConfigMatrix {
+        crate::ConfigMatrix::default()
+            .key("num_alus", &["1", "3", "4"], "1..=4: the extremes, and 3 (lanes >= NUM_ALUS are ERR_CXW_SRC / ERR_RSV)")
+            .key("imem_depth", &["1", "16", "32"], "1..=32: the extremes, and 16 (ERR_IPTR below the 5-bit range)")
+            .key("gate_scope", &["\"ALL\"", "\"FIRST\"", "\"NONE\""], "every value")
+            .key("gate_style", &["\"CE\"", "\"ICG\""], "every value")
+            .key("toggle_cnt", &["0", "1"], "every value")
+            .key("opiso", &["0"], "only 0 is built")
+            .key("tag_w", &["8"], "only 8 is built")
+            .key("cnt_w", &["32"], "only 32 is built")
+            .pair(("toggle_cnt", "1"), ("gate_scope", "\"ALL\""))
+            .pair(("toggle_cnt", "1"), ("gate_scope", "\"NONE\""))
     }
 }
 

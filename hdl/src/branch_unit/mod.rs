@@ -266,7 +266,26 @@ impl BlockGen for Block {
             ("t2_p0", Config { threads: 2, ..Config::with(4, 0, 8) }),
             ("t4_p1", Config { threads: 4, pipe: 1, ..Config::with(4, 0, 8) }),
             ("t8_p2", Config { threads: 8, pipe: 2, ..Config::with(16, 0, 8) }),
+            // the config matrix (docs "Config matrix"): the spec's E-2 config (N 4, MAXD_CALL 2,
+            // DW 3); the depth extremes (MAXD 32 on one lane, MAXD_CALL 1; MAXD 1, MAXD_CALL 32
+            // at IPW 24); sixteen threads at the deepest pipe
+            ("n4_e2", Config::with(4, 0, 2)),
+            ("n1_d32_c1", Config::with(1, 32, 1)),
+            ("n8_d1_c32_ipw24", Config { ipw: 24, ..Config::with(8, 1, 32) }),
+            ("t16_p2", Config { threads: 16, pipe: 2, ..Config::with(4, 0, 8) }),
         ]
+    }
+    fn config_matrix() -> crate::ConfigMatrix {
+        crate::ConfigMatrix::default()
+            .key("lanes", &["1", "4", "8", "16", "32"], "every value")
+            .key("maxd", &["0", "1", "32"], "0 (MAXD = N, the default) and both ends of 1..=32")
+            .key("maxd_call", &["1", "2", "8", "32"], "1..=32: both ends, the default and the spec's E-2 (2)")
+            .key("ipw", &["12", "16", "24", "32"], "every value")
+            .key("threads", &["1", "2", "4", "8", "16"], "every value")
+            .key("pipe", &["0", "1", "2"], "every value")
+            .pair(("lanes", "4"), ("maxd_call", "2"))
+            .pair(("threads", "2"), ("pipe", "0"))
+            .pair(("threads", "16"), ("pipe", "2"))
     }
 }
 

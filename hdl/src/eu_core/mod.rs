@@ -173,7 +173,21 @@ impl BlockGen for Block {
         Ok(vec![emit_any(cfg, params)?])
     }
     fn cosim_configs() -> Vec<(&'static str, Config)> {
-        vec![("default", Config::default())]
+        vec![
+            ("default", Config::default()),
+            // the config matrix's corner (docs "Config matrix"): eight threads, the smallest
+            // instruction memory and the largest data memory
+            ("t8_i256_d64k", Config { threads: 8, imem_depth: 256, dmem_bytes: 65536, ..Config::default() }),
+            ("i4k_d4k", Config { imem_depth: 4096, dmem_bytes: 4096, ..Config::default() }),
+        ]
+    }
+    fn config_matrix() -> crate::ConfigMatrix {
+        crate::ConfigMatrix::default()
+            .key("threads", &["4", "8"], "every value")
+            .key("simd", &["8"], "only 8 is built")
+            .key("regs", &["128"], "only 128 is built")
+            .key("imem_depth", &["256", "1024", "4096"], "every value")
+            .key("dmem_bytes", &["4096", "16384", "65536"], "every value")
     }
 }
 

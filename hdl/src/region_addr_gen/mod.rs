@@ -327,7 +327,12 @@ impl BlockGen for Block {
                 },
             ),
             ("cfg_b_strict", Config { align_strict: true, ..Config::cfg(16, 8) }),
-            ("nowrap", Config { wrap_rf: false, ..d.clone() }),
+            ("nowrap", Config { wrap_rf: false, rd_ports: 1, ..d.clone() }),
+            // the config matrix (docs "Config matrix"): the RFG/RFS at their deepest RF latency
+            // with the one-pass limit (Cfg C); the smallest register count of the 7-bit class
+            // with the most ports (no RFG/RFS is built for it: the RAG alone)
+            ("cfg_c_lrf3", Config { l_rf: 3, span_limit_1pass: true, ..Config::cfg(32, 8) }),
+            ("rf65_ports", Config { rd_ports: 4, wr_ports: 2, ..Config::cfg(32, 65) }),
         ];
         // timing-closure §3.1: every RAG test also runs at the deepest pipeline ("<variant>_p",
         // pipe = 6), and the random runs at the depths between (cfg_a_p1..p5)
@@ -352,7 +357,28 @@ impl BlockGen for Block {
     /// The option variants (`cfg_a_opt`, `cfg_b_strict`, `nowrap`) test the RAG alone; the
     /// RFG/RFS are co-simulated on the four register-file configs only.
     fn cosim_keeps(variant: &str, module: &str) -> bool {
-        module == "eu_region_addr_gen" || matches!(variant, "cfg_a" | "cfg_b" | "cfg_c" | "default")
+        module == "eu_region_addr_gen" || matches!(variant, "cfg_a" | "cfg_b" | "cfg_c" | "default" | "cfg_c_lrf3")
+    }
+    fn config_matrix() -> crate::ConfigMatrix {
+        crate::ConfigMatrix::default()
+            .key("reg_bytes", &["8", "16", "32"], "8, 16, 32 (64 has no built instance: rejected)")
+            .key("num_regs", &["5", "8", "65", "128"], "each register-number width's ends: 5..=8 (3 bits), 65..=128 (7 bits); no other is built (rejected)")
+            .key("n_max", &["4", "8", "16", "32"], "every value")
+            .key("hs_w", &["7"], "only 7 is built")
+            .key("vs_w", &["8"], "only 8 is built")
+            .key("tag_w", &["4"], "only 4 is built")
+            .key("wrap_rf", &["true", "false"], "every value")
+            .key("align_strict", &["false", "true"], "every value")
+            .key("dst_profile", &["\"full\"", "\"restricted\""], "every value")
+            .key("colmajor_en", &["false", "true"], "every value")
+            .key("rd_ports", &["1", "2", "4"], "1..=4: both ends and the default (the RFG is built for 2; the RAG alone otherwise)")
+            .key("wr_ports", &["1", "2"], "every value (the RFS is built for 1; the RAG alone otherwise)")
+            .key("l_rf", &["1", "3"], "1..=3: both ends (the RFG's read-latency registers)")
+            .key("span_limit_1pass", &["false", "true"], "every value (E_SPAN in the RFG/RFS)")
+            .key("pipe", &["0", "1", "2", "3", "4", "5", "6"], "every value")
+            .pair(("pipe", "6"), ("n_max", "32"))
+            .pair(("pipe", "6"), ("n_max", "4"))
+            .pair(("dst_profile", "\"restricted\""), ("colmajor_en", "true"))
     }
 }
 

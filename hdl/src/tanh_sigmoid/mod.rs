@@ -138,7 +138,24 @@ impl BlockGen for Block {
             ("lanes1_lat16", Config { lanes: 1, lat: 16, ..Config::default() }),
             // FUSED = 0 at LAT + 6: all five of its cuts (A, B, C, F, G) and one output register
             ("lanes1_unfused_canon_lat10", Config { lanes: 1, fused: 0, canon_nan: 1, lat: 10, ..Config::default() }),
+            // the config matrix's corners (docs "Config matrix"): the widest unit with the widest
+            // tag and both options on; two lanes with the narrowest tag and both options off
+            ("lanes16_tag16_canon", Config { lanes: 16, tag_width: 16, fused: 1, canon_nan: 1, lat: 0 }),
+            ("lanes2_tag4_unfused", Config { lanes: 2, tag_width: 4, fused: 0, canon_nan: 0, lat: 0 }),
         ]
+    }
+    fn config_matrix() -> crate::ConfigMatrix {
+        crate::ConfigMatrix::default()
+            .key("lanes", &["1", "8", "16"], "1, 2, 4, 8, 16: the extremes and the default (lane count only replicates the lane)")
+            .key("tag_width", &["4", "8", "16"], "4, 8, 16: every value")
+            .key("fused", &["0", "1"], "the fused TANH tail (LAT 6) or not (LAT 4)")
+            .key("canon_nan", &["0", "1"], "NaN payloads kept or canonical")
+            .key("lat", &["0", "7", "16"], "0 (the spec's LAT) or LAT..=LAT+10: the spec's, one cut, every cut")
+            .pair(("fused", "0"), ("canon_nan", "0"))
+            .pair(("fused", "0"), ("canon_nan", "1"))
+            .pair(("fused", "1"), ("canon_nan", "0"))
+            .pair(("fused", "1"), ("canon_nan", "1"))
+            .pair(("fused", "0"), ("lat", "10"))
     }
 }
 

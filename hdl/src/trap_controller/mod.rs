@@ -186,7 +186,22 @@ impl BlockGen for Block {
             ("w32", Config::with_warps(32)),
             ("w4_p", p1(4)),
             ("w8_p", p1(8)),
+            // the config matrix's corner (docs "Config matrix"): the W no other variant has, no
+            // single-step hardware (CTRL.SSTEP_EN reads 0, PARAMS bit 18 clear) and HADDR's reset
+            // value at the top of the PC range, at pipe 1
+            ("w2_nosstep_p", Config { haddr_reset: 0xFFFF_FFFF, has_sstep: false, ..p1(2) }),
         ]
+    }
+    fn config_matrix() -> crate::ConfigMatrix {
+        crate::ConfigMatrix::default()
+            .key("warps", &["1", "2", "8", "32"], "1..=32 (powers of 2): the extremes, the default and 2 (the one-bit warp id with two warps)")
+            .key("threads", &["32"], "only 32 is built")
+            .key("pc_width", &["32"], "only 32 is built")
+            .key("haddr_reset", &["0", "4294967295"], "0..=2^PC_W-1: both ends")
+            .key("has_sstep", &["true", "false"], "single-step hardware or none")
+            .key("pipe", &["0", "1"], "the input stage (timing-closure §3.3)")
+            .pair(("pipe", "1"), ("warps", "8"))
+            .pair(("pipe", "1"), ("has_sstep", "false"))
     }
 }
 

@@ -43,16 +43,20 @@ pub struct Sim {
     pub tog_total: [u64; 3],
 }
 
+/// The golden model's parameters of a co-simulation variant, from its config in
+/// `hdl::alu_pipeline`'s `cosim_configs` (GATE_STYLE does not change the cycle behaviour, §6.4).
 pub fn variant_params(variant: &str) -> Params {
-    match variant {
-        "all" | "all_icg" => Params { scope: Scope::All, ..Default::default() },
-        "first" => Params { scope: Scope::First, ..Default::default() },
-        "none" => Params { scope: Scope::None, ..Default::default() },
-        "na3_d16" => Params { num_alus: 3, imem_depth: 16, scope: Scope::All, toggle_cnt: false },
-        "all_tog" => Params { scope: Scope::All, toggle_cnt: true, ..Default::default() },
-        "none_tog" => Params { scope: Scope::None, toggle_cnt: true, ..Default::default() },
-        _ => panic!("unknown variant {variant}"),
-    }
+    let (_, c) = <hdl::alu_pipeline::Block as hdl::BlockGen>::cosim_configs()
+        .into_iter()
+        .find(|(n, _)| *n == variant)
+        .unwrap_or_else(|| panic!("alu_pipeline has no co-simulation variant {variant}"));
+    let scope = match c.gate_scope.as_str() {
+        "ALL" => Scope::All,
+        "FIRST" => Scope::First,
+        "NONE" => Scope::None,
+        s => panic!("{variant}: gate_scope {s}"),
+    };
+    Params { num_alus: c.num_alus as usize, imem_depth: c.imem_depth as usize, scope, toggle_cnt: c.toggle_cnt == 1 }
 }
 
 const OUT_NAMES: [&str; 32] = [

@@ -37,11 +37,24 @@ impl TrapBench {
     /// The co-simulated W (`w<W>`, pipe 0) or its pipe-1 twin (`w<W>_p`).
     pub fn new(w: usize, pipe: u32) -> Self {
         let twin = if pipe == 1 { "_p" } else { "" };
-        let dut = Dut::new(&format!("trap_controller_w{w}{twin}/eu_trap_controller"));
+        Self::variant(&format!("w{w}{twin}"))
+    }
+
+    /// Any co-simulation variant of `hdl::trap_controller` (its `cosim_configs` name): the golden
+    /// model's parameters come from that config, and the model's Verilog parameters must agree.
+    pub fn variant(v: &str) -> Self {
+        let (_, cfg) = <hdl::trap_controller::Block as hdl::BlockGen>::cosim_configs()
+            .into_iter()
+            .find(|(n, _)| *n == v)
+            .unwrap_or_else(|| panic!("trap_controller has no co-simulation variant {v}"));
+        let dut = Dut::new(&format!("trap_controller_{v}/eu_trap_controller"));
         let pi = EuTrapController::of(&dut);
         let po = pi;
-        assert_eq!((dut.param("W"), dut.param("PIPE")), (w.to_string().as_str(), pipe.to_string().as_str()));
-        let p = Params::new(w);
+        let (w, pipe) = (cfg.warps, cfg.pipe);
+        let p = Params { has_sstep: cfg.has_sstep, haddr_reset: cfg.haddr_reset as u32, ..Params::new(w) };
+        let got = (dut.param("W"), dut.param("PIPE"), dut.param("HAS_SSTEP"), dut.param("HADDR_RESET"));
+        let want = (w.to_string(), pipe.to_string(), (cfg.has_sstep as u8).to_string(), format!("{:#x}", cfg.haddr_reset));
+        assert_eq!(got, (want.0.as_str(), want.1.as_str(), want.2.as_str(), want.3.as_str()), "variant {v}");
         let exp = dut.expected();
         let mut tb = TrapBench { dut, p, s: reset_state(&p), cyc: Cycle::new(p, pipe), pi, po, prev: Inputs::default(), exp, cycles: 0 };
         tb.drive_all(&Inputs::default());

@@ -131,9 +131,15 @@ impl Gen<'_> {
 
     /// A whole program whose worst-case call depth fits `maxd_call`.
     pub fn program(rng: &mut StdRng, size: i32, maxd_call: usize) -> Ast {
+        Self::program_nested(rng, size, maxd_call, 4)
+    }
+
+    /// [`Gen::program`] with blocks nested at most `max_depth` deep in each function (a call
+    /// inside a block still adds the callee's levels to the caller's).
+    pub fn program_nested(rng: &mut StdRng, size: i32, maxd_call: usize, max_depth: usize) -> Ast {
         loop {
             let nfuncs = rng.gen_range(0..=3usize);
-            let mut g = Gen { rng, budget: size, nfuncs, max_depth: 4 };
+            let mut g = Gen { rng, budget: size, nfuncs, max_depth };
             let main = g.block(&GenCtx { in_loop: false, func: None, depth: 0 }, 6);
             let mut funcs = Vec::new();
             for f in 0..nfuncs {
