@@ -204,6 +204,8 @@ pub struct Expected {
     desc: &'static ModelDesc,
     words: Vec<u32>,
     given: Vec<bool>,
+    /// Lines printed with a mismatch ([`Expected::note`]).
+    notes: Vec<String>,
 }
 
 impl Expected {
@@ -222,6 +224,20 @@ impl Expected {
         assert!(width >= 64 || v >> width == 0, "expected {}[{lsb}+:{width}] = {v:#x} does not fit", d.name);
         write_field(&mut self.words, d.offset, lsb, width, v);
         self.given[p.0] = true;
+        self
+    }
+    /// Sets a port to the value the model shows now (the port counts as given): for the bits a
+    /// driver does not compare (dead state); it then sets the compared fields with `set_field`.
+    pub fn keep_actual(&mut self, dut: &Dut, p: Out) -> &mut Self {
+        let d = &self.desc.outputs[p.0];
+        let n = d.width.div_ceil(32);
+        self.words[d.offset..d.offset + n].copy_from_slice(&dut.out[d.offset..d.offset + n]);
+        self.given[p.0] = true;
+        self
+    }
+    /// A line printed with a mismatch (a driver's reading of it, e.g. which field differs).
+    pub fn note(&mut self, line: impl Into<String>) -> &mut Self {
+        self.notes.push(line.into());
         self
     }
     /// Marks a port as given with all-zero value (useful for wide ports built by set_field).
@@ -464,7 +480,7 @@ impl Dut {
     }
 
     pub fn expected(&self) -> Expected {
-        Expected { desc: self.desc, words: vec![0; self.desc.out_words], given: vec![false; self.desc.outputs.len()] }
+        Expected { desc: self.desc, words: vec![0; self.desc.out_words], given: vec![false; self.desc.outputs.len()], notes: Vec::new() }
     }
 
     /// Compares every output port with `exp`. All ports must have been given.
@@ -495,6 +511,9 @@ impl Dut {
                     .unwrap();
             }
         }
+        for n in &exp.notes {
+            writeln!(msg, "  {n}").unwrap();
+        }
         writeln!(msg, "  inputs: {}", self.describe_inputs()).unwrap();
         match self.dump_trace() {
             Ok(p) => {
@@ -511,7 +530,7 @@ impl Dut {
     pub fn check_port(&mut self, p: Out, expected: u64) {
         let got = self.get(p);
         if got != expected {
-            let mut e = Expected { desc: self.desc, words: self.out.clone(), given: vec![true; self.desc.outputs.len()] };
+            let mut e = Expected { desc: self.desc, words: self.out.clone(), given: vec![true; self.desc.outputs.len()], notes: Vec::new() };
             e.set(p, expected);
             self.check(&e);
         }

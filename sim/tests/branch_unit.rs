@@ -816,6 +816,71 @@ fn reset_clears_all_state() {
     r.idle(&s);
 }
 
+/// Issue 18 item 2: every live stack entry is compared, not only the top. DO, a divergent CALL
+/// and two divergent IFs leave `STK[IF] = [{17, 1}, {14, 1}]` and `STK[CALL] = [{2, 1}]`:
+/// `dbg_stk` shows them all; a golden state with
+/// a wrong entry 1 (below the top, which `dbg_tos` does not show) or a wrong CALL `aux` is a
+/// mismatch whose message names the type and entry; a wrong *dead* entry (above CIC[t]: entry
+/// 3 now, entry 2 after an ENDIF closes it) is not.
+#[test]
+fn stack_compare_names_the_type_and_entry() {
+    use sim::golden::branch_unit::{S_IF, S_LOOP};
+    let c = Cfg::new(8);
+    // INIT; CALL (divergent: CALL entry 1 = {1, loop_nest 0}); two divergent IFs; then the
+    // golden state after them and the last response
+    let run = || {
+        sim::cosim::set_thread_opts(sim::cosim::ThreadOpts { no_history: true, ..Default::default() });
+        let mut b = Both::new(c, Some("n8"));
+        init(&mut b, 0xff);
+        b.step(Instr::new(op::DO, 0, 20, 0), 0xff);
+        b.step(Instr::new(op::CALL, 1, 9, 0), 0x7f);
+        b.step(Instr::new(op::IF, 10, 6, 7), 0x0f);
+        let o = b.step(Instr::new(op::IF, 12, 2, 2), 0x05);
+        (b, o)
+    };
+    let (b, _) = run();
+    assert_eq!(b.s.cic, [2, 0, 1, 0, 0], "the levels opened");
+    assert_eq!(b.s.loop_nest, 0, "CALL saved loop_nest and cleared it");
+    let r = b.rtl.as_ref().unwrap();
+    assert_eq!((r.rtl_entry(S_IF, 2, 1), r.rtl_entry(S_IF, 2, 2)), ((17, 1), (14, 1)), "dbg_stk: both IF entries, aux = CIC[CALL]");
+    assert_eq!(r.rtl_entry(S_CALL, 1, 1), (2, 1), "CALL entry 1: return IP 2, aux = the caller's loop_nest (1: inside DO)");
+    assert_eq!(b.s.stk[S_IF][..2].iter().map(|e| (e.ip, e.aux)).collect::<Vec<_>>(), [(17, 1), (14, 1)]);
+    assert_eq!((b.s.stk[S_CALL][0].ip, b.s.stk[S_CALL][0].aux), (2, 1));
+    let corrupt: [(&str, fn(&mut State)); 4] = [
+        ("STK[IF] entry 1 of CIC 2", |s| s.stk[S_IF][0].ip ^= 1),
+        ("STK[IF] entry 2 of CIC 2", |s| s.stk[S_IF][1].aux ^= 1),
+        ("STK[CALL] entry 1 of CIC 1", |s| s.stk[S_CALL][0].aux ^= 1),
+        ("STK[CALL] entry 1 of CIC 1", |s| s.stk[S_CALL][0].ip ^= 1 << 15),
+    ];
+    for (name, f) in corrupt {
+        let (mut b, o) = run();
+        f(&mut b.s);
+        let s = b.s.clone();
+        let r = b.rtl.as_mut().unwrap();
+        let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| r.expect(true, &o, &s)))
+            .expect_err("a wrong live stack entry must be a mismatch");
+        let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(msg.contains(name) && msg.contains("port dbg_stk"), "{name}: {msg}");
+        assert_eq!(msg.matches("STK[").count(), 1, "only the corrupted entry is named: {msg}");
+    }
+    // dead entries are not compared: entry 3 of IF (never written), LOOP's (CIC 0) ...
+    let (mut b, o) = run();
+    b.s.stk[S_IF][2].ip ^= 1;
+    b.s.stk[S_LOOP][0].ip ^= 1;
+    let s = b.s.clone();
+    b.rtl.as_mut().unwrap().expect(true, &o, &s);
+    // ... nor entry 2 of IF after the ENDIF closes it (the golden model still holds {14, 1}
+    // there; the RTL's shift stack has moved entry 1 to the top slot)
+    let (mut b, _) = run();
+    let o = b.step(Instr::new(op::ENDIF, 14, 1, 0), 0xff);
+    assert_eq!((b.s.cic[S_IF], b.s.stk[S_IF][1].ip), (1, 14));
+    assert_eq!(b.rtl.as_ref().unwrap().rtl_entry(S_IF, 1, 1), (17, 1));
+    b.s.stk[S_IF][1].ip = 99;
+    let s = b.s.clone();
+    b.rtl.as_mut().unwrap().expect(true, &o, &s);
+    sim::cosim::set_thread_opts(Default::default());
+}
+
 // ------------------------------------------------------------------ threads and pipeline (timing-closure §3.2)
 
 /// Instructions per multi-thread co-simulation run: `EU_BRANCH_MT_INSTRS` (default 40 000 to

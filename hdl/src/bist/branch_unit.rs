@@ -42,7 +42,7 @@ pub const TOP: &str = "eu_bist_branch_unit";
 bist_top! {
     pub struct BistBranch {
         core: BistCore<SW, RW> = BistCore::new(p),
-        dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100, 4, 2, 16> = BranchUnit::new(cfg.maxd_r(), cfg.maxd_call, 4, cfg.pipe),
+        dut: BranchUnit<4, 4, 7, 16, 18, 28, 20, 20, 100, 4, 2, 16, 300, 1220> = BranchUnit::new(cfg.maxd_r(), cfg.maxd_call, 4, cfg.pipe),
         fault_always = Constant::new(p.fault_always),
         k_op_init: Constant<Bits<5>> = Constant::new(op::INIT.into()),
         k_op_eot: Constant<Bits<5>> = Constant::new(op::EOT.into()),

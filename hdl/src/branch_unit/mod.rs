@@ -122,12 +122,12 @@ impl Config {
 /// building the 120 types inline in `emit_any` made its frame larger than a test thread's 2 MiB
 /// stack (stack overflow in `fpga_bist`'s BIST model, which emits in the test thread).
 #[inline(never)]
-fn emit_one<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize>(
+fn emit_one<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize, const SW: usize, const STKW: usize>(
     cfg: &Config,
     params: Vec<(String, String)>,
 ) -> Result<EmittedModule, EmitError> {
     let m = emit_module(
-        BranchUnit::<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM>::new(cfg.maxd_r(), cfg.maxd_call, cfg.threads, cfg.pipe),
+        BranchUnit::<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM, SW, STKW>::new(cfg.maxd_r(), cfg.maxd_call, cfg.threads, cfg.pipe),
         "eu_branch_unit",
         "branch_unit",
         params,
@@ -167,7 +167,7 @@ fn rename_top_port(mut m: EmittedModule, from: &str, to: &str) -> EmittedModule 
 macro_rules! emit_leaf {
     ($cfg:expr, $params:expr, $n:literal, $dw:literal, $ipw:literal) => {
         if ($cfg.lanes, $cfg.dw(), $cfg.ipw, $cfg.threads) == ($n, $dw, $ipw, 1) {
-            return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }, 1, 1, $n>(
+            return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }, 1, 1, $n, { ((1 << $dw) - 1) * ($ipw + $dw) }, { (4 * ((1 << $dw) - 1) + 1) * ($ipw + $dw) }>(
                 $cfg, $params,
             );
         }
@@ -182,7 +182,7 @@ macro_rules! emit_threads {
     ($cfg:expr, $params:expr, $n:literal, $dw:literal, $ipw:literal; [$(($t:literal, $tw:literal)),*]) => {
         $(
             if ($cfg.lanes, $cfg.dw(), $cfg.ipw, $cfg.threads) == ($n, $dw, $ipw, $t) {
-                return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }, $t, $tw, { $t * $n }>(
+                return emit_one::<$n, $dw, { $dw + 3 }, $ipw, { $ipw + 2 }, { $n * ($dw + 3) }, { 5 * $dw }, { $ipw + $dw }, { 5 * ($ipw + $dw) }, $t, $tw, { $t * $n }, { ((1 << $dw) - 1) * ($ipw + $dw) }, { (4 * ((1 << $dw) - 1) + 1) * ($ipw + $dw) }>(
                     $cfg, $params,
                 );
             }
@@ -391,6 +391,7 @@ mod tests {
                     assert_eq!((w("req_ip"), w("req_jip"), w("rsp_next_ip")), (ipw, ipw, ipw), "{cfg:?}");
                     assert_eq!((w("req_pred"), w("dbg_cnt"), w("dbg_cic")), (lanes, lanes * (dw + 3), 5 * dw), "{cfg:?}");
                     assert_eq!((w("dbg_loop_nest"), w("dbg_tos")), (dw, 5 * (ipw + dw)), "{cfg:?}");
+                    assert_eq!(w("dbg_stk"), (4 * ((1 << dw) - 1) + 1) * (ipw + dw), "{cfg:?}");
                     let f = dir.join(format!("n{lanes}_dw{dw}_ipw{ipw}.v"));
                     std::fs::write(&f, &m.verilog).unwrap();
                     let o = std::process::Command::new("verilator")

@@ -233,9 +233,11 @@ impl<const N: usize, const IPW: usize, const XW: usize> Logic for Response<N, IP
 
 /// The state snapshot ports `dbg_cic` (IF, LOOP, CALL, BR, HALT from bit 0 up, DW each) and
 /// `dbg_tos` (each type's top `{ip, aux}`, EW = IPW+DW each, zero when the type has no open
-/// level; the HALT entry's aux is not stored and shows 0).
+/// level; the HALT entry's aux is not stored and shows 0) and `dbg_stk` (every entry of every
+/// type: the sections `SW = (2^DW-1)*EW` wide of IF, LOOP, CALL, BR from bit 0 up, then HALT's
+/// one entry; slot j of a section is the j-th entry from the top, see [`super::stack::ConvStack`]).
 #[derive(LogicBlock)]
-pub struct DebugView<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize> {
+pub struct DebugView<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const SW: usize, const STKW: usize> {
     pub cic_if: Signal<In, Bits<DW>>,
     pub cic_loop: Signal<In, Bits<DW>>,
     pub cic_call: Signal<In, Bits<DW>>,
@@ -250,8 +252,13 @@ pub struct DebugView<const DW: usize, const IPW: usize, const CICW: usize, const
     pub tos_aux_loop: Signal<In, Bits<DW>>,
     pub tos_aux_call: Signal<In, Bits<DW>>,
     pub tos_aux_br: Signal<In, Bits<DW>>,
+    pub stk_if: Signal<In, Bits<SW>>,
+    pub stk_loop: Signal<In, Bits<SW>>,
+    pub stk_call: Signal<In, Bits<SW>>,
+    pub stk_br: Signal<In, Bits<SW>>,
     pub dbg_cic: Signal<Out, Bits<CICW>>,
     pub dbg_tos: Signal<Out, Bits<TOSW>>,
+    pub dbg_stk: Signal<Out, Bits<STKW>>,
     ent_if: Signal<Local, Bits<EW>>,
     ent_loop: Signal<Local, Bits<EW>>,
     ent_call: Signal<Local, Bits<EW>>,
@@ -259,13 +266,16 @@ pub struct DebugView<const DW: usize, const IPW: usize, const CICW: usize, const
     ent_halt: Signal<Local, Bits<EW>>,
     acc_cic: Signal<Local, Bits<CICW>>,
     acc_tos: Signal<Local, Bits<TOSW>>,
+    acc_stk: Signal<Local, Bits<STKW>>,
     k_dw: Constant<Bits<16>>,
     k_ew: Constant<Bits<16>>,
+    k_sw: Constant<Bits<16>>,
 }
 
-impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize> Default for DebugView<DW, IPW, CICW, EW, TOSW> {
+impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const SW: usize, const STKW: usize> Default for DebugView<DW, IPW, CICW, EW, TOSW, SW, STKW> {
     fn default() -> Self {
         assert!(CICW == 5 * DW && EW == IPW + DW && TOSW == 5 * EW);
+        assert!(SW == ((1 << DW) - 1) * EW && STKW == 4 * SW + EW);
         Self {
             cic_if: Default::default(),
             cic_loop: Default::default(),
@@ -281,8 +291,13 @@ impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, cons
             tos_aux_loop: Default::default(),
             tos_aux_call: Default::default(),
             tos_aux_br: Default::default(),
+            stk_if: Default::default(),
+            stk_loop: Default::default(),
+            stk_call: Default::default(),
+            stk_br: Default::default(),
             dbg_cic: Default::default(),
             dbg_tos: Default::default(),
+            dbg_stk: Default::default(),
             ent_if: Default::default(),
             ent_loop: Default::default(),
             ent_call: Default::default(),
@@ -290,13 +305,15 @@ impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, cons
             ent_halt: Default::default(),
             acc_cic: Default::default(),
             acc_tos: Default::default(),
+            acc_stk: Default::default(),
             k_dw: Constant::new(Bits::<16>::from(DW as u64)),
             k_ew: Constant::new(Bits::<16>::from(EW as u64)),
+            k_sw: Constant::new(Bits::<16>::from(SW as u64)),
         }
     }
 }
 
-impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize> Logic for DebugView<DW, IPW, CICW, EW, TOSW> {
+impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const SW: usize, const STKW: usize> Logic for DebugView<DW, IPW, CICW, EW, TOSW, SW, STKW> {
     #[hdl_gen]
     fn update(&mut self) {
         self.acc_cic.next = bit_cast::<CICW, DW>(self.cic_halt.val());
@@ -331,5 +348,12 @@ impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, cons
         self.acc_tos.next = (self.acc_tos.val() << self.k_ew.val()) | bit_cast::<TOSW, EW>(self.ent_loop.val());
         self.acc_tos.next = (self.acc_tos.val() << self.k_ew.val()) | bit_cast::<TOSW, EW>(self.ent_if.val());
         self.dbg_tos.next = self.acc_tos.val();
+        // every entry, straight from the stacks (HALT's aux is not stored: 0)
+        self.acc_stk.next = bit_cast::<STKW, IPW>(self.tos_ip_halt.val()) << self.k_dw.val();
+        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_br.val());
+        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_call.val());
+        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_loop.val());
+        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_if.val());
+        self.dbg_stk.next = self.acc_stk.val();
     }
 }

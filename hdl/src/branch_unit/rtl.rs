@@ -23,9 +23,11 @@ use super::threads::{BusyGate, LaneMaskRegs, ThreadPipe};
 use rust_hdl::prelude::*;
 
 /// The SBU. Const generics: lanes `N`, `DW`, `CW = DW+3`, `IPW`, `XW = IPW+2` (exact target
-/// arithmetic), `NCW = N*CW`, `CICW = 5*DW`, `EW = IPW+DW`, `TOSW = 5*EW`.
+/// arithmetic), `NCW = N*CW`, `CICW = 5*DW`, `EW = IPW+DW`, `TOSW = 5*EW`; threads `T`,
+/// `TW = TID_W`, `LM = T*N`; `SW = (2^DW-1)*EW` (one type's section of `dbg_stk`: the deepest
+/// stack DW can count), `STKW = 4*SW + EW`.
 #[derive(LogicBlock)]
-pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize> {
+pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize, const SW: usize, const STKW: usize> {
     /// Rising-edge clock.
     pub clk: Signal<In, Clock>,
     /// Synchronous, active-high reset: all lanes OFF, CICs 0, `fault` 0 (INIT is required before use).
@@ -78,6 +80,17 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     pub dbg_loop_nest: Signal<Out, Bits<DW>>,
     /// Top entry `{ip, aux}` of each type, in `dbg_cic` order (0 when no level is open).
     pub dbg_tos: Signal<Out, Bits<TOSW>>,
+    /// Every stack entry `STK[t][1..MAXD_t]` (issue 18: the co-simulation compares entries
+    /// 1..CIC[t] of every type after every step). One section per type in `dbg_cic` order, IF,
+    /// LOOP, CALL, BR `SW = (2^DW-1)*(IPW+DW)` bits each from bit 0 up, then HALT's one entry
+    /// (`EW` bits). In a section, slot j (bits `[j*EW, (j+1)*EW)`, `{ip, aux}` with aux in the
+    /// low DW bits) is the j-th entry from the top: `STK[t][CIC[t]-j]` for j < CIC[t] (`dbg_cic`);
+    /// slots from CIC[t] up are dead (whatever the shift stack moved there; never compared), slots
+    /// from MAXD_t up are 0. HALT's aux is not stored and shows 0. Wires from the stack registers
+    /// (with a RAM, threads > 1 or pipe ≥ 1: from shadow registers loaded with every write, so
+    /// the thread of the last written step, like `dbg_tos`); a design that leaves it open loses
+    /// them in synthesis.
+    pub dbg_stk: Signal<Out, Bits<STKW>>,
     // timing-closure §3.2, last so that the older ports keep their order
     /// Thread of the request (TID_W = max(1, log2 THREADS) bits; timing-closure §3.2).
     pub req_tid: Signal<In, Bits<TW>>,
@@ -89,7 +102,7 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     targets: Targets<IPW, XW>,
     lanes: LaneBank<N, CW, NCW>,
     masks: LaneMasks<N, CW, NCW>,
-    stacks: Stacks<IPW, DW>,
+    stacks: Stacks<IPW, DW, EW, SW>,
     levels: Levels<N, DW, CW, IPW>,
     rejoin: Rejoin<N, DW>,
     state: BodyState<N, DW, CW, IPW>,
@@ -97,7 +110,7 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     errors: ErrorPriority<N, DW, IPW>,
     nest: NestFault<DW>,
     response: Response<N, IPW, XW>,
-    debug: DebugView<DW, IPW, CICW, EW, TOSW>,
+    debug: DebugView<DW, IPW, CICW, EW, TOSW, SW, STKW>,
     threads: ThreadPipe<N, IPW, T>,
     busy_gate: BusyGate,
     /// The per-thread lane-mask registers (0 or 1: not with one thread and pipe 0).
@@ -106,12 +119,13 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     _nregs: usize,
 }
 
-impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize> BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM> {
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize, const SW: usize, const STKW: usize> BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM, SW, STKW> {
     /// `maxd`: depth of the IF, LOOP and BR stacks; `maxd_call`: of the CALL stack.
     /// `threads` = T, `pipe`: LAT = 1 + pipe (timing-closure §3.2).
     pub fn new(maxd: usize, maxd_call: usize, threads: usize, pipe: usize) -> Self {
         assert!(CW == DW + 3 && XW == IPW + 2 && NCW == N * CW && CICW == 5 * DW && EW == IPW + DW && TOSW == 5 * EW);
         assert!(maxd >= 1 && maxd_call >= 1 && maxd.max(maxd_call) < (1 << DW) && N <= 32);
+        assert!(SW == ((1 << DW) - 1) * EW && STKW == 4 * SW + EW);
         assert!(T == threads && LM == T * N && TW == (T.max(2)).trailing_zeros() as usize && TW <= TID_BITS);
         let storage = Storage::of(threads, pipe);
         let flop = (storage == Storage::Flop) as usize;
@@ -144,6 +158,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             dbg_cic: Default::default(),
             dbg_loop_nest: Default::default(),
             dbg_tos: Default::default(),
+            dbg_stk: Default::default(),
             decode: Default::default(),
             targets: Default::default(),
             lanes: LaneBank::new(storage),
@@ -166,7 +181,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
     }
 }
 
-impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize> Logic for BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM> {
+impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const XW: usize, const NCW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const T: usize, const TW: usize, const LM: usize, const SW: usize, const STKW: usize> Logic for BranchUnit<N, DW, CW, IPW, XW, NCW, CICW, EW, TOSW, T, TW, LM, SW, STKW> {
     #[hdl_gen]
     fn update(&mut self) {
         // clocks and resets
@@ -369,6 +384,10 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.debug.tos_aux_loop.next = self.stacks.v_aux_loop.val();
         self.debug.tos_aux_call.next = self.stacks.v_aux_call.val();
         self.debug.tos_aux_br.next = self.stacks.v_aux_br.val();
+        self.debug.stk_if.next = self.stacks.v_stk_if.val();
+        self.debug.stk_loop.next = self.stacks.v_stk_loop.val();
+        self.debug.stk_call.next = self.stacks.v_stk_call.val();
+        self.debug.stk_br.next = self.stacks.v_stk_br.val();
         // outputs
         self.req_ready.next = true;
         self.rsp_valid.next = self.response.rsp_valid.val();
@@ -403,5 +422,6 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.dbg_cic.next = self.debug.dbg_cic.val();
         self.dbg_loop_nest.next = self.nest.loop_nest_view.val();
         self.dbg_tos.next = self.debug.dbg_tos.val();
+        self.dbg_stk.next = self.debug.dbg_stk.val();
     }
 }

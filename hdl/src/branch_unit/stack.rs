@@ -9,8 +9,10 @@ use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
 /// The stack of one type (IF, LOOP, CALL or BR): `_depth` entries `{ip, aux}` and the CIC.
+/// `EW = IPW+DW` (one entry), `SW = (2^DW-1)*EW` (the `stk_view` section: the deepest stack DW
+/// can count).
 #[derive(LogicBlock)]
-pub struct ConvStack<const IPW: usize, const DW: usize> {
+pub struct ConvStack<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
     /// Which thread's stack (timing-closure §3.2).
@@ -31,20 +33,34 @@ pub struct ConvStack<const IPW: usize, const DW: usize> {
     pub cic_view: Signal<Out, Bits<DW>>,
     pub tos_ip_view: Signal<Out, Bits<IPW>>,
     pub tos_aux_view: Signal<Out, Bits<DW>>,
+    /// Every entry as the last written step left it (`dbg_stk`): slot j (bits `[j*EW, (j+1)*EW)`,
+    /// `{ip, aux}` with aux in the low DW bits) is the j-th entry from the top, i.e. the spec's
+    /// `STK[t][CIC[t]-j]`; slots at or above the depth are 0. Wires from the registers (with a
+    /// RAM: from the shadow registers), no logic; entries at or above the CIC are dead and not
+    /// cleared.
+    pub stk_view: Signal<Out, Bits<SW>>,
     cic_r: ViewedReg<DW>,
     ip: Vec<ThreadReg<IPW>>,
     aux: Vec<ThreadReg<DW>>,
-    /// With a RAM: the top entry the last written step left (0 or 1 of each).
+    /// With a RAM: every entry the last written step left (0 or `_depth` of each; entry 0 is
+    /// also `tos_*_view`).
     view_ip: Vec<RDff<Bits<IPW>>>,
     view_aux: Vec<RDff<Bits<DW>>>,
+    /// One entry of `stk_view` (hdl_gen cannot cast an indexed signal in a loop).
+    ent_ip: Signal<Local, Bits<IPW>>,
+    ent_aux: Signal<Local, Bits<DW>>,
+    k_dw: Constant<Bits<16>>,
+    k_ew: Constant<Bits<16>>,
     _depth: usize,
     _depth1: usize,
     _nview: usize,
+    _nviews: usize,
 }
 
-impl<const IPW: usize, const DW: usize> ConvStack<IPW, DW> {
+impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> ConvStack<IPW, DW, EW, SW> {
     pub fn new(depth: usize, storage: Storage) -> Self {
         assert!(depth >= 1 && depth < (1 << DW));
+        assert!(EW == IPW + DW && SW == ((1 << DW) - 1) * EW);
         let nv = (storage != Storage::Flop) as usize;
         Self {
             clock: Default::default(),
@@ -62,19 +78,25 @@ impl<const IPW: usize, const DW: usize> ConvStack<IPW, DW> {
             cic_view: Default::default(),
             tos_ip_view: Default::default(),
             tos_aux_view: Default::default(),
+            stk_view: Default::default(),
             cic_r: ViewedReg::new(storage),
             ip: (0..depth).map(|_| ThreadReg::new(storage)).collect(),
             aux: (0..depth).map(|_| ThreadReg::new(storage)).collect(),
-            view_ip: (0..nv).map(|_| RDff::default()).collect(),
-            view_aux: (0..nv).map(|_| RDff::default()).collect(),
+            view_ip: (0..nv * depth).map(|_| RDff::default()).collect(),
+            view_aux: (0..nv * depth).map(|_| RDff::default()).collect(),
+            ent_ip: Default::default(),
+            ent_aux: Default::default(),
+            k_dw: Constant::new(Bits::<16>::from(DW as u64)),
+            k_ew: Constant::new(Bits::<16>::from(EW as u64)),
             _depth: depth,
             _depth1: depth - 1,
             _nview: nv,
+            _nviews: nv * depth,
         }
     }
 }
 
-impl<const IPW: usize, const DW: usize> Logic for ConvStack<IPW, DW> {
+impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> Logic for ConvStack<IPW, DW, EW, SW> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, cic_r);
@@ -118,19 +140,37 @@ impl<const IPW: usize, const DW: usize> Logic for ConvStack<IPW, DW> {
         self.cic_view.next = self.cic_r.view.val();
         self.tos_ip_view.next = self.ip[0].q.val();
         self.tos_aux_view.next = self.aux[0].q.val();
-        for i in 0..self._nview {
-            self.view_ip[i].clock.next = self.clock.val();
-            self.view_ip[i].rst.next = self.rst.val();
-            self.view_aux[i].clock.next = self.clock.val();
-            self.view_aux[i].rst.next = self.rst.val();
-            self.view_ip[i].d.next = self.view_ip[i].q.val();
-            self.view_aux[i].d.next = self.view_aux[i].q.val();
+        // with a RAM, every written step writes all entries of its thread: shadow them all
+        for k in 0..self._nviews {
+            self.view_ip[k].clock.next = self.clock.val();
+            self.view_ip[k].rst.next = self.rst.val();
+            self.view_aux[k].clock.next = self.clock.val();
+            self.view_aux[k].rst.next = self.rst.val();
+            self.view_ip[k].d.next = self.view_ip[k].q.val();
+            self.view_aux[k].d.next = self.view_aux[k].q.val();
             if self.tc.val().wr_en {
-                self.view_ip[i].d.next = self.ip[0].d.val();
-                self.view_aux[i].d.next = self.aux[0].d.val();
+                self.view_ip[k].d.next = self.ip[k].d.val();
+                self.view_aux[k].d.next = self.aux[k].d.val();
             }
+        }
+        for i in 0..self._nview {
             self.tos_ip_view.next = self.view_ip[i].q.val();
             self.tos_aux_view.next = self.view_aux[i].q.val();
+        }
+        // `stk_view`: shifted in from the deepest entry up, so that entry 0 ends in slot 0
+        self.stk_view.next = 0.into();
+        for d1 in self._depth1..self._depth {
+            for j in 0..self._depth {
+                self.ent_ip.next = self.ip[d1 - j].q.val();
+                self.ent_aux.next = self.aux[d1 - j].q.val();
+                for _i in 0..self._nview {
+                    self.ent_ip.next = self.view_ip[d1 - j].q.val();
+                    self.ent_aux.next = self.view_aux[d1 - j].q.val();
+                }
+                self.stk_view.next = (self.stk_view.val() << self.k_ew.val())
+                    | (bit_cast::<SW, IPW>(self.ent_ip.val()) << self.k_dw.val())
+                    | bit_cast::<SW, DW>(self.ent_aux.val());
+            }
         }
     }
 }
@@ -220,10 +260,11 @@ pub struct StackOps {
     pub clr_call: Bit,
 }
 
-/// All five levels of §2.1, IF, LOOP, CALL, BR and HALT (also the order of `dbg_cic`/`dbg_tos`).
-/// Pushes write `{push_ip, push_aux}`; INIT clears every CIC, a HALT shortcut the CALL one.
+/// All five levels of §2.1, IF, LOOP, CALL, BR and HALT (also the order of `dbg_cic`/`dbg_tos`/
+/// `dbg_stk`). Pushes write `{push_ip, push_aux}`; INIT clears every CIC, a HALT shortcut the
+/// CALL one. `EW`, `SW`: as for [`ConvStack`].
 #[derive(LogicBlock)]
-pub struct Stacks<const IPW: usize, const DW: usize> {
+pub struct Stacks<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
     pub tc: Signal<In, ThreadCtl>,
@@ -262,14 +303,20 @@ pub struct Stacks<const IPW: usize, const DW: usize> {
     pub v_aux_loop: Signal<Out, Bits<DW>>,
     pub v_aux_call: Signal<Out, Bits<DW>>,
     pub v_aux_br: Signal<Out, Bits<DW>>,
-    if_: ConvStack<IPW, DW>,
-    loop_: ConvStack<IPW, DW>,
-    call: ConvStack<IPW, DW>,
-    br: ConvStack<IPW, DW>,
+    /// Every entry of each stack as the last written step left it ([`ConvStack::stk_view`]);
+    /// HALT's one entry is `v_ip_halt`.
+    pub v_stk_if: Signal<Out, Bits<SW>>,
+    pub v_stk_loop: Signal<Out, Bits<SW>>,
+    pub v_stk_call: Signal<Out, Bits<SW>>,
+    pub v_stk_br: Signal<Out, Bits<SW>>,
+    if_: ConvStack<IPW, DW, EW, SW>,
+    loop_: ConvStack<IPW, DW, EW, SW>,
+    call: ConvStack<IPW, DW, EW, SW>,
+    br: ConvStack<IPW, DW, EW, SW>,
     halt: HaltLevel<IPW, DW>,
 }
 
-impl<const IPW: usize, const DW: usize> Stacks<IPW, DW> {
+impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> Stacks<IPW, DW, EW, SW> {
     pub fn new(maxd: usize, maxd_call: usize, storage: Storage) -> Self {
         Self {
             clock: Default::default(),
@@ -289,6 +336,10 @@ impl<const IPW: usize, const DW: usize> Stacks<IPW, DW> {
             v_aux_loop: Default::default(),
             v_aux_call: Default::default(),
             v_aux_br: Default::default(),
+            v_stk_if: Default::default(),
+            v_stk_loop: Default::default(),
+            v_stk_call: Default::default(),
+            v_stk_br: Default::default(),
             commit: Default::default(),
             init: Default::default(),
             stack_ops: Default::default(),
@@ -317,7 +368,7 @@ impl<const IPW: usize, const DW: usize> Stacks<IPW, DW> {
     }
 }
 
-impl<const IPW: usize, const DW: usize> Logic for Stacks<IPW, DW> {
+impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> Logic for Stacks<IPW, DW, EW, SW> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clock, if_, loop_, call, br, halt);
@@ -388,5 +439,9 @@ impl<const IPW: usize, const DW: usize> Logic for Stacks<IPW, DW> {
         self.v_aux_loop.next = self.loop_.tos_aux_view.val();
         self.v_aux_call.next = self.call.tos_aux_view.val();
         self.v_aux_br.next = self.br.tos_aux_view.val();
+        self.v_stk_if.next = self.if_.stk_view.val();
+        self.v_stk_loop.next = self.loop_.stk_view.val();
+        self.v_stk_call.next = self.call.stk_view.val();
+        self.v_stk_br.next = self.br.stk_view.val();
     }
 }

@@ -28,7 +28,7 @@ use rust_hdl::prelude::*;
 
 /// The branch unit as the core instantiates it: 8 lanes, MAXD 8, MAXD_CALL 8 (DW 4), IPW 16,
 /// `T` threads, pipe 0 (the ISA model's `bu_cfg`).
-pub type CoreBranchUnit<const T: usize, const TW: usize, const LM: usize> = BranchUnit<8, 4, 7, 16, 18, 56, 20, 20, 100, T, TW, LM>;
+pub type CoreBranchUnit<const T: usize, const TW: usize, const LM: usize> = BranchUnit<8, 4, 7, 16, 18, 56, 20, 20, 100, T, TW, LM, 300, 1220>;
 
 /// The core. Const generics: threads `T`, `TW` = log2 T, register-file address bits
 /// `RA` = TW + 7, instruction-memory address bits `IA`, `LM` = 8 T, `W16` = 16 T, data-memory

@@ -1,6 +1,8 @@
 //! Lock-step co-simulation driver for branch_unit (shared by tests/branch_unit.rs and
 //! benches/branch_unit.rs): drives a request and compares every output port, `dbg_*` included,
-//! with the golden model's answer and state, for any IPW.
+//! with the golden model's answer and state, for any IPW. The stacks: every live entry
+//! `STK[t][1..CIC[t]]` of every type on `dbg_stk` (spec §6.4: entries above `CIC[t]` are dead
+//! and never compared); a mismatch names the type and entry.
 
 
 use crate::cosim::{Dut, In, Out as Port};
@@ -22,7 +24,11 @@ pub struct Sbu {
     o_thr_busy: Option<Port>,
     o_cnt: Port,
     o_tos: Port,
+    o_stk: Port,
 }
+
+/// Type names in `dbg_cic` / `dbg_stk` order (for mismatch messages).
+pub const TYPE_NAMES: [&str; 5] = ["IF", "LOOP", "CALL", "BR", "HALT"];
 
 const OUTS: [&str; 14] = [
     "req_ready", "rsp_valid", "rsp_next_ip", "rsp_exec_mask", "rsp_lane_mask", "rsp_pred_mask", "rsp_err",
@@ -51,6 +57,7 @@ impl Sbu {
             o_thr_busy: dut.try_output("thr_busy"),
             o_cnt: dut.output("dbg_cnt"),
             o_tos: dut.output("dbg_tos"),
+            o_stk: dut.output("dbg_stk"),
             dut,
             cfg,
         };
@@ -113,7 +120,57 @@ impl Sbu {
             let en = s.tos_view(t);
             e.set_field(dtos, t * ew, dw, en.aux as u64).set_field(dtos, t * ew + dw, ipw, en.ip);
         }
+        self.expect_stacks(&mut e, s);
         e
+    }
+
+    /// Where entry slot `j` of type `t` is on `dbg_stk` (its lsb): sections of `(2^DW-1)` entries
+    /// for IF, LOOP, CALL, BR from bit 0 up, then HALT's one entry; slot j is the j-th entry
+    /// from the top, `STK[t][CIC[t]-j]`.
+    pub fn stk_slot_lsb(&self, t: usize, j: usize) -> usize {
+        let (dw, ew) = (self.cfg.dw() as usize, self.cfg.ipw as usize + self.cfg.dw() as usize);
+        (t * ((1 << dw) - 1) + j) * ew
+    }
+
+    /// `dbg_stk` as the RTL shows it now: entry `d` (1-based, the spec's `STK[t][d]`) of type `t`
+    /// for the given CIC, as `(ip, aux)`.
+    pub fn rtl_entry(&self, t: usize, cic: u32, d: u32) -> (u64, u32) {
+        let (dw, ipw) = (self.cfg.dw() as usize, self.cfg.ipw as usize);
+        let lsb = self.stk_slot_lsb(t, (cic - d) as usize);
+        (self.dut.get_field(self.o_stk, lsb + dw, ipw), self.dut.get_field(self.o_stk, lsb, dw) as u32)
+    }
+
+    /// `dbg_stk`: entries 1..CIC[t] of every type from the golden state `s`, the dead slots (from
+    /// CIC[t] up to MAXD_t) as the model shows them, the slots from MAXD_t up 0. Each live entry
+    /// that differs is noted by type and entry for the mismatch message.
+    fn expect_stacks(&self, e: &mut crate::cosim::Expected, s: &State) {
+        let c = self.cfg;
+        let (dw, ipw) = (c.dw() as usize, c.ipw as usize);
+        let ew = ipw + dw;
+        let stk = self.o_stk;
+        e.keep_actual(&self.dut, stk);
+        for t in 0..5 {
+            let slots = if t == 4 { 1 } else { (1 << dw) - 1 };
+            for j in c.maxd_of(t)..slots {
+                e.set_field(stk, self.stk_slot_lsb(t, j), ew, 0);
+            }
+            let cic = s.cic[t];
+            for d in 1..=cic {
+                let g = s.stk[t][d as usize - 1];
+                let lsb = self.stk_slot_lsb(t, (cic - d) as usize);
+                e.set_field(stk, lsb, dw, g.aux as u64).set_field(stk, lsb + dw, ipw, g.ip);
+                let (ip, aux) = self.rtl_entry(t, cic, d);
+                if (ip, aux) != (g.ip, g.aux) {
+                    e.note(format!(
+                        "STK[{}] entry {d} of CIC {cic} (dbg_stk slot {}): expected {{ip {:#x}, aux {}}} actual {{ip {ip:#x}, aux {aux}}}",
+                        TYPE_NAMES[t],
+                        cic - d,
+                        g.ip,
+                        g.aux
+                    ));
+                }
+            }
+        }
     }
 
     pub fn drive(&mut self, i: &Instr, pred: u64) {
