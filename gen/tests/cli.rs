@@ -143,6 +143,27 @@ fn help_explains_the_outputs() {
     }
 }
 
+/// `eu-gen matrix` prints every block's config matrix between the markers the block docs use,
+/// each docs/<block>.md carries exactly that table, and an unknown block is named (exit 2).
+#[test]
+fn matrix_prints_every_block_as_the_docs_carry_it() {
+    let o = eu_gen(&["matrix"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = String::from_utf8_lossy(&o.stdout);
+    let (begin, end) = (hdl::registry::MATRIX_BEGIN, hdl::registry::MATRIX_END);
+    for b in hdl::registry::BLOCKS {
+        let one = eu_gen(&["matrix", "--block", b.name]);
+        let one = String::from_utf8_lossy(&one.stdout).into_owned();
+        assert!(t.contains(&one) && one.contains(&format!("### {}", b.name)), "{}", b.name);
+        let table = &one[one.find(begin).unwrap()..one.find(end).unwrap() + end.len()];
+        let doc = std::fs::read_to_string(repo().join(format!("docs/{}.md", b.name))).unwrap();
+        assert!(doc.contains(table), "docs/{}.md: config matrix differs from `eu-gen matrix`", b.name);
+    }
+    let o = eu_gen(&["matrix", "--block", "no_such_block"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no block `no_such_block`") && stderr(&o).contains("branch_unit"), "{}", stderr(&o));
+}
+
 /// `eu-gen tables` prints the ROMs the table generator fits, the same words the RTL's ROM and the
 /// golden model are built from, every time the same; `--hex` writes them for `$readmemh`.
 #[test]
