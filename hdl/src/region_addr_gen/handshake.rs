@@ -66,8 +66,11 @@ pub struct Handshake {
     valid: Vec<RDff<Bit>>,
     ready: Vec<Signal<Local, Bit>>,
     chain: Vec<Signal<Local, Bit>>,
-    /// Bit m: level m is registered and empty.
-    empty: Signal<Local, Bits<8>>,
+    /// `full[k]`: every registered level m >= k holds a descriptor (so `ready[k] = out_ready |
+    /// !full[k]`), kept as a register of its own, computed from the valid bits' next state.
+    full: Vec<RDff<Bit>>,
+    /// The valid bits' next state (bit k: `valid[k].d`).
+    vnext: Signal<Local, Bits<8>>,
     k_registered: Vec<Constant<Bit>>,
     /// Bit m of entry k: level m is registered and m >= k (the levels whose empty bit makes
     /// level k ready).
@@ -88,7 +91,8 @@ impl Handshake {
             valid: (0..LEVELS).map(|_| Default::default()).collect(),
             ready: (0..LEVELS).map(|_| Default::default()).collect(),
             chain: (0..=LEVELS).map(|_| Default::default()).collect(),
-            empty: Default::default(),
+            full: (0..LEVELS).map(|_| Default::default()).collect(),
+            vnext: Default::default(),
             k_registered: (0..LEVELS).map(|k| Constant::new(k == LEVELS - 1 || joins[k])).collect(),
             k_below: (0..LEVELS)
                 .map(|k| {
@@ -107,29 +111,30 @@ impl Logic for Handshake {
             self.valid[k].clock.next = self.clock.val();
             self.valid[k].rst.next = self.rst.val();
         }
-        // ready, flat: out_ready or any registered level at or after k empty
-        self.empty.next = 0.into();
-        for m in 0..7 {
-            if self.k_registered[m].val() {
-                self.empty.next = self.empty.val().replace_bit(m, !self.valid[m].q.val());
-            }
-        }
+        // ready: out_ready or some registered level at or after k empty (`full[k]` low), one LUT
         for k in 0..7 {
-            self.ready[k].next = self.out_ready.val() | (self.empty.val() & self.k_below[k].val()).any();
+            self.full[k].clock.next = self.clock.val();
+            self.full[k].rst.next = self.rst.val();
+            self.ready[k].next = self.out_ready.val() | !self.full[k].q.val();
         }
         // valid, from the input forward; chain[k] is what is offered to level k
         self.chain[0].next = self.in_valid.val();
         self.load.next = 0.into();
+        self.vnext.next = 0.into();
         for k in 0..7 {
             self.valid[k].d.next = self.valid[k].q.val();
             if self.ready[k].val() {
                 self.valid[k].d.next = self.chain[k].val();
             }
+            self.vnext.next = self.vnext.val().replace_bit(k, self.valid[k].d.val());
             self.load.next = self.load.val().replace_bit(k, self.ready[k].val());
             self.chain[k + 1].next = self.chain[k].val();
             if self.k_registered[k].val() {
                 self.chain[k + 1].next = self.valid[k].q.val();
             }
+        }
+        for k in 0..7 {
+            self.full[k].d.next = (self.vnext.val() & self.k_below[k].val()) == self.k_below[k].val();
         }
         self.load.next = self.load.val().replace_bit(6, self.ready[6].val() & self.chain[6].val());
         self.in_ready.next = self.ready[0].val();
