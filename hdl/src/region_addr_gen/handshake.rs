@@ -12,9 +12,10 @@
 //! (pipe = 0) this is exactly §6.3: `in_ready = !out_valid | out_ready`.
 //!
 //! That recursion unrolled is a flat OR: `ready[k] = out_ready | OR(!valid[m])` over the
-//! registered levels m >= k (`k_below[k]`, a constant mask), which is how it is built here (two
-//! LUT4 levels for any k on the iCE40) instead of the seven-level chain, which was the HX8K
-//! worst path (docs/region_addr_gen.md, "The handshake as a flat OR").
+//! registered levels m >= k (`k_below[k]`, a constant mask). Built as a flat OR, the mapper still
+//! rebuilt the chain (HX8K seed 2), so `full[k]` = !OR(...) is a register of its own, its next
+//! state the AND of the valid bits' next state over the same mask, and `ready[k] = out_ready |
+//! !full[k]` is one LUT from flip-flops (docs/region_addr_gen.md, "The handshake as a flat OR").
 //!
 //! Load enables (`load`): an INTERNAL registered level k loads on `ready[k]` alone, valid or not:
 //! when it is ready it is either empty or handing its descriptor on, so a bubble may load garbage
