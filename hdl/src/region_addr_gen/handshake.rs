@@ -10,6 +10,18 @@
 //! !valid[k] | ready[k+1]`, `ready[7] = out_ready`), so bubbles close up and `in_ready` falls only
 //! when every registered level is full and `out_ready` is low. With only the output register
 //! (pipe = 0) this is exactly §6.3: `in_ready = !out_valid | out_ready`.
+//!
+//! That recursion unrolled is a flat OR: `ready[k] = out_ready | OR(!valid[m])` over the
+//! registered levels m >= k (`k_below[k]`, a constant mask). Built as a flat OR, the mapper still
+//! rebuilt the chain (HX8K seed 2), so `full[k]` = !OR(...) is a register of its own, its next
+//! state the AND of the valid bits' next state over the same mask, and `ready[k] = out_ready |
+//! !full[k]` is one LUT from flip-flops (docs/region_addr_gen.md, "The handshake as a flat OR").
+//!
+//! Load enables (`load`): an INTERNAL registered level k loads on `ready[k]` alone, valid or not:
+//! when it is ready it is either empty or handing its descriptor on, so a bubble may load garbage
+//! into it, which is harmless because its valid bit becomes 0 (and the joins' data registers have
+//! no reset; only the valid bits here do). Only the output register (level 6) loads on
+//! `ready[6] & valid`: idle outputs hold (§6.3).
 
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
@@ -49,12 +61,21 @@ pub struct Handshake {
     pub out_ready: Signal<In, Bit>,
     /// The output register holds a result.
     pub out_valid: Signal<Out, Bit>,
-    /// Bit k: level k loads a valid descriptor at this edge (the enable of its data registers).
+    /// Bit k < 6: level k may load at this edge (its `ready`, valid or not; the enable of its data
+    /// registers). Bit 6: the output register loads a valid result.
     pub load: Signal<Out, Bits<8>>,
     valid: Vec<RDff<Bit>>,
     ready: Vec<Signal<Local, Bit>>,
     chain: Vec<Signal<Local, Bit>>,
+    /// `full[k]`: every registered level m >= k holds a descriptor (so `ready[k] = out_ready |
+    /// !full[k]`), kept as a register of its own, computed from the valid bits' next state.
+    full: Vec<RDff<Bit>>,
+    /// The valid bits' next state (bit k: `valid[k].d`).
+    vnext: Signal<Local, Bits<8>>,
     k_registered: Vec<Constant<Bit>>,
+    /// Bit m of entry k: level m is registered and m >= k (the levels whose empty bit makes
+    /// level k ready).
+    k_below: Vec<Constant<Bits<8>>>,
 }
 
 impl Handshake {
@@ -69,9 +90,17 @@ impl Handshake {
             out_valid: Default::default(),
             load: Default::default(),
             valid: (0..LEVELS).map(|_| Default::default()).collect(),
-            ready: (0..=LEVELS).map(|_| Default::default()).collect(),
+            ready: (0..LEVELS).map(|_| Default::default()).collect(),
             chain: (0..=LEVELS).map(|_| Default::default()).collect(),
+            full: (0..LEVELS).map(|_| Default::default()).collect(),
+            vnext: Default::default(),
             k_registered: (0..LEVELS).map(|k| Constant::new(k == LEVELS - 1 || joins[k])).collect(),
+            k_below: (0..LEVELS)
+                .map(|k| {
+                    let mask = (k..LEVELS).filter(|&m| m == LEVELS - 1 || joins[m]).fold(0u64, |a, m| a | 1 << m);
+                    Constant::new(mask.to_bits())
+                })
+                .collect(),
         }
     }
 }
@@ -83,28 +112,32 @@ impl Logic for Handshake {
             self.valid[k].clock.next = self.clock.val();
             self.valid[k].rst.next = self.rst.val();
         }
-        // ready, from the output back
-        self.ready[7].next = self.out_ready.val();
-        for j in 0..7 {
-            self.ready[6 - j].next = self.ready[7 - j].val();
-            if self.k_registered[6 - j].val() {
-                self.ready[6 - j].next = !self.valid[6 - j].q.val() | self.ready[7 - j].val();
-            }
+        // ready: out_ready or some registered level at or after k empty (`full[k]` low), one LUT
+        for k in 0..7 {
+            self.full[k].clock.next = self.clock.val();
+            self.full[k].rst.next = self.rst.val();
+            self.ready[k].next = self.out_ready.val() | !self.full[k].q.val();
         }
         // valid, from the input forward; chain[k] is what is offered to level k
         self.chain[0].next = self.in_valid.val();
         self.load.next = 0.into();
+        self.vnext.next = 0.into();
         for k in 0..7 {
             self.valid[k].d.next = self.valid[k].q.val();
             if self.ready[k].val() {
                 self.valid[k].d.next = self.chain[k].val();
             }
-            self.load.next = self.load.val().replace_bit(k, self.ready[k].val() & self.chain[k].val());
+            self.vnext.next = self.vnext.val().replace_bit(k, self.valid[k].d.val());
+            self.load.next = self.load.val().replace_bit(k, self.ready[k].val());
             self.chain[k + 1].next = self.chain[k].val();
             if self.k_registered[k].val() {
                 self.chain[k + 1].next = self.valid[k].q.val();
             }
         }
+        for k in 0..7 {
+            self.full[k].d.next = (self.vnext.val() & self.k_below[k].val()) == self.k_below[k].val();
+        }
+        self.load.next = self.load.val().replace_bit(6, self.ready[6].val() & self.chain[6].val());
         self.in_ready.next = self.ready[0].val();
         self.out_valid.next = self.chain[7].val();
     }

@@ -17,6 +17,7 @@
 //! (L = log2 N_MAX.) `Handshake` holds the valid bits. No section reads a later one, so the
 //! block graph is feed-forward apart from the registers. Every register is an `RDff` (inside
 //! `StageReg`): its synchronous reset sits in its clocked block, so no next-state logic reads `rst`.
+//! The joins' data registers load on their level's `ready` (`Handshake::load`), valid or not.
 
 use super::carry::Carry;
 use super::channels::Channels;
@@ -249,6 +250,9 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clock, reset, and the load enables of the joins (Handshake's level k) ----
+        // The joins' data registers keep their reset: without it yosys drives Decode's
+        // zeroing of a fatal descriptor through the flops' reset pins (SB_DFFESR R), which put
+        // the log2 compares -> j0_vs_h reset on the HX8K/UP5K worst path (branch rag-hs2).
         clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
