@@ -74,11 +74,13 @@ mod tests {
     fn thread_cpu_time_grows_with_work_and_rates_count_items() {
         let c0 = thread_cpu_secs();
         let mut x = 0u64;
+        // ~30 ms a run: long against the thread CPU clock's granularity, which on a VM can be a
+        // scheduler tick (3 ms runs sometimes read more CPU than wall time there)
         let r = Rate::median_of_runs(|_| {
-            for i in 0..3_000_000u64 {
+            for i in 0..30_000_000u64 {
                 x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
             }
-            3_000_000
+            30_000_000
         });
         assert!(thread_cpu_secs() > c0, "the busy loop used CPU time");
         // CPU time of one thread never exceeds its wall time, so its rate is at least the wall rate
