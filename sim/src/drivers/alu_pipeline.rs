@@ -46,10 +46,7 @@ pub struct Sim {
 /// The golden model's parameters of a co-simulation variant, from its config in
 /// `hdl::alu_pipeline`'s `cosim_configs` (GATE_STYLE does not change the cycle behaviour, §6.4).
 pub fn variant_params(variant: &str) -> Params {
-    let (_, c) = <hdl::alu_pipeline::Block as hdl::BlockGen>::cosim_configs()
-        .into_iter()
-        .find(|(n, _)| *n == variant)
-        .unwrap_or_else(|| panic!("alu_pipeline has no co-simulation variant {variant}"));
+    let c = hdl::registry::cosim_config::<hdl::alu_pipeline::Block>(variant);
     let scope = match c.gate_scope.as_str() {
         "ALL" => Scope::All,
         "FIRST" => Scope::First,

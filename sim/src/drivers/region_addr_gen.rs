@@ -5,15 +5,10 @@
 use crate::cosim::{Dut, Expected};
 use crate::golden::region_addr_gen::*;
 use hdl::region_addr_gen::{Block, Config};
-use hdl::BlockGen;
 
 /// The co-sim variant `v`'s config (`Block::cosim_configs`).
 pub fn variant(v: &str) -> Config {
-    Block::cosim_configs()
-        .into_iter()
-        .find(|(n, _)| *n == v)
-        .unwrap_or_else(|| panic!("no co-sim variant {v}"))
-        .1
+    hdl::registry::cosim_config::<Block>(v)
 }
 
 pub type RagPorts = crate::ports::EuRegionAddrGen;

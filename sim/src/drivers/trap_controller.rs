@@ -43,10 +43,7 @@ impl TrapBench {
     /// Any co-simulation variant of `hdl::trap_controller` (its `cosim_configs` name): the golden
     /// model's parameters come from that config, and the model's Verilog parameters must agree.
     pub fn variant(v: &str) -> Self {
-        let (_, cfg) = <hdl::trap_controller::Block as hdl::BlockGen>::cosim_configs()
-            .into_iter()
-            .find(|(n, _)| *n == v)
-            .unwrap_or_else(|| panic!("trap_controller has no co-simulation variant {v}"));
+        let cfg = hdl::registry::cosim_config::<hdl::trap_controller::Block>(v);
         let dut = Dut::new(&format!("trap_controller_{v}/eu_trap_controller"));
         let pi = EuTrapController::of(&dut);
         let po = pi;

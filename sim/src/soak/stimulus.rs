@@ -47,12 +47,7 @@ fn trap_controller(variant: &str, seed: u64, cycles: u64, m: &mut Meter) -> u64 
 fn branch_unit(variant: &str, seed: u64, cycles: u64, m: &mut Meter) -> u64 {
     use golden::branch_unit::prog::{assemble, simd_run_at, Gen};
     use golden::branch_unit::{op, step, Cfg, Instr, State};
-    use hdl::BlockGen;
-    let c = hdl::branch_unit::Block::cosim_configs()
-        .into_iter()
-        .find(|(n, _)| *n == variant)
-        .unwrap_or_else(|| panic!("no branch_unit co-sim variant {variant}"))
-        .1;
+    let c = hdl::registry::cosim_config::<hdl::branch_unit::Block>(variant);
     let cfg = Cfg { n: c.lanes, maxd: c.maxd_r(), maxd_call: c.maxd_call, ipw: c.ipw as u32 };
     let mut rng = StdRng::seed_from_u64(seed);
     let mut sbu = drivers::branch_unit::Sbu::new(variant, cfg);
