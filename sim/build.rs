@@ -221,15 +221,9 @@ fn main() {
     let ver = Command::new("verilator").arg("--version").output().unwrap().stdout;
     let tool_stamp = format!("{} {}", String::from_utf8_lossy(&ver).trim(), root.display());
     let yosys = find_yosys();
-    // Gate-level twins cost yosys + Verilator + C++ of a flat netlist (~2 CPU min each cold; the
-    // ALU's, 21 k LUT4 + 5 k flip-flops, over 10). Within the CI budget (scripts/test.sh under
-    // 25 min cold on 2 cores) only `GATE_LEVEL_CI` are built by default: the tanh unit's (its
-    // netlist has the SB_MAC16 and SB_RAM40_4K cells) and the trap controller's. The rest are
-    // built with EU_GATE_LEVEL=all, for the ignored tests of sim/tests/gate_level.rs.
-    println!("cargo:rerun-if-env-changed=EU_GATE_LEVEL");
-    let gate_level_all = env::var("EU_GATE_LEVEL").is_ok_and(|v| v == "all");
-    const GATE_LEVEL_CI: [(&str, Kind); 2] = [("tanh_sigmoid_lanes1", Kind::Ice40), ("trap_controller_w4", Kind::Ice40)];
-    let built = |k: Kind, variant: &str| k == Kind::Xinit || gate_level_all || GATE_LEVEL_CI.contains(&(variant, k));
+    // Every twin is built by every `cargo test` (sim/build_twins.rs: X-initialisation twins and
+    // the gate-level twins of GATE_VARIANTS, about 2 CPU min each cold at most: the gate-level
+    // ones without trace code and their per-cycle code at -O1).
     let mut models = Vec::new();
     let mut twins = Vec::new();
     for (variant, modules) in hdl::cosim_builds() {
@@ -241,7 +235,7 @@ fn main() {
             }
             let id = format!("{variant}/{}", module.name);
             let m = Model { id, sym, vfile, module };
-            for kind in Kind::ALL.into_iter().filter(|k| k.wants(&variant, &m.module.name) && built(*k, &variant)) {
+            for kind in Kind::ALL.into_iter().filter(|k| k.wants(&variant, &m.module.name)) {
                 twins.push((twin_of(&m, kind, &vdir), kind));
             }
             models.push(m);

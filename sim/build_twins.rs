@@ -16,7 +16,8 @@
 //!   `<datdir>/ecp5/cells_sim.v`). This is the netlist a board would get, simulated: it catches
 //!   synthesis/simulation mismatches that RTL simulation cannot. ECP5 twins only for blocks whose
 //!   netlist has no `DP16KD` or `MULT18X18D`: yosys 0.23 has no behaviour for those two cells
-//!   ([`ECP5_VARIANTS`]; the build refuses a netlist that has them).
+//!   ([`GATE_VARIANTS`]; the build refuses a netlist that has them). Built without `--trace`
+//!   ([`gate_shim`]).
 //!
 //! This recipe lives beside `build_model.rs`, not in it, because that file's text is part of
 //! every regular model's cache stamp: editing it would re-verilate all of them (tens of CPU
@@ -31,14 +32,24 @@ use std::time::Instant;
 
 use crate::build_model::{hash_of, shim, Model};
 
-/// `<block>_<variant>` of the co-sim builds that get twins: each block's small (or default) config.
+/// `<block>_<variant>` of the co-sim builds that get an X-initialisation twin: each block's small
+/// (or default) config.
 pub const TWIN_VARIANTS: [&str; 5] =
     ["alu_pipeline_na3_d16", "branch_unit_n4", "region_addr_gen_cfg_a", "tanh_sigmoid_lanes1", "trap_controller_w4"];
 
-/// The variants that also get an ECP5 gate-level twin: those whose `synth_ecp5` netlist has no
-/// `DP16KD` (EBR) and no `MULT18X18D` (DSP), the two cells yosys 0.23 does not simulate. The
-/// ALU (multipliers) and the tanh unit (multipliers, ROMs in EBR) have both.
-pub const ECP5_VARIANTS: [&str; 1] = ["trap_controller_w4"];
+/// The gate-level twins: `<block>_<variant>` and the families whose netlist it gets. Each block's
+/// smallest co-sim config (the ALU's `na1_d1`: one ALU, 9 k SB_LUT4 against `na3_d16`'s 21 k).
+/// ECP5 only where the `synth_ecp5` netlist has no `DP16KD` (EBR) and no `MULT18X18D` (DSP),
+/// the two cells yosys 0.23 does not simulate: the ALU (multipliers, buffers in EBR) and the
+/// tanh unit (multipliers, ROMs in EBR) have both, and their iCE40 twins exercise the
+/// `SB_MAC16` / `SB_RAM40_4K` mapping instead.
+pub const GATE_VARIANTS: [(&str, &[Kind]); 5] = [
+    ("alu_pipeline_na1_d1", &[Kind::Ice40]),
+    ("branch_unit_n4", &[Kind::Ice40, Kind::Ecp5]),
+    ("region_addr_gen_cfg_a", &[Kind::Ice40, Kind::Ecp5]),
+    ("tanh_sigmoid_lanes1", &[Kind::Ice40]),
+    ("trap_controller_w4", &[Kind::Ice40, Kind::Ecp5]),
+];
 
 /// The kinds of twin; the model id gets `+<suffix>`, the C symbols `__<suffix>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,8 +73,12 @@ impl Kind {
     /// Whether `module` of `variant` gets a twin of this kind. Only the module the random tests
     /// drive (the RAG build also holds the register-file gather and scatter blocks).
     pub fn wants(self, variant: &str, module: &str) -> bool {
-        let driven = TWIN_VARIANTS.contains(&variant) && (variant != "region_addr_gen_cfg_a" || module == "eu_region_addr_gen");
-        driven && (self != Kind::Ecp5 || ECP5_VARIANTS.contains(&variant))
+        let driven = variant != "region_addr_gen_cfg_a" || module == "eu_region_addr_gen";
+        driven
+            && match self {
+                Kind::Xinit => TWIN_VARIANTS.contains(&variant),
+                _ => GATE_VARIANTS.iter().any(|(v, kinds)| *v == variant && kinds.contains(&self)),
+            }
     }
 
     /// The yosys synthesis command of a gate-level twin.
@@ -158,9 +173,38 @@ pub const XINIT_FLAGS: [&str; 4] = ["--x-assign", "unique", "--x-initial", "uniq
 /// Verilator flags of the gate-level twins. `NO_ICE40_DEFAULT_ASSIGNMENTS`: Verilator rejects the
 /// default port assignments of the iCE40 RAM models without it. The cell libraries drive some
 /// nets from several processes and use blocking assignments in clocked blocks (MULTIDRIVEN,
-/// COMBDLY), and carry chains make UNOPTFLAT: all harmless for this simulation.
-pub const GATE_FLAGS: [&str; 8] =
-    ["--x-assign", "fast", "--x-initial", "fast", "-DNO_ICE40_DEFAULT_ASSIGNMENTS", "-Wno-MULTIDRIVEN", "-Wno-COMBDLY", "-Wno-UNOPTFLAT"];
+/// COMBDLY): harmless for this simulation. UNOPTFLAT is not waived: see [`GATE_SYNTH_TAIL`].
+pub const GATE_FLAGS: [&str; 7] =
+    ["--x-assign", "fast", "--x-initial", "fast", "-DNO_ICE40_DEFAULT_ASSIGNMENTS", "-Wno-MULTIDRIVEN", "-Wno-COMBDLY"];
+
+/// What runs between synthesis and `write_verilog`. `splitnets` makes every internal net one bit
+/// wide. Without it a netlist keeps vectors whose bits feed each other through cells (a carry
+/// chain's `CO` into the next `CI`, LUT outputs into LUTs of the same vector), which Verilator
+/// sees as circular logic (UNOPTFLAT) and Verilator 5.006 then evaluated in the wrong order: the
+/// RAG's iCE40 netlist gave `out_err` 4 for 0x14 at cycle 6 of the random run while Icarus
+/// Verilog, and the same Verilated netlist after `splitnets`, give 0x14 (2026-11-27; an earlier
+/// session took it for a V3Gate bug because `-fno-gate` moved the first mismatch). With every net
+/// one bit wide no UNOPTFLAT is left, and the build fails if one appears ([`build_twin`]).
+pub const GATE_SYNTH_TAIL: &str = "splitnets";
+
+/// The gate-level twins' C shim: the regular shim without waveform support. Their trace code
+/// was 40 % of their C++ (the build time CI pays); a mismatch on a twin replays its inputs into
+/// the RTL model of the same variant for the waveform instead (`Dut::dump_trace`), so the
+/// twin's `<sym>_trace_open` always answers 0.
+pub fn gate_shim(m: &Model) -> String {
+    let base = shim(m);
+    let parts = [
+        ("#include \"verilated_vcd_c.h\"\n", "struct VerilatedVcdC { void dump(uint64_t) {} void open(const char*) {} void close() {} bool isOpen() const { return false; } };\n"),
+        ("if (trace) { s->tfp = new VerilatedVcdC; s->m->trace(s->tfp, 99); }", "(void)trace;   // built without --trace"),
+    ];
+    let mut out = base;
+    for (from, to) in parts {
+        assert!(out.contains(from), "the shim of build_model.rs changed: update build_twins.rs gate_shim");
+        out = out.replacen(from, to, 1);
+    }
+    // the stub class needs uint64_t before it: move it below the standard includes
+    out.replacen("#include <cstdint>\n", "", 1).replacen("struct VerilatedVcdC", "#include <cstdint>\nstruct VerilatedVcdC", 1)
+}
 
 /// The X-initialisation twin's C shim: the regular shim with the seeded random reset before
 /// construction, and `<sym>_xinit_seed(seed)` to set the seed (per thread) of the next `<sym>_new`.
@@ -197,7 +241,7 @@ pub fn twin_of(m: &Model, kind: Kind, vdir: &Path) -> Model {
 /// from [`twin_of`]. The twin's cache folder also keeps the netlist (gate level) and
 /// `build_seconds`, the yosys / Verilator / C++ times of its cold build.
 pub fn build_twin(m: &Model, kind: Kind, yosys: &Yosys, root: &Path, cache: &Path, tool_stamp: &str) {
-    let shim_src = if kind == Kind::Xinit { xinit_shim(m) } else { shim(m) };
+    let shim_src = if kind == Kind::Xinit { xinit_shim(m) } else { gate_shim(m) };
     let cells = kind.cells().map(|c| yosys.datdir.join(c).join("cells_sim.v"));
     let gate_stamp = match &cells {
         Some(c) => format!("{}\n{}", yosys.version, fs::read_to_string(c).unwrap_or_else(|e| panic!("{}: {e}", c.display()))),
@@ -230,7 +274,8 @@ pub fn build_twin(m: &Model, kind: Kind, yosys: &Yosys, root: &Path, cache: &Pat
             let rtl = dir.join("rtl.v");
             fs::write(&rtl, &m.module.verilog).unwrap();
             let netlist = dir.join("netlist.v");
-            let script = format!("read_verilog {}; {synth}; write_verilog -noattr {}; stat", rtl.display(), netlist.display());
+            let script =
+                format!("read_verilog {}; {synth}; {GATE_SYNTH_TAIL}; write_verilog -noattr {}; stat", rtl.display(), netlist.display());
             let st = Command::new("yosys")
                 .args(["-q", "-l"])
                 .arg(dir.join("yosys.log"))
@@ -247,7 +292,7 @@ pub fn build_twin(m: &Model, kind: Kind, yosys: &Yosys, root: &Path, cache: &Pat
                     assert!(
                         !text.contains(&format!("  {cell} ")),
                         "{}: the ECP5 netlist has {cell}, which yosys's ecp5/cells_sim.v does not simulate; \
-                         take the variant out of ECP5_VARIANTS (sim/build_twins.rs)",
+                         take Ecp5 out of its GATE_VARIANTS row (sim/build_twins.rs)",
                         m.id
                     );
                 }
@@ -258,9 +303,9 @@ pub fn build_twin(m: &Model, kind: Kind, yosys: &Yosys, root: &Path, cache: &Pat
     };
     let t_yosys = t0.elapsed().as_secs_f64();
     let mut cmd = Command::new("verilator");
-    cmd.args(["--cc", "--no-timing", "-O3", "--trace"]);
+    cmd.args(["--cc", "--no-timing", "-O3"]);
     match &cells {
-        None => cmd.args(XINIT_FLAGS),
+        None => cmd.arg("--trace").args(XINIT_FLAGS),
         Some(c) => cmd.args(GATE_FLAGS).arg(format!("-I{}", c.parent().unwrap().display())),
     };
     let st = cmd
@@ -277,10 +322,20 @@ pub fn build_twin(m: &Model, kind: Kind, yosys: &Yosys, root: &Path, cache: &Pat
     if !st.status.success() {
         panic!("verilator failed on {} ({:?}):\n{}", m.id, sources, String::from_utf8_lossy(&st.stderr));
     }
+    let warnings = String::from_utf8_lossy(&st.stderr);
+    if cells.is_some() && warnings.contains("UNOPTFLAT") {
+        panic!(
+            "verilator sees circular logic (UNOPTFLAT) in the gate-level netlist of {}, which Verilator 5.006 can \
+             simulate wrongly (GATE_SYNTH_TAIL in sim/build_twins.rs):\n{warnings}",
+            m.id
+        );
+    }
     let t_verilator = t0.elapsed().as_secs_f64() - t_yosys;
     let shim_file = dir.join("shim.cpp");
     fs::write(&shim_file, shim_src).unwrap();
-    // As build_model: construction and trace code at -O0, the per-cycle code at -O2.
+    // As build_model: construction and trace code at -O0, the per-cycle code at -O2; a gate-level
+    // twin's per-cycle code at -O1 (its flat netlist compiles about a third faster, and a twin
+    // runs 1e5 cycles, not millions).
     let inc = root.join("include");
     let base = |opt: u32| {
         let mut b = cc::Build::new();
@@ -297,7 +352,7 @@ pub fn build_twin(m: &Model, kind: Kind, yosys: &Yosys, root: &Path, cache: &Pat
             .out_dir(&dir);
         b
     };
-    let (mut fast, mut slow) = (base(2), base(0));
+    let (mut fast, mut slow) = (base(if cells.is_some() { 1 } else { 2 }), base(0));
     fast.file(&shim_file);
     for e in fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();

@@ -561,14 +561,22 @@ impl Dut {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
             .collect();
-        let path = dir.join(format!("{}__{}__cycle{}.vcd", self.desc.id.replace('/', "__"), tname, self.cycle));
+        // A gate-level twin is built without trace (sim/build_twins.rs): the same inputs go into
+        // the RTL model of the same variant (same ports), whose waveform shows what the netlist
+        // should have done.
+        let twin_of = [Netlist::Ice40, Netlist::Ecp5].into_iter().find_map(|n| self.desc.id.strip_suffix(n.suffix()));
+        let desc = match twin_of {
+            Some(rtl) => model(rtl),
+            None => self.desc,
+        };
+        let path = dir.join(format!("{}__{}__cycle{}.vcd", desc.id.replace('/', "__"), tname, self.cycle));
         let cpath = CString::new(path.to_string_lossy().as_bytes()).unwrap();
-        let f = &self.desc.ffi;
+        let f = &desc.ffi;
         unsafe {
-            let h = open(self.desc, self.xinit_seed, 1);
-            let mut out = vec![0u32; self.desc.out_words];
+            let h = open(desc, self.xinit_seed, 1);
             let start = self.hist_modes.len().saturating_sub(TRACE_WINDOW as usize);
-            let n = self.desc.in_words;
+            let n = desc.in_words;
+            let mut out = vec![0u32; desc.out_words];
             for (i, mode) in self.hist_modes.iter().enumerate() {
                 let inp = &self.hist_words[i * n..(i + 1) * n];
                 if i == start && (f.trace_open)(h, cpath.as_ptr()) == 0 {
@@ -579,6 +587,9 @@ impl Dut {
             }
             (f.trace_close)(h);
             (f.free)(h);
+        }
+        if twin_of.is_some() {
+            eprintln!("note: {} is a gate-level twin, built without trace: {} is the RTL model's waveform for the same inputs", self.desc.id, path.display());
         }
         if self.history_dropped > 0 {
             eprintln!(
