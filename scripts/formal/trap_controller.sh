@@ -18,6 +18,11 @@
 #   --no-data-props    leaves out P_EPC and P_ENTRY (the properties that read PCs and masks).
 #   --free-data        the wide data inputs (exc_pc, exc_mask, warp_pc, warp_mask, sr_wdata) are
 #                      free; without it they are tied to 0 (the data properties then see zeros).
+#   --data-bit K       those inputs free in bit K only, the other bits 0: the data properties
+#                      P_EPC / P_ENTRY at one bit per word (the controller moves these words
+#                      bit for bit, so one free bit position stands for all; the checker says why).
+#   --mutate-data      breaks the EPC path (an SR read of EPC returns warp 0's EPC for every
+#                      warp; needs W >= 2): with the data properties on it must FAIL.
 #   --mutate-design    first breaks the RTL text (a second exception in DRAIN overwrites the
 #                      first one's LCAUSE, and warp 0 may issue in the ENTER cycle): must FAIL.
 #   --mutate-property  adds a false assertion ("no warp ever reaches TRAP"): must FAIL.
@@ -32,6 +37,7 @@ show="${TC_FORMAL_SHOW:-}"
 defs=""
 pipe=0
 mutate_design=0
+mutate_data=0
 data="tied to 0"
 engine=sat
 pdr_timeout=600
@@ -42,6 +48,11 @@ while [ $# -gt 0 ]; do
     --mutate-property) defs="$defs -DMUTATE_PROPERTY"; shift ;;
     --pipe1) defs="$defs -DPIPE1"; pipe=1; shift ;;
     --free-data) defs="$defs -DFREE_DATA"; data="free"; shift ;;
+    --data-bit)
+      case "$2" in ''|*[!0-9]*) echo "--data-bit takes a bit number 0..31" >&2; exit 2 ;; esac
+      [ "$2" -le 31 ] || { echo "--data-bit takes a bit number 0..31" >&2; exit 2; }
+      defs="$defs -DDATA_BIT=$2"; data="free in bit $2"; shift 2 ;;
+    --mutate-data) mutate_data=1; shift ;;
     --no-data-props) defs="$defs -DNO_DATA_PROPS"; shift ;;
     --engine)
       case "$2" in sat|bmc|pdr) engine="$2" ;; *) echo "--engine takes sat, bmc or pdr" >&2; exit 2 ;; esac
@@ -60,6 +71,11 @@ if [ "$mutate_design" = 1 ]; then
   # (b) warp 0 is released whenever it is TRAP, not only in HANDLER
   sed -i '/^module eu_trap_controller\$warps\$0(/,/^endmodule/ s/|| (m_handler \&\& ws\$q == k_ws_trap))/|| (ws$q == k_ws_trap))/' "$design"
   if cmp -s "$src" "$design"; then echo "mutation did not apply" >&2; exit 2; fi
+fi
+if [ "$mutate_data" = 1 ]; then
+  # the SR read port's EPC of every warp w >= 1 comes from warp 0
+  sed -i 's/sr\$epc\$\([1-9][0-9]*\) = warps\$[0-9]*\$sr_epc;/sr$epc$\1 = warps$0$sr_epc;/' "$design"
+  if cmp -s "$src" "$design"; then echo "data mutation did not apply" >&2; exit 2; fi
 fi
 command -v yosys >/dev/null || { echo "FAIL: yosys not on PATH (apt-get install -y yosys)" >&2; exit 1; }
 # W and the warp-id width from the top module's port declarations

@@ -35,8 +35,9 @@
 // input one cycle late, so the shadow logic reads the inputs through the same one-cycle delay
 // (reset to 0 with rst, as the design's input stage), and the properties are unchanged.
 // Stimulus is free except rst (high in the first cycle only). The wide data inputs (exc_pc,
-// exc_mask, warp_pc, warp_mask, sr_wdata) are free with FREE_DATA and tied to 0 without it
-// (a smaller SAT problem); csr_wdata and exc_cause are always free.
+// exc_mask, warp_pc, warp_mask, sr_wdata) are free with FREE_DATA, free in one bit position with
+// DATA_BIT (see below), and tied to 0 without either (a smaller SAT problem); csr_wdata and
+// exc_cause are always free.
 `ifndef HADDR_RESET
 `define HADDR_RESET 32'd0
 `endif
@@ -57,6 +58,18 @@ module tc_formal(input clk,
 `ifdef FREE_DATA
   wire [32*`W-1:0] exc_pc = exc_pc_in, exc_mask = exc_mask_in, warp_pc = warp_pc_in, warp_mask = warp_mask_in;
   wire [31:0] sr_wdata = sr_wdata_in;
+`elsif DATA_BIT
+  // Bit DATA_BIT of every data word free, the other bits 0. The controller only stores, selects
+  // and forwards these words (EPC, EMASK, the redirect PC and mask, SR reads and writes): every
+  // bit position goes through the same multiplexers and registers, independently of the others,
+  // so one free bit stands for all 32 (data independence), and a word taken from the wrong warp,
+  // register or cycle still shows as a wrong bit (the data mutation below). It keeps the data
+  // properties to one bit per word instead of a 32-bit equivalence check in every frame.
+  wire [31:0] k_data_bit = 32'd1 << `DATA_BIT;
+  wire [32*`W-1:0] k_data_bits = {`W{k_data_bit}};
+  wire [32*`W-1:0] exc_pc = exc_pc_in & k_data_bits, exc_mask = exc_mask_in & k_data_bits;
+  wire [32*`W-1:0] warp_pc = warp_pc_in & k_data_bits, warp_mask = warp_mask_in & k_data_bits;
+  wire [31:0] sr_wdata = sr_wdata_in & k_data_bit;
 `else
   wire [32*`W-1:0] exc_pc = 0, exc_mask = 0, warp_pc = 0, warp_mask = 0;
   wire [31:0] sr_wdata = 32'd0;
