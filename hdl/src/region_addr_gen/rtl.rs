@@ -8,8 +8,8 @@
 //! |---|---|---|
 //! | decode | `Decode` | fields, fatal checks, E_ALIGN/E_DST_PROFILE, HS and VS mod RF, HS + VS |
 //! | stride | `Stride` | E·HS, E·VS mod RF (x, 2x and 4x mod RF side by side, a 3:1 mux on log2 E), the last channel's offset (W-1)·HS + (H-1)·VS, row overlap |
-//! | table-lo | `TableLevel` × ⌈L/2⌉ and `StepDouble`s (column and row), `StepMul`s, `SpanEnd` | the first G = 2^⌈L/2⌉ entries of the offset tables; the multiples j·G·step mod RF for table-hi; span and end of the region |
-//! | table-hi | `TableSpread`, `RangeCheck` | the other entries, each entry[x mod G] + (x div G)·G·step mod RF, one modular add; E_OOB / W_WRAP / region overlap |
+//! | table-lo | `TableLevel` × ⌈L/2⌉ and `StepDouble`s (column and row), `SpanEnd` | the lower levels of the offset tables; span and end of the region |
+//! | table-hi | `TableLevel` × ⌊L/2⌋, `RangeCheck` | the upper levels; E_OOB / W_WRAP / region overlap |
 //! | channel look-up | `ChannelLookup` (in `Channels`) | each channel's column and row entry, col[x] and row[y] (x = i mod W, y = i div W, or by H column-major) |
 //! | channel-addr | `ChannelAddr` (in `Channels`, after its join 4) | addr(i) = (col[x] + row[y]) mod RF (the column table starts at the origin), ch_valid |
 //! | channel-flags | `ChannelFlags` (in `Channels`, after its join 5) | straddle from addr mod RB, W_STRADDLE, final err/warn |
@@ -25,7 +25,7 @@ use super::decode::Decode;
 use super::handshake::{Handshake, LEVELS_OF_PIPE};
 use super::range::{RangeCheck, SpanEnd};
 use super::stride::Stride;
-use super::table::{StepDouble, StepMul, TableLevel, TableSpread};
+use super::table::{StepDouble, TableLevel};
 use super::{Config, ERR_W, HS_W, RAW_W, TAG_W, VS_W, WARN_W};
 use crate::prims::StageReg;
 use rust_hdl::prelude::*;
@@ -105,27 +105,24 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     j1_origin: StageReg<Bits<AW>>,
     col_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
     row_lo: Vec<TableLevel<NMAX, AW, ADDRW>>,
-    /// The steps of table-lo's levels 1.. (2·step, 4·step, ...).
     col_dbl_lo: Vec<StepDouble<AW>>,
     row_dbl_lo: Vec<StepDouble<AW>>,
-    /// j·G·step mod RF and twins for table-hi (G = 2^⌈L/2⌉, 1 ≤ j < N_MAX / G), side by side.
-    col_mul: Vec<StepMul<AW, ADDRW>>,
-    row_mul: Vec<StepMul<AW, ADDRW>>,
     ends: SpanEnd<AW>,
     // join 2: table-lo | table-hi
     carry2: Carry,
     j2_col_tab: StageReg<Bits<ADDRW>>,
     j2_row_tab: StageReg<Bits<ADDRW>>,
-    /// The multiples j·G·step mod RF packed (slot j), and their "− RF" twins.
-    j2_col_mul: StageReg<Bits<ADDRW>>,
-    j2_row_mul: StageReg<Bits<ADDRW>>,
-    j2_col_mul_m: StageReg<Bits<ADDRW>>,
-    j2_row_mul_m: StageReg<Bits<ADDRW>>,
+    j2_col_step: StageReg<Bits<AW>>,
+    j2_row_step: StageReg<Bits<AW>>,
+    j2_col_step_m: StageReg<Bits<AW>>,
+    j2_row_step_m: StageReg<Bits<AW>>,
     j2_span_end: StageReg<Bits<RAW_W>>,
     j2_last_end: StageReg<Bits<RAW_W>>,
     j2_is_dst: StageReg<Bit>,
-    col_hi: TableSpread<NMAX, AW, ADDRW>,
-    row_hi: TableSpread<NMAX, AW, ADDRW>,
+    col_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
+    row_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
+    col_dbl_hi: Vec<StepDouble<AW>>,
+    row_dbl_hi: Vec<StepDouble<AW>>,
     range: RangeCheck,
     // join 3: table-hi | channels
     carry3: Carry,
@@ -144,16 +141,10 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     /// so the datapath may take `in_colmajor` as 0 and synthesis drops the column-major look-up.
     k_colmajor_en: Constant<Bit>,
     _n_lo: usize,
-    /// Doublings in table-lo (n_lo - 1), and 1 if there is a first one to feed from join 1.
-    _n_dbl_lo: usize,
-    _first_dbl_lo: usize,
-    /// `StepMul`s per table (N_MAX / G - 1).
-    _n_mul: usize,
-    /// Locals: the packed multiples.
-    col_pack: Signal<Local, Bits<ADDRW>>,
-    col_pack_m: Signal<Local, Bits<ADDRW>>,
-    row_pack: Signal<Local, Bits<ADDRW>>,
-    row_pack_m: Signal<Local, Bits<ADDRW>>,
+    _n_hi: usize,
+    /// Doublings in table-hi (n_hi - 1), and 1 if there is a first one to feed from join 2.
+    _n_dbl_hi: usize,
+    _first_dbl_hi: usize,
 }
 
 impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, const ADDRW: usize>
@@ -169,8 +160,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         let joins = LEVELS_OF_PIPE[cfg.pipe as usize];
         let levels = NMAX.trailing_zeros() as usize;
         let n_lo = levels.div_ceil(2);
-        let g = 1usize << n_lo;
-        let n_mul = NMAX / g - 1;
         Rag {
             clk: Default::default(),
             rst: Default::default(),
@@ -217,23 +206,23 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             j1_origin: StageReg::new(joins[1]),
             col_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
             row_lo: (0..n_lo).map(|b| TableLevel::new(cfg, b)).collect(),
-            col_dbl_lo: (1..n_lo).map(|_| StepDouble::new(cfg)).collect(),
-            row_dbl_lo: (1..n_lo).map(|_| StepDouble::new(cfg)).collect(),
-            col_mul: (1..=n_mul).map(|j| StepMul::new(cfg, j * g, j)).collect(),
-            row_mul: (1..=n_mul).map(|j| StepMul::new(cfg, j * g, j)).collect(),
+            col_dbl_lo: (0..n_lo).map(|_| StepDouble::new(cfg)).collect(),
+            row_dbl_lo: (0..n_lo).map(|_| StepDouble::new(cfg)).collect(),
             ends: SpanEnd::new(),
             carry2: Carry::new(joins[2]),
             j2_col_tab: StageReg::new(joins[2]),
             j2_row_tab: StageReg::new(joins[2]),
-            j2_col_mul: StageReg::new(joins[2]),
-            j2_row_mul: StageReg::new(joins[2]),
-            j2_col_mul_m: StageReg::new(joins[2]),
-            j2_row_mul_m: StageReg::new(joins[2]),
+            j2_col_step: StageReg::new(joins[2]),
+            j2_row_step: StageReg::new(joins[2]),
+            j2_col_step_m: StageReg::new(joins[2]),
+            j2_row_step_m: StageReg::new(joins[2]),
             j2_span_end: StageReg::new(joins[2]),
             j2_last_end: StageReg::new(joins[2]),
             j2_is_dst: StageReg::new(joins[2]),
-            col_hi: TableSpread::new(cfg, g),
-            row_hi: TableSpread::new(cfg, g),
+            col_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
+            row_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
+            col_dbl_hi: (n_lo + 1..levels).map(|_| StepDouble::new(cfg)).collect(),
+            row_dbl_hi: (n_lo + 1..levels).map(|_| StepDouble::new(cfg)).collect(),
             range: RangeCheck::new(cfg),
             carry3: Carry::new(joins[3]),
             j3_col_tab: StageReg::new(joins[3]),
@@ -248,13 +237,9 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             out_tag_r: StageReg::new(true),
             k_colmajor_en: Constant::new(cfg.colmajor_en),
             _n_lo: n_lo,
-            _n_dbl_lo: n_lo - 1,
-            _first_dbl_lo: (n_lo > 1) as usize,
-            _n_mul: n_mul,
-            col_pack: Default::default(),
-            col_pack_m: Default::default(),
-            row_pack: Default::default(),
-            row_pack_m: Default::default(),
+            _n_hi: levels - n_lo,
+            _n_dbl_hi: levels - n_lo - 1,
+            _first_dbl_hi: (levels - n_lo > 1) as usize,
         }
     }
 }
@@ -268,7 +253,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         // The joins' data registers keep their reset: without it yosys drives Decode's
         // zeroing of a fatal descriptor through the flops' reset pins (SB_DFFESR R), which put
         // the log2 compares -> j0_vs_h reset on the HX8K/UP5K worst path (branch rag-hs2).
-        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_mul, j2_row_mul, j2_col_mul_m, j2_row_mul_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
@@ -289,10 +274,10 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry2.rst.next = self.rst.val();
         self.j2_col_tab.rst.next = self.rst.val();
         self.j2_row_tab.rst.next = self.rst.val();
-        self.j2_col_mul.rst.next = self.rst.val();
-        self.j2_col_mul_m.rst.next = self.rst.val();
-        self.j2_row_mul_m.rst.next = self.rst.val();
-        self.j2_row_mul.rst.next = self.rst.val();
+        self.j2_col_step.rst.next = self.rst.val();
+        self.j2_col_step_m.rst.next = self.rst.val();
+        self.j2_row_step_m.rst.next = self.rst.val();
+        self.j2_row_step.rst.next = self.rst.val();
         self.j2_span_end.rst.next = self.rst.val();
         self.j2_last_end.rst.next = self.rst.val();
         self.j2_is_dst.rst.next = self.rst.val();
@@ -326,10 +311,10 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry2.en.next = self.hs.load.val().get_bit(2);
         self.j2_col_tab.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_tab.en.next = self.hs.load.val().get_bit(2);
-        self.j2_col_mul.en.next = self.hs.load.val().get_bit(2);
-        self.j2_col_mul_m.en.next = self.hs.load.val().get_bit(2);
-        self.j2_row_mul_m.en.next = self.hs.load.val().get_bit(2);
-        self.j2_row_mul.en.next = self.hs.load.val().get_bit(2);
+        self.j2_col_step.en.next = self.hs.load.val().get_bit(2);
+        self.j2_col_step_m.en.next = self.hs.load.val().get_bit(2);
+        self.j2_row_step_m.en.next = self.hs.load.val().get_bit(2);
+        self.j2_row_step.en.next = self.hs.load.val().get_bit(2);
         self.j2_span_end.en.next = self.hs.load.val().get_bit(2);
         self.j2_last_end.en.next = self.hs.load.val().get_bit(2);
         self.j2_is_dst.en.next = self.hs.load.val().get_bit(2);
@@ -406,37 +391,20 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.col_lo[0].tab_in.next = bit_cast::<ADDRW, AW>(self.j1_origin.q.val());
         self.col_lo[0].step_in.next = self.j1_col_step.q.val();
         self.col_lo[0].step_m_in.next = self.j1_col_step_m.q.val();
+        self.col_dbl_lo[0].step_in.next = self.j1_col_step.q.val();
         self.row_lo[0].tab_in.next = 0.into();
         self.row_lo[0].step_in.next = self.j1_row_step.q.val();
         self.row_lo[0].step_m_in.next = self.j1_row_step_m.q.val();
-        for b in 0..self._first_dbl_lo {
-            self.col_dbl_lo[b].step_in.next = self.j1_col_step.q.val();
-            self.row_dbl_lo[b].step_in.next = self.j1_row_step.q.val();
-        }
-        for b in 1..self._n_dbl_lo {
-            self.col_dbl_lo[b].step_in.next = self.col_dbl_lo[b - 1].step_out.val();
-            self.row_dbl_lo[b].step_in.next = self.row_dbl_lo[b - 1].step_out.val();
-        }
+        self.row_dbl_lo[0].step_in.next = self.j1_row_step.q.val();
         for b in 1..self._n_lo {
             self.col_lo[b].tab_in.next = self.col_lo[b - 1].tab_out.val();
             self.col_lo[b].step_in.next = self.col_dbl_lo[b - 1].step_out.val();
             self.col_lo[b].step_m_in.next = self.col_dbl_lo[b - 1].step_m_out.val();
+            self.col_dbl_lo[b].step_in.next = self.col_dbl_lo[b - 1].step_out.val();
             self.row_lo[b].tab_in.next = self.row_lo[b - 1].tab_out.val();
             self.row_lo[b].step_in.next = self.row_dbl_lo[b - 1].step_out.val();
             self.row_lo[b].step_m_in.next = self.row_dbl_lo[b - 1].step_m_out.val();
-        }
-        // table-hi's steps: j·G·step mod RF straight from the step, beside the levels
-        self.col_pack.next = 0.into();
-        self.col_pack_m.next = 0.into();
-        self.row_pack.next = 0.into();
-        self.row_pack_m.next = 0.into();
-        for j in 0..self._n_mul {
-            self.col_mul[j].step_in.next = self.j1_col_step.q.val();
-            self.row_mul[j].step_in.next = self.j1_row_step.q.val();
-            self.col_pack.next = self.col_pack.val() | self.col_mul[j].prod_out.val();
-            self.col_pack_m.next = self.col_pack_m.val() | self.col_mul[j].prod_m_out.val();
-            self.row_pack.next = self.row_pack.val() | self.row_mul[j].prod_out.val();
-            self.row_pack_m.next = self.row_pack_m.val() | self.row_mul[j].prod_m_out.val();
+            self.row_dbl_lo[b].step_in.next = self.row_dbl_lo[b - 1].step_out.val();
         }
         self.ends.span.next = self.j1_span.q.val();
         self.ends.es.next = self.carry1.es_out.val();
@@ -451,22 +419,38 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry2.tag_in.next = self.carry1.tag_out.val();
         for b in (self._n_lo - 1)..self._n_lo {
             self.j2_col_tab.d.next = self.col_lo[b].tab_out.val();
+            self.j2_col_step.d.next = self.col_dbl_lo[b].step_out.val();
+            self.j2_col_step_m.d.next = self.col_dbl_lo[b].step_m_out.val();
+            self.j2_row_step_m.d.next = self.row_dbl_lo[b].step_m_out.val();
             self.j2_row_tab.d.next = self.row_lo[b].tab_out.val();
+            self.j2_row_step.d.next = self.row_dbl_lo[b].step_out.val();
         }
-        self.j2_col_mul.d.next = self.col_pack.val();
-        self.j2_col_mul_m.d.next = self.col_pack_m.val();
-        self.j2_row_mul.d.next = self.row_pack.val();
-        self.j2_row_mul_m.d.next = self.row_pack_m.val();
         self.j2_span_end.d.next = self.ends.span_end.val();
         self.j2_last_end.d.next = self.ends.last_end.val();
         self.j2_is_dst.d.next = self.j1_is_dst.q.val();
-        // ---- table-hi: the remaining entries in one modular add each; range checks ----
-        self.col_hi.tab_in.next = self.j2_col_tab.q.val();
-        self.col_hi.mul_in.next = self.j2_col_mul.q.val();
-        self.col_hi.mul_m_in.next = self.j2_col_mul_m.q.val();
-        self.row_hi.tab_in.next = self.j2_row_tab.q.val();
-        self.row_hi.mul_in.next = self.j2_row_mul.q.val();
-        self.row_hi.mul_m_in.next = self.j2_row_mul_m.q.val();
+        // ---- table-hi: the remaining levels; range checks ----
+        self.col_hi[0].tab_in.next = self.j2_col_tab.q.val();
+        self.col_hi[0].step_in.next = self.j2_col_step.q.val();
+        self.col_hi[0].step_m_in.next = self.j2_col_step_m.q.val();
+        self.row_hi[0].tab_in.next = self.j2_row_tab.q.val();
+        self.row_hi[0].step_in.next = self.j2_row_step.q.val();
+        self.row_hi[0].step_m_in.next = self.j2_row_step_m.q.val();
+        for b in 0..self._first_dbl_hi {
+            self.col_dbl_hi[b].step_in.next = self.j2_col_step.q.val();
+            self.row_dbl_hi[b].step_in.next = self.j2_row_step.q.val();
+        }
+        for b in 1..self._n_dbl_hi {
+            self.col_dbl_hi[b].step_in.next = self.col_dbl_hi[b - 1].step_out.val();
+            self.row_dbl_hi[b].step_in.next = self.row_dbl_hi[b - 1].step_out.val();
+        }
+        for b in 1..self._n_hi {
+            self.col_hi[b].tab_in.next = self.col_hi[b - 1].tab_out.val();
+            self.col_hi[b].step_in.next = self.col_dbl_hi[b - 1].step_out.val();
+            self.col_hi[b].step_m_in.next = self.col_dbl_hi[b - 1].step_m_out.val();
+            self.row_hi[b].tab_in.next = self.row_hi[b - 1].tab_out.val();
+            self.row_hi[b].step_in.next = self.row_dbl_hi[b - 1].step_out.val();
+            self.row_hi[b].step_m_in.next = self.row_dbl_hi[b - 1].step_m_out.val();
+        }
         self.range.span_end.next = self.j2_span_end.q.val();
         self.range.last_end.next = self.j2_last_end.q.val();
         self.range.is_dst.next = self.j2_is_dst.q.val();
@@ -480,8 +464,10 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry3.height_log2_in.next = self.carry2.height_log2_out.val();
         self.carry3.colmajor_in.next = self.carry2.colmajor_out.val();
         self.carry3.tag_in.next = self.carry2.tag_out.val();
-        self.j3_col_tab.d.next = self.col_hi.tab_out.val();
-        self.j3_row_tab.d.next = self.row_hi.tab_out.val();
+        for b in (self._n_hi - 1)..self._n_hi {
+            self.j3_col_tab.d.next = self.col_hi[b].tab_out.val();
+            self.j3_row_tab.d.next = self.row_hi[b].tab_out.val();
+        }
         // ---- channels ----
         self.channels.col_tab.next = self.j3_col_tab.q.val();
         self.channels.row_tab.next = self.j3_row_tab.q.val();
