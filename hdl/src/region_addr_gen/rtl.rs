@@ -116,8 +116,8 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     j2_row_step: StageReg<Bits<AW>>,
     j2_col_step_m: StageReg<Bits<AW>>,
     j2_row_step_m: StageReg<Bits<AW>>,
-    j2_span_e: StageReg<Bits<RAW_W>>,
-    j2_last_start: StageReg<Bits<RAW_W>>,
+    j2_span_end: StageReg<Bits<RAW_W>>,
+    j2_last_end: StageReg<Bits<RAW_W>>,
     j2_is_dst: StageReg<Bit>,
     col_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
     row_hi: Vec<TableLevel<NMAX, AW, ADDRW>>,
@@ -216,8 +216,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             j2_row_step: StageReg::new(joins[2]),
             j2_col_step_m: StageReg::new(joins[2]),
             j2_row_step_m: StageReg::new(joins[2]),
-            j2_span_e: StageReg::new(joins[2]),
-            j2_last_start: StageReg::new(joins[2]),
+            j2_span_end: StageReg::new(joins[2]),
+            j2_last_end: StageReg::new(joins[2]),
             j2_is_dst: StageReg::new(joins[2]),
             col_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
             row_hi: (n_lo..levels).map(|b| TableLevel::new(cfg, b)).collect(),
@@ -253,7 +253,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         // The joins' data registers keep their reset: without it yosys drives Decode's
         // zeroing of a fatal descriptor through the flops' reset pins (SB_DFFESR R), which put
         // the log2 compares -> j0_vs_h reset on the HX8K/UP5K worst path (branch rag-hs2).
-        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_e, j2_last_start, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
@@ -278,8 +278,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j2_col_step_m.rst.next = self.rst.val();
         self.j2_row_step_m.rst.next = self.rst.val();
         self.j2_row_step.rst.next = self.rst.val();
-        self.j2_span_e.rst.next = self.rst.val();
-        self.j2_last_start.rst.next = self.rst.val();
+        self.j2_span_end.rst.next = self.rst.val();
+        self.j2_last_end.rst.next = self.rst.val();
         self.j2_is_dst.rst.next = self.rst.val();
         self.carry3.rst.next = self.rst.val();
         self.j3_col_tab.rst.next = self.rst.val();
@@ -315,8 +315,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j2_col_step_m.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_step_m.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_step.en.next = self.hs.load.val().get_bit(2);
-        self.j2_span_e.en.next = self.hs.load.val().get_bit(2);
-        self.j2_last_start.en.next = self.hs.load.val().get_bit(2);
+        self.j2_span_end.en.next = self.hs.load.val().get_bit(2);
+        self.j2_last_end.en.next = self.hs.load.val().get_bit(2);
         self.j2_is_dst.en.next = self.hs.load.val().get_bit(2);
         self.carry3.en.next = self.hs.load.val().get_bit(3);
         self.j3_col_tab.en.next = self.hs.load.val().get_bit(3);
@@ -425,8 +425,8 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             self.j2_row_tab.d.next = self.row_lo[b].tab_out.val();
             self.j2_row_step.d.next = self.row_dbl_lo[b].step_out.val();
         }
-        self.j2_span_e.d.next = self.ends.span_e.val();
-        self.j2_last_start.d.next = self.ends.last_start.val();
+        self.j2_span_end.d.next = self.ends.span_end.val();
+        self.j2_last_end.d.next = self.ends.last_end.val();
         self.j2_is_dst.d.next = self.j1_is_dst.q.val();
         // ---- table-hi: the remaining levels; range checks ----
         self.col_hi[0].tab_in.next = self.j2_col_tab.q.val();
@@ -451,10 +451,9 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             self.row_hi[b].step_in.next = self.row_dbl_hi[b - 1].step_out.val();
             self.row_hi[b].step_m_in.next = self.row_dbl_hi[b - 1].step_m_out.val();
         }
-        self.range.span_e.next = self.j2_span_e.q.val();
-        self.range.last_start.next = self.j2_last_start.q.val();
+        self.range.span_end.next = self.j2_span_end.q.val();
+        self.range.last_end.next = self.j2_last_end.q.val();
         self.range.is_dst.next = self.j2_is_dst.q.val();
-        self.range.es.next = self.carry2.es_out.val();
         self.range.err_in.next = self.carry2.err_out.val();
         self.range.warn_in.next = self.carry2.warn_out.val();
         self.carry3.err_in.next = self.range.err_out.val();
