@@ -200,7 +200,12 @@ if [ $family = ice40 ]; then
   dsp=""; [ $target != up5k ] || dsp=-dsp
   synth="synth_ice40 -top $TOP $dsp -json $out/synth.json"
 else
-  synth="synth_ecp5 -top $TOP -json $out/synth.json"
+  # alu_pipeline: -nowidelut (no PFUMX/L6MUX21). The operand and line-select multiplexers as wide
+  # mux cells packed the small config so densely that router1 never converged (overuse flat at
+  # ≈ 48 700 after 20 minutes); as LUT4 trees it routes in 7 minutes (46.1 MHz, seed 1,
+  # 2026-11-27) and is smaller (14 268 LUT4 against 19 272 LUT4 + 7 055 wide muxes).
+  ecp5_extra=""; [ "$block" != alu_pipeline ] || ecp5_extra=-nowidelut
+  synth="synth_ecp5 -top $TOP $ecp5_extra -json $out/synth.json"
 fi
 if [ -n "$synth_from" ]; then
   cp "$synth_from/synth.json" "$synth_from/stat.txt" "$synth_from/stat-dut.txt" "$out/"
@@ -208,7 +213,7 @@ if [ -n "$synth_from" ]; then
 else
   # The DUT alone, out of context (no I/O, no BIST), for its own cell counts: synthesised
   # alongside the top (a second core halves the wall time of the big blocks).
-  if [ $family = ice40 ]; then dsynth="synth_ice40 -top $DUT $dsp"; else dsynth="synth_ecp5 -top $DUT"; fi
+  if [ $family = ice40 ]; then dsynth="synth_ice40 -top $DUT $dsp"; else dsynth="synth_ecp5 -top $DUT $ecp5_extra"; fi
   $YOSYS -q -l "$out/yosys-dut.log" -p "read_verilog $out/$DUT.v; hierarchy -check -top $DUT; $dsynth; \
         tee -q -o $out/stat-dut.txt stat" > /dev/null 2>&1 &
   dut_pid=$!
