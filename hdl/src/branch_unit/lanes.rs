@@ -3,6 +3,7 @@
 //! counter's next value. Lane `n` is bit `n` of every mask.
 
 use super::thread_reg::{Storage, ThreadCtl, ViewedReg};
+use crate::prims::Pack;
 use rust_hdl::prelude::*;
 
 /// The counter registers of `N` lanes and their next values. Its outputs come only from the
@@ -37,23 +38,21 @@ pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     pub cnt_view: Signal<Out, Bits<NCW>>,
     /// The counters, stored inverted (`!cnt`): the register's reset value 0 is OFF.
     cnt_n: Vec<ViewedReg<CW>>,
-    acc_v: Signal<Local, Bits<NCW>>,
+    /// `cnt` and `cnt_view` in blocks of their own (see [`Pack`]).
+    cnt_pack: Pack<CW, NCW>,
+    view_pack: Pack<CW, NCW>,
     // 32-bit copies for bit selects (a 1-lane mask is a scalar in Verilog: no `[0]` on it)
     p32: Signal<Local, Bits<32>>,
     pk32: Signal<Local, Bits<32>>,
     rh32: Signal<Local, Bits<32>>,
     eb32: Signal<Local, Bits<32>>,
     e32: Signal<Local, Bits<32>>,
-    acc: Signal<Local, Bits<NCW>>,
-    sh: Signal<Local, Bits<16>>,
-    c: Signal<Local, Bits<CW>>,
     park_n: Signal<Local, Bits<CW>>,
     enabled_n: Signal<Local, Bits<CW>>,
     off_n: Signal<Local, Bits<CW>>,
     /// The counter of an enabled lane, and of a lane that is not live (type OFF, depth all ones).
     k_cnt_enabled: Constant<Bits<CW>>,
     k_cnt_off: Constant<Bits<CW>>,
-    k_cw: Constant<Bits<16>>,
 }
 
 impl<const N: usize, const CW: usize, const NCW: usize> LaneBank<N, CW, NCW> {
@@ -76,21 +75,18 @@ impl<const N: usize, const CW: usize, const NCW: usize> LaneBank<N, CW, NCW> {
             cnt: Default::default(),
             cnt_view: Default::default(),
             cnt_n: (0..N).map(|_| ViewedReg::new(storage)).collect(),
-            acc_v: Default::default(),
+            cnt_pack: Pack::new(N),
+            view_pack: Pack::new(N),
             p32: Default::default(),
             pk32: Default::default(),
             rh32: Default::default(),
             eb32: Default::default(),
             e32: Default::default(),
-            acc: Default::default(),
-            sh: Default::default(),
-            c: Default::default(),
             park_n: Default::default(),
             enabled_n: Default::default(),
             off_n: Default::default(),
             k_cnt_enabled: Constant::new(Bits::<CW>::from(0u64)),
             k_cnt_off: Constant::new(Bits::<CW>::from((1u64 << CW) - 1)),
-            k_cw: Constant::new(Bits::<16>::from(CW as u64)),
         }
     }
 }
@@ -107,18 +103,12 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneBank<N, CW
             self.cnt_n[i].d.next = self.cnt_n[i].q.val();
         }
         // The counters, from the registers only.
-        self.acc.next = 0.into();
-        self.acc_v.next = 0.into();
-        self.sh.next = 0.into();
         for i in 0..N {
-            self.c.next = !self.cnt_n[i].q.val();
-            self.acc.next = self.acc.val() | (bit_cast::<NCW, CW>(self.c.val()) << self.sh.val());
-            self.c.next = !self.cnt_n[i].view.val();
-            self.acc_v.next = self.acc_v.val() | (bit_cast::<NCW, CW>(self.c.val()) << self.sh.val());
-            self.sh.next = self.sh.val() + self.k_cw.val();
+            self.cnt_pack.slot[i].next = !self.cnt_n[i].q.val();
+            self.view_pack.slot[i].next = !self.cnt_n[i].view.val();
         }
-        self.cnt.next = self.acc.val();
-        self.cnt_view.next = self.acc_v.val();
+        self.cnt.next = self.cnt_pack.bus.val();
+        self.cnt_view.next = self.view_pack.bus.val();
         // Next values, from the inputs only: INIT loads the live mask; else parked lanes take
         // the park code, rejoined lanes 0, the others hold.
         self.en_next.next = 0.into();
@@ -221,7 +211,7 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneMasks<N, C
         self.eqb.next = 0.into();
         self.sh.next = 0.into();
         for i in 0..N {
-            self.c.next = bit_cast::<CW, NCW>(self.cnt.val() >> self.sh.val());
+            self.c.next = self.cnt.val().get_bits::<CW>(self.sh.val().index());
             self.e.next = self.e.val().replace_bit(i, self.c.val() == self.k_cnt_enabled.val());
             self.live.next = self.live.val().replace_bit(i, self.c.val() != self.k_cnt_off.val());
             self.eqa.next = self.eqa.val().replace_bit(i, self.c.val() == self.rja_code.val());

@@ -3,7 +3,7 @@
 
 use super::enc::{ev, ty, err};
 use super::thread_reg::{Storage, ThreadCtl, ViewedReg};
-use crate::prims::RDff;
+use crate::prims::{Pack, RDff};
 use rust_hdl::prelude::*;
 
 /// `loop_nest` and the sticky `fault`.
@@ -264,12 +264,11 @@ pub struct DebugView<const DW: usize, const IPW: usize, const CICW: usize, const
     ent_call: Signal<Local, Bits<EW>>,
     ent_br: Signal<Local, Bits<EW>>,
     ent_halt: Signal<Local, Bits<EW>>,
-    acc_cic: Signal<Local, Bits<CICW>>,
-    acc_tos: Signal<Local, Bits<TOSW>>,
-    acc_stk: Signal<Local, Bits<STKW>>,
+    /// The three buses, slot 0 = IF, then LOOP, CALL, BR, HALT (see [`Pack`]).
+    pack_cic: Pack<DW, CICW>,
+    pack_tos: Pack<EW, TOSW>,
+    pack_stk: Pack<SW, STKW>,
     k_dw: Constant<Bits<16>>,
-    k_ew: Constant<Bits<16>>,
-    k_sw: Constant<Bits<16>>,
 }
 
 impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const SW: usize, const STKW: usize> Default for DebugView<DW, IPW, CICW, EW, TOSW, SW, STKW> {
@@ -303,12 +302,11 @@ impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, cons
             ent_call: Default::default(),
             ent_br: Default::default(),
             ent_halt: Default::default(),
-            acc_cic: Default::default(),
-            acc_tos: Default::default(),
-            acc_stk: Default::default(),
+            pack_cic: Pack::new(5),
+            pack_tos: Pack::new(5),
+            // HALT's section is one entry: its slot is cut to EW bits
+            pack_stk: Pack::new(5),
             k_dw: Constant::new(Bits::<16>::from(DW as u64)),
-            k_ew: Constant::new(Bits::<16>::from(EW as u64)),
-            k_sw: Constant::new(Bits::<16>::from(SW as u64)),
         }
     }
 }
@@ -316,12 +314,12 @@ impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, cons
 impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, const TOSW: usize, const SW: usize, const STKW: usize> Logic for DebugView<DW, IPW, CICW, EW, TOSW, SW, STKW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.acc_cic.next = bit_cast::<CICW, DW>(self.cic_halt.val());
-        self.acc_cic.next = (self.acc_cic.val() << self.k_dw.val()) | bit_cast::<CICW, DW>(self.cic_br.val());
-        self.acc_cic.next = (self.acc_cic.val() << self.k_dw.val()) | bit_cast::<CICW, DW>(self.cic_call.val());
-        self.acc_cic.next = (self.acc_cic.val() << self.k_dw.val()) | bit_cast::<CICW, DW>(self.cic_loop.val());
-        self.acc_cic.next = (self.acc_cic.val() << self.k_dw.val()) | bit_cast::<CICW, DW>(self.cic_if.val());
-        self.dbg_cic.next = self.acc_cic.val();
+        self.pack_cic.slot[0].next = self.cic_if.val();
+        self.pack_cic.slot[1].next = self.cic_loop.val();
+        self.pack_cic.slot[2].next = self.cic_call.val();
+        self.pack_cic.slot[3].next = self.cic_br.val();
+        self.pack_cic.slot[4].next = self.cic_halt.val();
+        self.dbg_cic.next = self.pack_cic.bus.val();
         self.ent_if.next = 0.into();
         self.ent_loop.next = 0.into();
         self.ent_call.next = 0.into();
@@ -342,18 +340,18 @@ impl<const DW: usize, const IPW: usize, const CICW: usize, const EW: usize, cons
         if self.cic_halt.val() != 0 {
             self.ent_halt.next = bit_cast::<EW, IPW>(self.tos_ip_halt.val()) << self.k_dw.val();
         }
-        self.acc_tos.next = bit_cast::<TOSW, EW>(self.ent_halt.val());
-        self.acc_tos.next = (self.acc_tos.val() << self.k_ew.val()) | bit_cast::<TOSW, EW>(self.ent_br.val());
-        self.acc_tos.next = (self.acc_tos.val() << self.k_ew.val()) | bit_cast::<TOSW, EW>(self.ent_call.val());
-        self.acc_tos.next = (self.acc_tos.val() << self.k_ew.val()) | bit_cast::<TOSW, EW>(self.ent_loop.val());
-        self.acc_tos.next = (self.acc_tos.val() << self.k_ew.val()) | bit_cast::<TOSW, EW>(self.ent_if.val());
-        self.dbg_tos.next = self.acc_tos.val();
+        self.pack_tos.slot[0].next = self.ent_if.val();
+        self.pack_tos.slot[1].next = self.ent_loop.val();
+        self.pack_tos.slot[2].next = self.ent_call.val();
+        self.pack_tos.slot[3].next = self.ent_br.val();
+        self.pack_tos.slot[4].next = self.ent_halt.val();
+        self.dbg_tos.next = self.pack_tos.bus.val();
         // every entry, straight from the stacks (HALT's aux is not stored: 0)
-        self.acc_stk.next = bit_cast::<STKW, IPW>(self.tos_ip_halt.val()) << self.k_dw.val();
-        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_br.val());
-        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_call.val());
-        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_loop.val());
-        self.acc_stk.next = (self.acc_stk.val() << self.k_sw.val()) | bit_cast::<STKW, SW>(self.stk_if.val());
-        self.dbg_stk.next = self.acc_stk.val();
+        self.pack_stk.slot[0].next = self.stk_if.val();
+        self.pack_stk.slot[1].next = self.stk_loop.val();
+        self.pack_stk.slot[2].next = self.stk_call.val();
+        self.pack_stk.slot[3].next = self.stk_br.val();
+        self.pack_stk.slot[4].next = bit_cast::<SW, IPW>(self.tos_ip_halt.val()) << self.k_dw.val();
+        self.dbg_stk.next = self.pack_stk.bus.val();
     }
 }

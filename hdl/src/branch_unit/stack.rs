@@ -5,7 +5,7 @@
 //! CIC, and a push or pop is the same 3:1 mux per entry that an indexed write decoder would need.
 
 use super::thread_reg::{Storage, ThreadCtl, ThreadReg, ViewedReg};
-use crate::prims::RDff;
+use crate::prims::{Pack, RDff};
 use rust_hdl::prelude::*;
 
 /// The stack of one type (IF, LOOP, CALL or BR): `_depth` entries `{ip, aux}` and the CIC.
@@ -46,11 +46,12 @@ pub struct ConvStack<const IPW: usize, const DW: usize, const EW: usize, const S
     /// also `tos_*_view`).
     view_ip: Vec<RDff<Bits<IPW>>>,
     view_aux: Vec<RDff<Bits<DW>>>,
+    /// `stk_view`, in a block of its own (see [`Pack`]); slot j is entry j, `{ip, aux}`.
+    view: Pack<EW, SW>,
     /// One entry of `stk_view` (hdl_gen cannot cast an indexed signal in a loop).
     ent_ip: Signal<Local, Bits<IPW>>,
     ent_aux: Signal<Local, Bits<DW>>,
     k_dw: Constant<Bits<16>>,
-    k_ew: Constant<Bits<16>>,
     _depth: usize,
     _depth1: usize,
     _nview: usize,
@@ -84,10 +85,10 @@ impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> ConvSt
             aux: (0..depth).map(|_| ThreadReg::new(storage)).collect(),
             view_ip: (0..nv * depth).map(|_| RDff::default()).collect(),
             view_aux: (0..nv * depth).map(|_| RDff::default()).collect(),
+            view: Pack::new(depth),
             ent_ip: Default::default(),
             ent_aux: Default::default(),
             k_dw: Constant::new(Bits::<16>::from(DW as u64)),
-            k_ew: Constant::new(Bits::<16>::from(EW as u64)),
             _depth: depth,
             _depth1: depth - 1,
             _nview: nv,
@@ -157,21 +158,18 @@ impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> Logic 
             self.tos_ip_view.next = self.view_ip[i].q.val();
             self.tos_aux_view.next = self.view_aux[i].q.val();
         }
-        // `stk_view`: shifted in from the deepest entry up, so that entry 0 ends in slot 0
-        self.stk_view.next = 0.into();
-        for d1 in self._depth1..self._depth {
-            for j in 0..self._depth {
-                self.ent_ip.next = self.ip[d1 - j].q.val();
-                self.ent_aux.next = self.aux[d1 - j].q.val();
-                for _i in 0..self._nview {
-                    self.ent_ip.next = self.view_ip[d1 - j].q.val();
-                    self.ent_aux.next = self.view_aux[d1 - j].q.val();
-                }
-                self.stk_view.next = (self.stk_view.val() << self.k_ew.val())
-                    | (bit_cast::<SW, IPW>(self.ent_ip.val()) << self.k_dw.val())
-                    | bit_cast::<SW, DW>(self.ent_aux.val());
+        // `stk_view`: entry j (from the top) in slot j
+        for j in 0..self._depth {
+            self.ent_ip.next = self.ip[j].q.val();
+            self.ent_aux.next = self.aux[j].q.val();
+            for _i in 0..self._nview {
+                self.ent_ip.next = self.view_ip[j].q.val();
+                self.ent_aux.next = self.view_aux[j].q.val();
             }
+            self.view.slot[j].next = (bit_cast::<EW, IPW>(self.ent_ip.val()) << self.k_dw.val())
+                | bit_cast::<EW, DW>(self.ent_aux.val());
         }
+        self.stk_view.next = self.view.bus.val();
     }
 }
 
