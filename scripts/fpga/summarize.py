@@ -41,6 +41,8 @@ GOALS = {
     ("region_addr_gen", "small"): {"up5k": 40, "hx8k": 100, "ecp5-85f": 150},
     ("region_addr_gen", "rf64"): {"up5k": 40, "hx8k": 100, "ecp5-85f": 150},
     ("region_addr_gen", "default"): {"ecp5-85f": 150},
+    # the same register file at pipe 6 (configs/region_addr_gen-default_p6.toml)
+    ("region_addr_gen", "default_p6"): {"ecp5-85f": 150},
     ("branch_unit", "small"): {"up5k": 40, "hx8k": 100, "ecp5-85f": 150},
     ("branch_unit", "t8"): {"hx8k": 80, "ecp5-85f": 150},
     ("trap_controller", "small"): {"up5k": 40, "hx8k": 100, "ecp5-85f": 150},

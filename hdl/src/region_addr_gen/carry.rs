@@ -1,5 +1,6 @@
 //! `Carry`: the descriptor-wide fields that travel with a descriptor through one join of the RAG
 //! pipeline (a register or a wire, as `pipe` decides): the error and warning bits found so far,
+//! log2 E, log2 N and the tag; and `ShapeCarry`, the region shape through joins 0..2.
 
 use super::{ERR_W, TAG_W, WARN_W};
 use crate::prims::StageReg;
@@ -21,12 +22,6 @@ pub struct Carry {
     pub es_in: Signal<In, Bits<2>>,
     /// log2 N.
     pub exec_log2_in: Signal<In, Bits<3>>,
-    /// log2 W.
-    pub width_log2_in: Signal<In, Bits<3>>,
-    /// log2 H.
-    pub height_log2_in: Signal<In, Bits<3>>,
-    /// Column-major order.
-    pub colmajor_in: Signal<In, Bit>,
     /// Operand tag.
     pub tag_in: Signal<In, Bits<TAG_W>>,
     /// `err_in` after the join.
@@ -37,21 +32,12 @@ pub struct Carry {
     pub es_out: Signal<Out, Bits<2>>,
     /// `exec_log2_in` after the join.
     pub exec_log2_out: Signal<Out, Bits<3>>,
-    /// `width_log2_in` after the join.
-    pub width_log2_out: Signal<Out, Bits<3>>,
-    /// `height_log2_in` after the join.
-    pub height_log2_out: Signal<Out, Bits<3>>,
-    /// `colmajor_in` after the join.
-    pub colmajor_out: Signal<Out, Bit>,
     /// `tag_in` after the join.
     pub tag_out: Signal<Out, Bits<TAG_W>>,
     err: StageReg<Bits<ERR_W>>,
     warn: StageReg<Bits<WARN_W>>,
     es: StageReg<Bits<2>>,
     exec_log2: StageReg<Bits<3>>,
-    width_log2: StageReg<Bits<3>>,
-    height_log2: StageReg<Bits<3>>,
-    colmajor: StageReg<Bit>,
     tag: StageReg<Bits<TAG_W>>,
 }
 
@@ -65,25 +51,16 @@ impl Carry {
             warn_in: Default::default(),
             es_in: Default::default(),
             exec_log2_in: Default::default(),
-            width_log2_in: Default::default(),
-            height_log2_in: Default::default(),
-            colmajor_in: Default::default(),
             tag_in: Default::default(),
             err_out: Default::default(),
             warn_out: Default::default(),
             es_out: Default::default(),
             exec_log2_out: Default::default(),
-            width_log2_out: Default::default(),
-            height_log2_out: Default::default(),
-            colmajor_out: Default::default(),
             tag_out: Default::default(),
             err: StageReg::new(registered),
             warn: StageReg::new(registered),
             es: StageReg::new(registered),
             exec_log2: StageReg::new(registered),
-            width_log2: StageReg::new(registered),
-            height_log2: StageReg::new(registered),
-            colmajor: StageReg::new(registered),
             tag: StageReg::new(registered),
         }
     }
@@ -96,41 +73,92 @@ impl Logic for Carry {
         self.warn.clock.next = self.clock.val();
         self.es.clock.next = self.clock.val();
         self.exec_log2.clock.next = self.clock.val();
-        self.width_log2.clock.next = self.clock.val();
-        self.height_log2.clock.next = self.clock.val();
-        self.colmajor.clock.next = self.clock.val();
         self.tag.clock.next = self.clock.val();
         self.err.rst.next = self.rst.val();
         self.warn.rst.next = self.rst.val();
         self.es.rst.next = self.rst.val();
         self.exec_log2.rst.next = self.rst.val();
-        self.width_log2.rst.next = self.rst.val();
-        self.height_log2.rst.next = self.rst.val();
-        self.colmajor.rst.next = self.rst.val();
         self.tag.rst.next = self.rst.val();
         self.err.en.next = self.en.val();
         self.warn.en.next = self.en.val();
         self.es.en.next = self.en.val();
         self.exec_log2.en.next = self.en.val();
-        self.width_log2.en.next = self.en.val();
-        self.height_log2.en.next = self.en.val();
-        self.colmajor.en.next = self.en.val();
         self.tag.en.next = self.en.val();
         self.err.d.next = self.err_in.val();
         self.warn.d.next = self.warn_in.val();
         self.es.d.next = self.es_in.val();
         self.exec_log2.d.next = self.exec_log2_in.val();
-        self.width_log2.d.next = self.width_log2_in.val();
-        self.height_log2.d.next = self.height_log2_in.val();
-        self.colmajor.d.next = self.colmajor_in.val();
         self.tag.d.next = self.tag_in.val();
         self.err_out.next = self.err.q.val();
         self.warn_out.next = self.warn.q.val();
         self.es_out.next = self.es.q.val();
         self.exec_log2_out.next = self.exec_log2.q.val();
+        self.tag_out.next = self.tag.q.val();
+    }
+}
+
+/// The region shape (log2 W, log2 H, column-major) through one of joins 0..2 (a register or a
+/// wire). Apart from `Carry` because join 3 carries the shape decoded (the one-hot select of
+/// `channels::LookupSelect`), not these fields.
+#[derive(LogicBlock)]
+pub struct ShapeCarry {
+    /// Clock of the join's registers.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub rst: Signal<In, Bit>,
+    /// The join loads.
+    pub en: Signal<In, Bit>,
+    /// log2 W.
+    pub width_log2_in: Signal<In, Bits<3>>,
+    /// log2 H.
+    pub height_log2_in: Signal<In, Bits<3>>,
+    /// Column-major order.
+    pub colmajor_in: Signal<In, Bit>,
+    /// `width_log2_in` after the join.
+    pub width_log2_out: Signal<Out, Bits<3>>,
+    /// `height_log2_in` after the join.
+    pub height_log2_out: Signal<Out, Bits<3>>,
+    /// `colmajor_in` after the join.
+    pub colmajor_out: Signal<Out, Bit>,
+    width_log2: StageReg<Bits<3>>,
+    height_log2: StageReg<Bits<3>>,
+    colmajor: StageReg<Bit>,
+}
+
+impl ShapeCarry {
+    pub fn new(registered: bool) -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            en: Default::default(),
+            width_log2_in: Default::default(),
+            height_log2_in: Default::default(),
+            colmajor_in: Default::default(),
+            width_log2_out: Default::default(),
+            height_log2_out: Default::default(),
+            colmajor_out: Default::default(),
+            width_log2: StageReg::new(registered),
+            height_log2: StageReg::new(registered),
+            colmajor: StageReg::new(registered),
+        }
+    }
+}
+
+impl Logic for ShapeCarry {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, width_log2, height_log2, colmajor);
+        self.width_log2.rst.next = self.rst.val();
+        self.height_log2.rst.next = self.rst.val();
+        self.colmajor.rst.next = self.rst.val();
+        self.width_log2.en.next = self.en.val();
+        self.height_log2.en.next = self.en.val();
+        self.colmajor.en.next = self.en.val();
+        self.width_log2.d.next = self.width_log2_in.val();
+        self.height_log2.d.next = self.height_log2_in.val();
+        self.colmajor.d.next = self.colmajor_in.val();
         self.width_log2_out.next = self.width_log2.q.val();
         self.height_log2_out.next = self.height_log2.q.val();
         self.colmajor_out.next = self.colmajor.q.val();
-        self.tag_out.next = self.tag.q.val();
     }
 }

@@ -21,21 +21,70 @@ use super::{Config, ERR_W, RAW_W, TAG_W, WARN_W};
 use crate::prims::StageReg;
 use rust_hdl::prelude::*;
 
+/// The look-up's select, one-hot, decoded a section before the look-up and registered at join 3:
+/// the look-up is then one AND-OR level per entry bit instead of a compare of log2 W behind the
+/// join, whose three bits fanned out to every channel's mux (the default config's ECP5 worst path
+/// at pipe 6: `carry3.width_log2` → look-up, 5 LUT levels, 77 % routing).
+#[derive(LogicBlock)]
+pub struct LookupSelect {
+    /// log2 W.
+    pub width_log2: Signal<In, Bits<3>>,
+    /// log2 H.
+    pub height_log2: Signal<In, Bits<3>>,
+    /// Column-major order (already 0 without COLMAJOR_EN).
+    pub colmajor: Signal<In, Bit>,
+    /// Row-major: bit w for log2 W = w < log2 N_MAX, bit log2 N_MAX for log2 W ≥ log2 N_MAX
+    /// (every channel i then sits at x = i, y = 0: one case, not 8 − log2 N_MAX cases ORed in the
+    /// look-up); the same for column-major and log2 H from bit 8. Bits above are 0 (constant
+    /// flops, removed by synthesis).
+    pub look_sel: Signal<Out, Bits<16>>,
+    /// 0..8, the values of a 3-bit log2 W / log2 H.
+    k_w: Vec<Constant<Bits<3>>>,
+    /// log2 N_MAX.
+    _ln: usize,
+}
+
+impl LookupSelect {
+    pub fn new(n_max: usize) -> Self {
+        assert!(n_max.is_power_of_two() && n_max <= 128);
+        Self {
+            width_log2: Default::default(),
+            height_log2: Default::default(),
+            colmajor: Default::default(),
+            look_sel: Default::default(),
+            k_w: (0..8u64).map(|w| Constant::new(w.to_bits())).collect(),
+            _ln: n_max.trailing_zeros() as usize,
+        }
+    }
+}
+
+impl Logic for LookupSelect {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.look_sel.next = 0.into();
+        for w in 0..self._ln {
+            self.look_sel.next = self.look_sel.val().replace_bit(w, !self.colmajor.val() & (self.width_log2.val() == self.k_w[w].val()));
+            self.look_sel.next = self.look_sel.val().replace_bit(w + 8, self.colmajor.val() & (self.height_log2.val() == self.k_w[w].val()));
+        }
+        for w in self._ln..(self._ln + 1) {
+            self.look_sel.next = self.look_sel.val().replace_bit(w, !self.colmajor.val() & (self.width_log2.val() >= self.k_w[w].val()));
+            self.look_sel.next = self.look_sel.val().replace_bit(w + 8, self.colmajor.val() & (self.height_log2.val() >= self.k_w[w].val()));
+        }
+    }
+}
+
 /// Each channel's column and row entry: channel i sits at x = i mod W, y = i div W (row-major;
 /// column-major swaps them with H). W and H are powers of two, so for each log2 W the entry is
-/// fixed at generation time: the look-up is an 8:1 mux on log2 W (or log2 H) per channel.
+/// fixed at generation time: the look-up is an 8:1 AND-OR on the one-hot `look_sel` per channel.
 #[derive(LogicBlock)]
 pub struct ChannelLookup<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     /// col[x] = (origin + x·E·HS) mod RF, `[A_W·x +: A_W]`.
     pub col_tab: Signal<In, Bits<ADDRW>>,
     /// row[y] = y·E·VS mod RF.
     pub row_tab: Signal<In, Bits<ADDRW>>,
-    /// log2 W.
-    pub width_log2: Signal<In, Bits<3>>,
-    /// log2 H.
-    pub height_log2: Signal<In, Bits<3>>,
-    /// Column-major order.
-    pub colmajor: Signal<In, Bit>,
+    /// The shape, one-hot ([`LookupSelect`]): bit w row-major with log2 W = w, bit 8 + w
+    /// column-major with log2 H = w.
+    pub look_sel: Signal<In, Bits<16>>,
     /// Channel i's column entry col[x], `[A_W·i +: A_W]`.
     pub col: Signal<Out, Bits<ADDRW>>,
     /// Channel i's row entry row[y], `[A_W·i +: A_W]`.
@@ -45,10 +94,14 @@ pub struct ChannelLookup<const NMAX: usize, const AW: usize, const ADDRW: usize>
     /// inner dimension of size 2^w) and of entry `i >> w` (along the outer one).
     k_mod_slot: Vec<Constant<Bits<16>>>,
     k_div_slot: Vec<Constant<Bits<16>>>,
-    /// 0..8, the values of a 3-bit log2 W / log2 H.
-    k_w: Vec<Constant<Bits<3>>>,
     col_i: Signal<Local, Bits<AW>>,
     row_i: Signal<Local, Bits<AW>>,
+    /// One AND term each: the entry if its select bit is set, else 0 (col/row, row- or
+    /// column-major).
+    t_col_r: Signal<Local, Bits<AW>>,
+    t_row_r: Signal<Local, Bits<AW>>,
+    t_col_c: Signal<Local, Bits<AW>>,
+    t_row_c: Signal<Local, Bits<AW>>,
 }
 
 impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Default for ChannelLookup<NMAX, AW, ADDRW> {
@@ -56,17 +109,18 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Default for Channel
         Self {
             col_tab: Default::default(),
             row_tab: Default::default(),
-            width_log2: Default::default(),
-            height_log2: Default::default(),
-            colmajor: Default::default(),
+            look_sel: Default::default(),
             col: Default::default(),
             row: Default::default(),
             k_slot: (0..NMAX).map(|i| Constant::new(((AW * i) as u64).to_bits())).collect(),
             k_mod_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) % (1 << (j % 8)))) as u64).to_bits())).collect(),
             k_div_slot: (0..NMAX * 8).map(|j| Constant::new(((AW * ((j / 8) >> (j % 8))) as u64).to_bits())).collect(),
-            k_w: (0..8u64).map(|w| Constant::new(w.to_bits())).collect(),
             col_i: Default::default(),
             row_i: Default::default(),
+            t_col_r: Default::default(),
+            t_row_r: Default::default(),
+            t_col_c: Default::default(),
+            t_row_c: Default::default(),
         }
     }
 }
@@ -79,15 +133,23 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for ChannelLo
         for i in 0..NMAX {
             self.col_i.next = 0.into();
             self.row_i.next = 0.into();
+            // an OR of AND terms (the select is one-hot), not a chain of ifs: as a priority chain
+            // of 2:1 muxes it synthesised to 5 LUT levels on the ECP5
             for w in 0..8 {
-                if !self.colmajor.val() & (self.width_log2.val() == self.k_w[w].val()) {
-                    self.col_i.next = self.col_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
-                    self.row_i.next = self.row_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
+                self.t_col_r.next = 0.into();
+                self.t_row_r.next = 0.into();
+                self.t_col_c.next = 0.into();
+                self.t_row_c.next = 0.into();
+                if self.look_sel.val().get_bit(w) {
+                    self.t_col_r.next = self.col_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.t_row_r.next = self.row_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
                 }
-                if self.colmajor.val() & (self.height_log2.val() == self.k_w[w].val()) {
-                    self.row_i.next = self.row_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
-                    self.col_i.next = self.col_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
+                if self.look_sel.val().get_bit(w + 8) {
+                    self.t_row_c.next = self.row_tab.val().get_bits::<AW>(self.k_mod_slot[i * 8 + w].val().index());
+                    self.t_col_c.next = self.col_tab.val().get_bits::<AW>(self.k_div_slot[i * 8 + w].val().index());
                 }
+                self.col_i.next = self.col_i.val() | self.t_col_r.val() | self.t_col_c.val();
+                self.row_i.next = self.row_i.val() | self.t_row_r.val() | self.t_row_c.val();
             }
             self.col.next = self.col.val() | (bit_cast::<ADDRW, AW>(self.col_i.val()) << self.k_slot[i].val());
             self.row.next = self.row.val() | (bit_cast::<ADDRW, AW>(self.row_i.val()) << self.k_slot[i].val());
@@ -303,12 +365,8 @@ pub struct Channels<const NMAX: usize, const AW: usize, const ADDRW: usize> {
     pub es: Signal<In, Bits<2>>,
     /// log2 N.
     pub exec_log2: Signal<In, Bits<3>>,
-    /// log2 W.
-    pub width_log2: Signal<In, Bits<3>>,
-    /// log2 H.
-    pub height_log2: Signal<In, Bits<3>>,
-    /// Column-major order.
-    pub colmajor: Signal<In, Bit>,
+    /// The shape, one-hot ([`LookupSelect`]).
+    pub look_sel: Signal<In, Bits<16>>,
     /// Error bits of the descriptor.
     pub err_in: Signal<In, Bits<ERR_W>>,
     /// Warning bits so far.
@@ -360,9 +418,7 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Channels<NMAX, AW, 
             row_tab: Default::default(),
             es: Default::default(),
             exec_log2: Default::default(),
-            width_log2: Default::default(),
-            height_log2: Default::default(),
-            colmajor: Default::default(),
+            look_sel: Default::default(),
             err_in: Default::default(),
             warn_in: Default::default(),
             tag_in: Default::default(),
@@ -426,9 +482,7 @@ impl<const NMAX: usize, const AW: usize, const ADDRW: usize> Logic for Channels<
         // ---- look-up ----
         self.lookup.col_tab.next = self.col_tab.val();
         self.lookup.row_tab.next = self.row_tab.val();
-        self.lookup.width_log2.next = self.width_log2.val();
-        self.lookup.height_log2.next = self.height_log2.val();
-        self.lookup.colmajor.next = self.colmajor.val();
+        self.lookup.look_sel.next = self.look_sel.val();
         // ---- join 4 ----
         self.j4_col.d.next = self.lookup.col.val();
         self.j4_row.d.next = self.lookup.row.val();

@@ -127,5 +127,5 @@ impl CycleModel for RagBist {
 
 /// This block's entry in the BIST registry (`super::registry`).
 pub fn entry() -> super::BistEntry {
-    super::entry_of("region_addr_gen", &["small", "rf64", "default"], |all| all.region_addr_gen, hdl::bist::region_addr_gen::dut_module, |c| Box::new(RagBist::new(c)), hdl::bist::region_addr_gen::emit)
+    super::entry_of("region_addr_gen", &["small", "rf64", "default", "default_p6"], |all| all.region_addr_gen, hdl::bist::region_addr_gen::dut_module, |c| Box::new(RagBist::new(c)), hdl::bist::region_addr_gen::emit)
 }
