@@ -38,7 +38,7 @@ pub struct LookupSelect {
     /// look-up); the same for column-major and log2 H from bit 8. Bits above are 0 (constant
     /// flops, removed by synthesis).
     pub look_sel: Signal<Out, Bits<16>>,
-    /// 0..8, the values of a 3-bit log2 W / log2 H.
+    /// 0..=log2 N_MAX, the values of log2 W / log2 H the select compares with.
     k_w: Vec<Constant<Bits<3>>>,
     /// log2 N_MAX.
     _ln: usize,
@@ -52,7 +52,8 @@ impl LookupSelect {
             height_log2: Default::default(),
             colmajor: Default::default(),
             look_sel: Default::default(),
-            k_w: (0..8u64).map(|w| Constant::new(w.to_bits())).collect(),
+            // only the values the select compares with (an unused constant fails the lint)
+            k_w: (0..=n_max.trailing_zeros() as u64).map(|w| Constant::new(w.to_bits())).collect(),
             _ln: n_max.trailing_zeros() as usize,
         }
     }
