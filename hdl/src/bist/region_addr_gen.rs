@@ -21,7 +21,11 @@
 //!   `reg = s.reg >= NR ? s.reg - NR : s.reg`; sub, hs, vs, is_dst raw.
 //! * `in_valid = s.in_valid | s.tag[3]`, `out_ready = s.out_ready | s.tag[2]` (3/4 each), the
 //!   tag itself raw.
+//! * The shaped inputs pass one register (reset with the DUT) before the DUT: the DUT sees in
+//!   cycle t the stimulus of cycle t − 1 (zeros in the first cycle after reset), so the shaping
+//!   is not on the DUT's input paths.
 
+use crate::prims::RDff;
 use super::{BistCore, BistParams};
 use crate::emit::{emit_module, EmitError, EmittedModule};
 use crate::region_addr_gen::enc::type_code;
@@ -79,11 +83,53 @@ bist_top! {
         ex: Signal<Local, Bits<3>> = Default::default(),
         wd: Signal<Local, Bits<3>> = Default::default(),
         rg: Signal<Local, Bits<RNW>> = Default::default(),
+        /// The shaped stimulus, registered: the DUT's inputs come from flops, so the shaping's
+        /// compares and subtracts are not on the DUT's input paths (they were the UP5K/HX8K
+        /// worst paths: stimulus -> `min(width, exec)` -> decode).
+        r_in_valid: RDff<Bit> = Default::default(),
+        r_in_enc_err: RDff<Bit> = Default::default(),
+        r_in_reg: RDff<Bits<RNW>> = Default::default(),
+        r_in_sub: RDff<Bits<RBW>> = Default::default(),
+        r_in_type: RDff<Bits<3>> = Default::default(),
+        r_in_exec_log2: RDff<Bits<3>> = Default::default(),
+        r_in_width_log2: RDff<Bits<3>> = Default::default(),
+        r_in_hs: RDff<Bits<7>> = Default::default(),
+        r_in_vs: RDff<Bits<8>> = Default::default(),
+        r_in_is_dst: RDff<Bit> = Default::default(),
+        r_in_colmajor: RDff<Bit> = Default::default(),
+        r_in_tag: RDff<Bits<4>> = Default::default(),
+        r_out_ready: RDff<Bit> = Default::default(),
     }
     pub fn new(cfg: &Config, p: &BistParams) -> Self;
     #[hdl_gen]
     fn update(&mut self) {
-        // Block side: shaped stimulus (see the module docs).
+        // Block side: shaped stimulus (see the module docs), registered once.
+        self.r_in_valid.clock.next = self.clk.val();
+        self.r_in_valid.rst.next = self.core.dut_rst.val();
+        self.r_in_enc_err.clock.next = self.clk.val();
+        self.r_in_enc_err.rst.next = self.core.dut_rst.val();
+        self.r_in_reg.clock.next = self.clk.val();
+        self.r_in_reg.rst.next = self.core.dut_rst.val();
+        self.r_in_sub.clock.next = self.clk.val();
+        self.r_in_sub.rst.next = self.core.dut_rst.val();
+        self.r_in_type.clock.next = self.clk.val();
+        self.r_in_type.rst.next = self.core.dut_rst.val();
+        self.r_in_exec_log2.clock.next = self.clk.val();
+        self.r_in_exec_log2.rst.next = self.core.dut_rst.val();
+        self.r_in_width_log2.clock.next = self.clk.val();
+        self.r_in_width_log2.rst.next = self.core.dut_rst.val();
+        self.r_in_hs.clock.next = self.clk.val();
+        self.r_in_hs.rst.next = self.core.dut_rst.val();
+        self.r_in_vs.clock.next = self.clk.val();
+        self.r_in_vs.rst.next = self.core.dut_rst.val();
+        self.r_in_is_dst.clock.next = self.clk.val();
+        self.r_in_is_dst.rst.next = self.core.dut_rst.val();
+        self.r_in_colmajor.clock.next = self.clk.val();
+        self.r_in_colmajor.rst.next = self.core.dut_rst.val();
+        self.r_in_tag.clock.next = self.clk.val();
+        self.r_in_tag.rst.next = self.core.dut_rst.val();
+        self.r_out_ready.clock.next = self.clk.val();
+        self.r_out_ready.rst.next = self.core.dut_rst.val();
         self.wild.next = self.core.stim.val().get_bit(1) & self.core.stim.val().get_bit(self.k_s_colmajor.val().index());
         self.ty.next = self.core.stim.val().get_bits::<3>(self.k_s_type.val().index());
         self.ex.next = self.core.stim.val().get_bits::<3>(self.k_s_exec.val().index());
@@ -103,20 +149,33 @@ bist_top! {
                 self.rg.next = self.rg.val() - self.k_nr.val().get_bits::<RNW>(0);
             }
         }
-        self.dut.in_valid.next = self.core.stim.val().get_bit(0) | self.core.stim.val().get_bit(self.k_s_tag3.val().index());
-        self.dut.in_enc_err.next = self.wild.val() & self.core.stim.val().get_bit(self.k_s_tag.val().index());
-        self.dut.in_reg.next = self.rg.val();
-        self.dut.in_sub.next = self.core.stim.val().get_bits::<RBW>(self.k_s_sub.val().index());
-        self.dut.in_type.next = self.ty.val();
-        self.dut.in_exec_log2.next = self.ex.val();
-        self.dut.in_width_log2.next = self.wd.val();
-        self.dut.in_hs.next = self.core.stim.val().get_bits::<7>(self.k_s_hs.val().index());
-        self.dut.in_vs.next = self.core.stim.val().get_bits::<8>(self.k_s_vs.val().index());
-        self.dut.in_is_dst.next = self.core.stim.val().get_bit(self.k_s_is_dst.val().index());
-        self.dut.in_colmajor.next = self.wild.val() & self.core.stim.val().get_bit(self.k_s_tag1.val().index());
-        self.dut.in_tag.next = self.core.stim.val().get_bits::<4>(self.k_s_tag.val().index());
-        self.dut.out_ready.next = self.core.stim.val().get_bit(self.k_s_out_ready.val().index())
+        self.r_in_valid.d.next = self.core.stim.val().get_bit(0) | self.core.stim.val().get_bit(self.k_s_tag3.val().index());
+        self.dut.in_valid.next = self.r_in_valid.q.val();
+        self.r_in_enc_err.d.next = self.wild.val() & self.core.stim.val().get_bit(self.k_s_tag.val().index());
+        self.dut.in_enc_err.next = self.r_in_enc_err.q.val();
+        self.r_in_reg.d.next = self.rg.val();
+        self.dut.in_reg.next = self.r_in_reg.q.val();
+        self.r_in_sub.d.next = self.core.stim.val().get_bits::<RBW>(self.k_s_sub.val().index());
+        self.dut.in_sub.next = self.r_in_sub.q.val();
+        self.r_in_type.d.next = self.ty.val();
+        self.dut.in_type.next = self.r_in_type.q.val();
+        self.r_in_exec_log2.d.next = self.ex.val();
+        self.dut.in_exec_log2.next = self.r_in_exec_log2.q.val();
+        self.r_in_width_log2.d.next = self.wd.val();
+        self.dut.in_width_log2.next = self.r_in_width_log2.q.val();
+        self.r_in_hs.d.next = self.core.stim.val().get_bits::<7>(self.k_s_hs.val().index());
+        self.dut.in_hs.next = self.r_in_hs.q.val();
+        self.r_in_vs.d.next = self.core.stim.val().get_bits::<8>(self.k_s_vs.val().index());
+        self.dut.in_vs.next = self.r_in_vs.q.val();
+        self.r_in_is_dst.d.next = self.core.stim.val().get_bit(self.k_s_is_dst.val().index());
+        self.dut.in_is_dst.next = self.r_in_is_dst.q.val();
+        self.r_in_colmajor.d.next = self.wild.val() & self.core.stim.val().get_bit(self.k_s_tag1.val().index());
+        self.dut.in_colmajor.next = self.r_in_colmajor.q.val();
+        self.r_in_tag.d.next = self.core.stim.val().get_bits::<4>(self.k_s_tag.val().index());
+        self.dut.in_tag.next = self.r_in_tag.q.val();
+        self.r_out_ready.d.next = self.core.stim.val().get_bit(self.k_s_out_ready.val().index())
             | self.core.stim.val().get_bit(self.k_s_tag2.val().index());
+        self.dut.out_ready.next = self.r_out_ready.q.val();
         self.core.resp.next = bit_cast::<RW, 1>(self.dut.in_ready.val().into())
             | (bit_cast::<RW, 1>(self.dut.out_valid.val().into()) << self.k_r_valid.val())
             | (bit_cast::<RW, ADDRW>(self.dut.out_addr.val()) << self.k_r_addr.val())

@@ -85,17 +85,20 @@ impl CycleModel for RagCycles {
 pub struct RagBist {
     pub inner: RagCycles,
     buf: Vec<u32>,
+    /// The BIST top's input register: the shaped stimulus of the cycle before (zeros after reset).
+    prev: Vec<u32>,
 }
 
 impl RagBist {
     pub fn new(cfg: &hdl::region_addr_gen::Config) -> Self {
-        RagBist { inner: RagCycles::new(cfg), buf: Vec::new() }
+        RagBist { inner: RagCycles::new(cfg), buf: Vec::new(), prev: Vec::new() }
     }
 }
 
 impl CycleModel for RagBist {
     fn reset(&mut self) {
         self.inner.reset();
+        self.prev.iter_mut().for_each(|x| *x = 0);
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
         self.buf.clear();
@@ -119,6 +122,12 @@ impl CycleModel for RagBist {
         }
         b[w.i("in_valid")] = i[w.i("in_valid")] | bits(tag, 3, 1);
         b[w.i("out_ready")] = i[w.i("out_ready")] | bits(tag, 2, 1);
+        // the DUT sees last cycle's shaped stimulus (the top's input register), this cycle's
+        // is what the register loads
+        if self.prev.len() != self.buf.len() {
+            self.prev = vec![0; self.buf.len()];
+        }
+        std::mem::swap(&mut self.prev, &mut self.buf);
         let buf = std::mem::take(&mut self.buf);
         self.inner.step(&buf, o);
         self.buf = buf;
