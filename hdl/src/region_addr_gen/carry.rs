@@ -1,7 +1,9 @@
 //! `Carry`: the descriptor-wide fields that travel with a descriptor through one join of the RAG
 //! pipeline (a register or a wire, as `pipe` decides): the error and warning bits found so far,
-//! log2 E, log2 N and the tag; and `ShapeCarry`, the region shape through joins 0..2.
+//! log2 E, log2 N and the tag; `ShapeCarry`, the region shape through one of joins 0..2; and
+//! `ShapeLine`, the shape's whole way from the decode to the look-up's select after join 3.
 
+use super::channels::LookupSelect;
 use super::{ERR_W, TAG_W, WARN_W};
 use crate::prims::StageReg;
 use rust_hdl::prelude::*;
@@ -160,5 +162,84 @@ impl Logic for ShapeCarry {
         self.width_log2_out.next = self.width_log2.q.val();
         self.height_log2_out.next = self.height_log2.q.val();
         self.colmajor_out.next = self.colmajor.q.val();
+    }
+}
+
+/// The region shape from the decode to the channel look-up: through joins 0..2 as log2 W, log2 H
+/// and column-major (`ShapeCarry`), decoded beside table-hi into the look-up's one-hot select
+/// (`LookupSelect`) and registered at join 3.
+#[derive(LogicBlock)]
+pub struct ShapeLine {
+    /// Clock of the joins' registers.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub rst: Signal<In, Bit>,
+    /// The joins' load enables (`Handshake::load`; bits 0..3 are read).
+    pub load: Signal<In, Bits<8>>,
+    /// log2 W from the decode.
+    pub width_log2: Signal<In, Bits<3>>,
+    /// log2 H from the decode.
+    pub height_log2: Signal<In, Bits<3>>,
+    /// Column-major order (already 0 without COLMAJOR_EN).
+    pub colmajor: Signal<In, Bit>,
+    /// log2 W after join 0 (for the stride section).
+    pub width_log2_j0: Signal<Out, Bits<3>>,
+    /// The look-up's select after join 3.
+    pub look_sel: Signal<Out, Bits<16>>,
+    shape0: ShapeCarry,
+    shape1: ShapeCarry,
+    shape2: ShapeCarry,
+    select: LookupSelect,
+    j3_look_sel: StageReg<Bits<16>>,
+}
+
+impl ShapeLine {
+    /// `joins[k]`: join k is a register (`handshake::LEVELS_OF_PIPE`).
+    pub fn new(joins: &[bool], n_max: usize) -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            load: Default::default(),
+            width_log2: Default::default(),
+            height_log2: Default::default(),
+            colmajor: Default::default(),
+            width_log2_j0: Default::default(),
+            look_sel: Default::default(),
+            shape0: ShapeCarry::new(joins[0]),
+            shape1: ShapeCarry::new(joins[1]),
+            shape2: ShapeCarry::new(joins[2]),
+            select: LookupSelect::new(n_max),
+            j3_look_sel: StageReg::new(joins[3]),
+        }
+    }
+}
+
+impl Logic for ShapeLine {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, shape0, shape1, shape2, j3_look_sel);
+        self.shape0.rst.next = self.rst.val();
+        self.shape1.rst.next = self.rst.val();
+        self.shape2.rst.next = self.rst.val();
+        self.j3_look_sel.rst.next = self.rst.val();
+        self.shape0.en.next = self.load.val().get_bit(0);
+        self.shape1.en.next = self.load.val().get_bit(1);
+        self.shape2.en.next = self.load.val().get_bit(2);
+        self.j3_look_sel.en.next = self.load.val().get_bit(3);
+        self.shape0.width_log2_in.next = self.width_log2.val();
+        self.shape0.height_log2_in.next = self.height_log2.val();
+        self.shape0.colmajor_in.next = self.colmajor.val();
+        self.shape1.width_log2_in.next = self.shape0.width_log2_out.val();
+        self.shape1.height_log2_in.next = self.shape0.height_log2_out.val();
+        self.shape1.colmajor_in.next = self.shape0.colmajor_out.val();
+        self.shape2.width_log2_in.next = self.shape1.width_log2_out.val();
+        self.shape2.height_log2_in.next = self.shape1.height_log2_out.val();
+        self.shape2.colmajor_in.next = self.shape1.colmajor_out.val();
+        self.select.width_log2.next = self.shape2.width_log2_out.val();
+        self.select.height_log2.next = self.shape2.height_log2_out.val();
+        self.select.colmajor.next = self.shape2.colmajor_out.val();
+        self.j3_look_sel.d.next = self.select.look_sel.val();
+        self.width_log2_j0.next = self.shape0.width_log2_out.val();
+        self.look_sel.next = self.j3_look_sel.q.val();
     }
 }

@@ -19,8 +19,8 @@
 //! `StageReg`): its synchronous reset sits in its clocked block, so no next-state logic reads `rst`.
 //! The joins' data registers load on their level's `ready` (`Handshake::load`), valid or not.
 
-use super::carry::{Carry, ShapeCarry};
-use super::channels::{Channels, LookupSelect};
+use super::carry::{Carry, ShapeLine};
+use super::channels::Channels;
 use super::decode::Decode;
 use super::handshake::{Handshake, LEVELS_OF_PIPE};
 use super::range::{RangeCheck, SpanEnd};
@@ -85,7 +85,8 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     decode: Decode<RNW, RBW, AW>,
     // join 0: decode | stride
     carry0: Carry,
-    shape0: ShapeCarry,
+    /// The shape from the decode to the look-up's select (joins 0..3).
+    shape: ShapeLine,
     j0_hs_mod: StageReg<Bits<AW>>,
     j0_vs_mod: StageReg<Bits<AW>>,
     j0_hs_w: StageReg<Bits<RAW_W>>,
@@ -96,7 +97,6 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     stride: Stride<AW>,
     // join 1: stride | table-lo
     carry1: Carry,
-    shape1: ShapeCarry,
     j1_col_step: StageReg<Bits<AW>>,
     j1_row_step: StageReg<Bits<AW>>,
     /// (E·HS mod RF − RF) and (E·VS mod RF − RF) mod 2^A_W: the level adders' second operand.
@@ -112,7 +112,6 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     ends: SpanEnd<AW>,
     // join 2: table-lo | table-hi
     carry2: Carry,
-    shape2: ShapeCarry,
     j2_col_tab: StageReg<Bits<ADDRW>>,
     j2_row_tab: StageReg<Bits<ADDRW>>,
     j2_col_step: StageReg<Bits<AW>>,
@@ -131,9 +130,6 @@ pub struct Rag<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: 
     carry3: Carry,
     j3_col_tab: StageReg<Bits<ADDRW>>,
     j3_row_tab: StageReg<Bits<ADDRW>>,
-    /// The look-up's one-hot select, decoded in table-hi beside the tables.
-    look_select: LookupSelect,
-    j3_look_sel: StageReg<Bits<16>>,
     channels: Channels<NMAX, AW, ADDRW>,
     // output register (§6.3: holds while out_valid and not out_ready)
     out_addr_r: StageReg<Bits<ADDRW>>,
@@ -194,7 +190,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             hs: Handshake::new(cfg.pipe as usize),
             decode: Decode::new(cfg),
             carry0: Carry::new(joins[0]),
-            shape0: ShapeCarry::new(joins[0]),
+            shape: ShapeLine::new(&joins, NMAX),
             j0_hs_mod: StageReg::new(joins[0]),
             j0_vs_mod: StageReg::new(joins[0]),
             j0_hs_w: StageReg::new(joins[0]),
@@ -204,7 +200,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             j0_origin: StageReg::new(joins[0]),
             stride: Stride::new(cfg),
             carry1: Carry::new(joins[1]),
-            shape1: ShapeCarry::new(joins[1]),
             j1_col_step: StageReg::new(joins[1]),
             j1_row_step: StageReg::new(joins[1]),
             j1_col_step_m: StageReg::new(joins[1]),
@@ -218,7 +213,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             row_dbl_lo: (0..n_lo).map(|_| StepDouble::new(cfg)).collect(),
             ends: SpanEnd::new(),
             carry2: Carry::new(joins[2]),
-            shape2: ShapeCarry::new(joins[2]),
             j2_col_tab: StageReg::new(joins[2]),
             j2_row_tab: StageReg::new(joins[2]),
             j2_col_step: StageReg::new(joins[2]),
@@ -236,8 +230,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
             carry3: Carry::new(joins[3]),
             j3_col_tab: StageReg::new(joins[3]),
             j3_row_tab: StageReg::new(joins[3]),
-            look_select: LookupSelect::new(NMAX),
-            j3_look_sel: StageReg::new(joins[3]),
             channels: Channels::new(cfg, joins[4], joins[5]),
             out_addr_r: StageReg::new(true),
             out_es_r: StageReg::new(true),
@@ -264,13 +256,10 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         // The joins' data registers keep their reset: without it yosys drives Decode's
         // zeroing of a fatal descriptor through the flops' reset pins (SB_DFFESR R), which put
         // the log2 compares -> j0_vs_h reset on the HX8K/UP5K worst path (branch rag-hs2).
-        clock!(self, clk, hs, carry0, shape0, shape1, shape2, j3_look_sel, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
+        clock!(self, clk, hs, carry0, shape, j0_hs_mod, j0_vs_mod, j0_hs_w, j0_vs_h, j0_hs_vs, j0_is_dst, j0_origin, carry1, j1_col_step, j1_row_step, j1_col_step_m, j1_row_step_m, j1_span, j1_is_dst, j1_origin, carry2, j2_col_tab, j2_row_tab, j2_col_step, j2_row_step, j2_col_step_m, j2_row_step_m, j2_span_end, j2_last_end, j2_is_dst, carry3, j3_col_tab, j3_row_tab, channels, out_addr_r, out_es_r, out_ch_valid_r, out_straddle_r, out_err_r, out_warn_r, out_tag_r);
         self.hs.rst.next = self.rst.val();
         self.carry0.rst.next = self.rst.val();
-        self.shape0.rst.next = self.rst.val();
-        self.shape1.rst.next = self.rst.val();
-        self.shape2.rst.next = self.rst.val();
-        self.j3_look_sel.rst.next = self.rst.val();
+        self.shape.rst.next = self.rst.val();
         self.j0_hs_mod.rst.next = self.rst.val();
         self.j0_vs_mod.rst.next = self.rst.val();
         self.j0_hs_w.rst.next = self.rst.val();
@@ -308,7 +297,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.out_warn_r.rst.next = self.rst.val();
         self.out_tag_r.rst.next = self.rst.val();
         self.carry0.en.next = self.hs.load.val().get_bit(0);
-        self.shape0.en.next = self.hs.load.val().get_bit(0);
+        self.shape.load.next = self.hs.load.val();
         self.j0_hs_mod.en.next = self.hs.load.val().get_bit(0);
         self.j0_vs_mod.en.next = self.hs.load.val().get_bit(0);
         self.j0_hs_w.en.next = self.hs.load.val().get_bit(0);
@@ -317,7 +306,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j0_is_dst.en.next = self.hs.load.val().get_bit(0);
         self.j0_origin.en.next = self.hs.load.val().get_bit(0);
         self.carry1.en.next = self.hs.load.val().get_bit(1);
-        self.shape1.en.next = self.hs.load.val().get_bit(1);
         self.j1_col_step.en.next = self.hs.load.val().get_bit(1);
         self.j1_col_step_m.en.next = self.hs.load.val().get_bit(1);
         self.j1_row_step_m.en.next = self.hs.load.val().get_bit(1);
@@ -326,7 +314,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j1_is_dst.en.next = self.hs.load.val().get_bit(1);
         self.j1_origin.en.next = self.hs.load.val().get_bit(1);
         self.carry2.en.next = self.hs.load.val().get_bit(2);
-        self.shape2.en.next = self.hs.load.val().get_bit(2);
         self.j2_col_tab.en.next = self.hs.load.val().get_bit(2);
         self.j2_row_tab.en.next = self.hs.load.val().get_bit(2);
         self.j2_col_step.en.next = self.hs.load.val().get_bit(2);
@@ -337,7 +324,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.j2_last_end.en.next = self.hs.load.val().get_bit(2);
         self.j2_is_dst.en.next = self.hs.load.val().get_bit(2);
         self.carry3.en.next = self.hs.load.val().get_bit(3);
-        self.j3_look_sel.en.next = self.hs.load.val().get_bit(3);
         self.j3_col_tab.en.next = self.hs.load.val().get_bit(3);
         self.j3_row_tab.en.next = self.hs.load.val().get_bit(3);
         self.channels.en_look.next = self.hs.load.val().get_bit(4);
@@ -368,9 +354,9 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry0.warn_in.next = self.decode.warn_out.val();
         self.carry0.es_in.next = self.decode.es.val();
         self.carry0.exec_log2_in.next = self.in_exec_log2.val();
-        self.shape0.width_log2_in.next = self.in_width_log2.val();
-        self.shape0.height_log2_in.next = self.decode.height_log2.val();
-        self.shape0.colmajor_in.next = self.in_colmajor.val() & self.k_colmajor_en.val();
+        self.shape.width_log2.next = self.in_width_log2.val();
+        self.shape.height_log2.next = self.decode.height_log2.val();
+        self.shape.colmajor.next = self.in_colmajor.val() & self.k_colmajor_en.val();
         self.j0_origin.d.next = self.decode.origin.val();
         self.carry0.tag_in.next = self.in_tag.val();
         self.j0_hs_mod.d.next = self.decode.hs_mod.val();
@@ -382,7 +368,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         // ---- stride ----
         self.stride.es.next = self.carry0.es_out.val();
         self.stride.exec_log2.next = self.carry0.exec_log2_out.val();
-        self.stride.width_log2.next = self.shape0.width_log2_out.val();
+        self.stride.width_log2.next = self.shape.width_log2_j0.val();
         self.stride.is_dst.next = self.j0_is_dst.q.val();
         self.stride.hs_mod.next = self.j0_hs_mod.q.val();
         self.stride.vs_mod.next = self.j0_vs_mod.q.val();
@@ -394,9 +380,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry1.warn_in.next = self.carry0.warn_out.val();
         self.carry1.es_in.next = self.carry0.es_out.val();
         self.carry1.exec_log2_in.next = self.carry0.exec_log2_out.val();
-        self.shape1.width_log2_in.next = self.shape0.width_log2_out.val();
-        self.shape1.height_log2_in.next = self.shape0.height_log2_out.val();
-        self.shape1.colmajor_in.next = self.shape0.colmajor_out.val();
         self.j1_origin.d.next = self.j0_origin.q.val();
         self.carry1.tag_in.next = self.carry0.tag_out.val();
         self.j1_col_step.d.next = self.stride.col_step.val();
@@ -432,9 +415,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry2.warn_in.next = self.carry1.warn_out.val();
         self.carry2.es_in.next = self.carry1.es_out.val();
         self.carry2.exec_log2_in.next = self.carry1.exec_log2_out.val();
-        self.shape2.width_log2_in.next = self.shape1.width_log2_out.val();
-        self.shape2.height_log2_in.next = self.shape1.height_log2_out.val();
-        self.shape2.colmajor_in.next = self.shape1.colmajor_out.val();
         self.carry2.tag_in.next = self.carry1.tag_out.val();
         for b in (self._n_lo - 1)..self._n_lo {
             self.j2_col_tab.d.next = self.col_lo[b].tab_out.val();
@@ -479,10 +459,6 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.carry3.warn_in.next = self.range.warn_out.val();
         self.carry3.es_in.next = self.carry2.es_out.val();
         self.carry3.exec_log2_in.next = self.carry2.exec_log2_out.val();
-        self.look_select.width_log2.next = self.shape2.width_log2_out.val();
-        self.look_select.height_log2.next = self.shape2.height_log2_out.val();
-        self.look_select.colmajor.next = self.shape2.colmajor_out.val();
-        self.j3_look_sel.d.next = self.look_select.look_sel.val();
         self.carry3.tag_in.next = self.carry2.tag_out.val();
         for b in (self._n_hi - 1)..self._n_hi {
             self.j3_col_tab.d.next = self.col_hi[b].tab_out.val();
@@ -493,7 +469,7 @@ impl<const NMAX: usize, const RNW: usize, const RBW: usize, const AW: usize, con
         self.channels.row_tab.next = self.j3_row_tab.q.val();
         self.channels.es.next = self.carry3.es_out.val();
         self.channels.exec_log2.next = self.carry3.exec_log2_out.val();
-        self.channels.look_sel.next = self.j3_look_sel.q.val();
+        self.channels.look_sel.next = self.shape.look_sel.val();
         self.channels.err_in.next = self.carry3.err_out.val();
         self.channels.warn_in.next = self.carry3.warn_out.val();
         self.channels.tag_in.next = self.carry3.tag_out.val();
