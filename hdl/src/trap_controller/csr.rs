@@ -68,6 +68,7 @@ pub struct CsrRegs<const W: usize, const WIDW: usize, const PCW: usize> {
     k_sticky_err_csr: Constant<Bits<16>>,
 
     write: Signal<Local, Bit>,
+    mapped: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const WIDW: usize, const PCW: usize> CsrRegs<W, WIDW, PCW> {
@@ -127,6 +128,7 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> CsrRegs<W, WIDW, PCW> 
             k_mask_gpend: Constant::new(mask::GPEND.into()),
             k_sticky_err_csr: Constant::new(sticky::ERR_CSR.into()),
             write: Default::default(),
+            mapped: Default::default(),
         }
     }
 }
@@ -162,38 +164,66 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Logic for CsrRegs<W, W
         self.win_emask.next = false;
         self.st.next = 0.into();
         self.write.next = self.csr_valid.val() && self.csr_we.val();
-        if self.write.val() {
-            if self.csr_addr.val() == self.k_csr_ctrl.val() {
-                self.ctrl.d.next = self.csr_wdata.val().get_bits::<3>(0) & self.k_ctrl_writable.val();
-            } else if self.csr_addr.val() == self.k_csr_haddr.val() {
-                self.haddr.d.next = self.csr_wdata.val().get_bits::<PCW>(0);
-            } else if self.csr_addr.val() == self.k_csr_gstatus.val() {
-                self.sticky_clr.next = self.csr_wdata.val().get_bits::<16>(0) & self.k_mask_sticky.val();
-            } else if self.csr_addr.val() == self.k_csr_irq_en.val() {
-                self.irq_en.d.next = self.csr_wdata.val().get_bits::<16>(0) & self.k_mask_sticky.val();
-            } else if self.csr_addr.val() == self.k_csr_gpend.val() {
-                self.gpend_clr.next = self.csr_wdata.val().get_bits::<16>(0) & self.k_mask_gpend.val();
-            } else if self.csr_addr.val() == self.k_csr_hint.val() {
-                self.hint.next = self.csr_wdata.val().get_bits::<W>(0);
-            } else if self.csr_addr.val() == self.k_csr_resume.val() {
-                self.resume.next = self.csr_wdata.val().get_bits::<W>(0);
-            } else if self.csr_addr.val() == self.k_csr_kill.val() {
-                self.kill.next = self.csr_wdata.val().get_bits::<W>(0);
-            } else if self.csr_addr.val() == self.k_csr_hmask.val() {
-                self.hmask.d.next = self.csr_wdata.val().get_bits::<16>(0);
-            } else if self.csr_addr.val() == self.k_csr_wsel.val() {
-                self.wsel.d.next = self.csr_wdata.val().get_bits::<WIDW>(0);
-            } else if self.csr_addr.val() == self.k_csr_vtbase.val() {
-                self.vtbase.d.next = self.csr_wdata.val().get_bits::<PCW>(0);
-            } else if self.csr_addr.val() == self.k_csr_wepc.val() {
-                self.win_we.next = true;
-            } else if self.csr_addr.val() == self.k_csr_wemask.val() {
-                self.win_we.next = true;
-                self.win_emask.next = true;
-            } else {
-                // read-only or unmapped
-                self.st.next = self.k_sticky_err_csr.val();
-            }
+        // One independent decode per address (the addresses are distinct, so this is the same
+        // function as an if-else chain, without the chain's priority mux: KILL and RESUME feed
+        // every warp's step and, through it, the exit and MODE in the same cycle).
+        self.mapped.next = false;
+        if self.write.val() && self.csr_addr.val() == self.k_csr_ctrl.val() {
+            self.mapped.next = true;
+            self.ctrl.d.next = self.csr_wdata.val().get_bits::<3>(0) & self.k_ctrl_writable.val();
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_haddr.val() {
+            self.mapped.next = true;
+            self.haddr.d.next = self.csr_wdata.val().get_bits::<PCW>(0);
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_gstatus.val() {
+            self.mapped.next = true;
+            self.sticky_clr.next = self.csr_wdata.val().get_bits::<16>(0) & self.k_mask_sticky.val();
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_irq_en.val() {
+            self.mapped.next = true;
+            self.irq_en.d.next = self.csr_wdata.val().get_bits::<16>(0) & self.k_mask_sticky.val();
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_gpend.val() {
+            self.mapped.next = true;
+            self.gpend_clr.next = self.csr_wdata.val().get_bits::<16>(0) & self.k_mask_gpend.val();
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_hint.val() {
+            self.mapped.next = true;
+            self.hint.next = self.csr_wdata.val().get_bits::<W>(0);
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_resume.val() {
+            self.mapped.next = true;
+            self.resume.next = self.csr_wdata.val().get_bits::<W>(0);
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_kill.val() {
+            self.mapped.next = true;
+            self.kill.next = self.csr_wdata.val().get_bits::<W>(0);
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_hmask.val() {
+            self.mapped.next = true;
+            self.hmask.d.next = self.csr_wdata.val().get_bits::<16>(0);
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_wsel.val() {
+            self.mapped.next = true;
+            self.wsel.d.next = self.csr_wdata.val().get_bits::<WIDW>(0);
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_vtbase.val() {
+            self.mapped.next = true;
+            self.vtbase.d.next = self.csr_wdata.val().get_bits::<PCW>(0);
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_wepc.val() {
+            self.mapped.next = true;
+            self.win_we.next = true;
+        }
+        if self.write.val() && self.csr_addr.val() == self.k_csr_wemask.val() {
+            self.mapped.next = true;
+            self.win_we.next = true;
+            self.win_emask.next = true;
+        }
+        if self.write.val() && !self.mapped.val() {
+            // read-only or unmapped
+            self.st.next = self.k_sticky_err_csr.val();
         }
     }
 }

@@ -63,7 +63,7 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     pub live: Signal<Out, Bit>,
     /// `live` and not `bar_wait`: eligible for single-step.
     pub eligible: Signal<Out, Bit>,
-    /// TRAP after step (3) (blocks the exit).
+    /// TRAP after step (3) (blocks the exit); meaningful in HANDLER only, the one mode that reads it.
     pub trap_next: Signal<Out, Bit>,
     /// Sticky bits raised by this warp.
     pub st: Signal<Out, Bits<16>>,
@@ -217,7 +217,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         self.n_epc.next = self.epc.val();
         self.n_emask.next = self.emask.val();
         self.flags.next = 0.into();
-        self.accepted.next = false;
 
         // (1) WEPC / WEMASK: only a PAUSED or PARKED window warp is writable
         self.win_ok.next = self.win_we.val()
@@ -275,8 +274,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
                     if self.m_norm.val() && !self.trap_en.val() {
                         self.n_ws.next = self.k_ws_parked.val();
                         self.flags.next = self.flags.val() | self.k_sticky_fatal.val();
-                    } else {
-                        self.accepted.next = true;
                     }
                 } else {
                     // ENTER/HANDLER, or a second fault in DRAIN
@@ -374,9 +371,41 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         }
 
         // results the global logic reduces over the warps
-        self.live.next = self.ws.val() == self.k_ws_run.val() && self.n_ws.val() == self.k_ws_run.val();
+        // `accepted` and `live` feed the mode's next state (an episode starts) and SAVE in the same
+        // cycle, so they too are written flat, equal to what the chain above gives: a RUN warp
+        // whose slot is valid and that is not killed accepts a non-NONE exception in NORM with
+        // TRAP_EN (without TRAP_EN it parks: not live) and in DRAIN as its first; it stays RUN
+        // otherwise.
+        self.accepted.next = self.ws.val() == self.k_ws_run.val()
+            && self.warp_valid.val()
+            && !self.kill.val()
+            && self.exc_valid.val()
+            && self.exc_cause.val() != self.k_cause_none.val()
+            && ((self.m_norm.val() && self.trap_en.val())
+                || (self.m_drain.val() && self.lcause.val() == self.k_cause_none.val()));
+        self.live.next = self.ws.val() == self.k_ws_run.val()
+            && self.warp_valid.val()
+            && !self.kill.val()
+            && !(self.m_norm.val()
+                && !self.trap_en.val()
+                && self.exc_valid.val()
+                && self.exc_cause.val() != self.k_cause_none.val());
         self.eligible.next = self.live.val() && !self.bar_wait.val();
-        self.trap_next.next = self.n_ws.val() == self.k_ws_trap.val();
+        // TRAP after step (3), read only in HANDLER (by the exit, every warp's AND, then MODE and
+        // every warp's next state: the §7.4 step's global loop). Written flat from the
+        // registers and this cycle's inputs instead of comparing `n_ws`, the end of the step's
+        // priority chain: in HANDLER a TRAP warp stays TRAP unless its slot empties, the host
+        // kills it, it double-faults (an exception whose cause the handler does not mask), pauses
+        // or returns; no warp enters TRAP outside SAVE. Equal to `n_ws == TRAP` in HANDLER.
+        self.trap_next.next = self.m_handler.val()
+            && self.ws.val() == self.k_ws_trap.val()
+            && self.warp_valid.val()
+            && !self.kill.val()
+            && !self.pause_valid.val()
+            && !self.ret_valid.val()
+            && !(self.exc_valid.val()
+                && self.exc_cause.val() != self.k_cause_none.val()
+                && !self.hmask.val().get_bit(self.cause_map.val().index()));
         self.st.next = self.flags.val();
     }
 }
