@@ -14,6 +14,7 @@
 //!   (step 6's SAVE and exit, apart from `mode` so no block feeds its own inputs), `status`
 //!   (step 7, STICKY, `host_irq`), `view` and `sr` (the host window and the SR read).
 
+pub mod buses;
 pub mod csr;
 pub mod enc;
 pub mod episode;

@@ -12,12 +12,14 @@
 //! | `save_exit: SaveExit` | (6) SAVE and exit, the events the warps apply | – |
 //! | `status: Status` | (7) sticky commit, `host_irq` | STICKY |
 //! | `view: WarpView`, `csr_read: CsrRead`, `sr: SrPort` | CSR and SR reads | – |
+//! | `buses: WarpBuses`, `global_tap: GlobalTap` | the per-warp values on the wide ports (`redir_pc`, `redir_mask`, the state tap) | – |
 //!
 //! Every register is a `prims::RDff` declared, reset and updated in the sub-block that owns it.
 //! No logic reads `rst` (it goes only to the registers' clocked blocks), so Verilator evaluates
 //! the logic of the registered outputs once per cycle and only the logic fed by inputs in each
 //! `eval()`.
 
+use super::buses::{GlobalTap, WarpBuses};
 use super::csr::{CsrRead, CsrRegs};
 use super::episode::Episode;
 use super::global::GlobalEvents;
@@ -160,20 +162,8 @@ pub struct TrapCtl<
     view: WarpView<W, WIDW, PCW, T>,
     csr_read: CsrRead<W, WIDW, PCW, T>,
     sr: SrPort<W, WIDW, PCW, T>,
-    /// PC_W and T, by which the redirect buses shift per warp.
-    k_pc_width: Constant<Bits<16>>,
-    k_threads: Constant<Bits<16>>,
-    /// One warp's redirect PC and mask (hdl_gen cannot cast an indexed signal in a loop).
-    lane_pc: Signal<Local, Bits<PCW>>,
-    lane_mask: Signal<Local, Bits<T>>,
-    /// One warp's state for the state tap.
-    lane_ws: Signal<Local, Bits<3>>,
-    lane_lcause: Signal<Local, Bits<4>>,
-    lane_ncause: Signal<Local, Bits<4>>,
-    lane_epc: Signal<Local, Bits<PCW>>,
-    lane_emask: Signal<Local, Bits<T>>,
-    /// The state tap's per-warp field width of ws, LCAUSE and NCAUSE.
-    k_nibble: Constant<Bits<16>>,
+    buses: WarpBuses<W, WC, WT, WPC, T, PCW>,
+    global_tap: GlobalTap<W, WIDW, PCW>,
 }
 
 impl<
@@ -249,16 +239,8 @@ impl<
             view: Default::default(),
             csr_read: CsrRead::new(cfg.has_sstep),
             sr: Default::default(),
-            k_pc_width: Constant::new((PCW as u64).into()),
-            k_threads: Constant::new((T as u64).into()),
-            lane_pc: Default::default(),
-            lane_mask: Default::default(),
-            lane_ws: Default::default(),
-            lane_lcause: Default::default(),
-            lane_ncause: Default::default(),
-            lane_epc: Default::default(),
-            lane_emask: Default::default(),
-            k_nibble: Constant::new(4u64.into()),
+            buses: Default::default(),
+            global_tap: Default::default(),
         }
     }
 }
@@ -398,6 +380,13 @@ impl<
                     self.sr.esr[i].next = self.warps[i].esr.val();
                     self.sr.epc[i].next = self.warps[i].sr_epc.val();
                     self.sr.emask[i].next = self.warps[i].sr_emask.val();
+                    self.buses.redir_pc[i].next = self.warps[i].redir_pc.val();
+                    self.buses.redir_mask[i].next = self.warps[i].redir_mask.val();
+                    self.buses.ws[i].next = self.warps[i].ws_q.val();
+                    self.buses.lcause[i].next = self.warps[i].lcause_q.val();
+                    self.buses.ncause[i].next = self.warps[i].ncause_q.val();
+                    self.buses.epc[i].next = self.warps[i].epc_q.val();
+                    self.buses.emask[i].next = self.warps[i].emask_q.val();
 
                     self.warp_halt.next = self.warp_halt.val().replace_bit(i, self.warps[i].halt.val());
                     self.redir_valid.next = self.redir_valid.val().replace_bit(i, self.warps[i].redir_valid.val());
@@ -407,54 +396,32 @@ impl<
                 }
             }
         }
-        // the redirect buses, shifted in lane by lane from the highest warp down
-        self.redir_pc.next = 0.into();
-        self.redir_mask.next = 0.into();
-        for wm1 in (W - 1)..W {
-            for j in 0..W {
-                self.lane_pc.next = self.warps[wm1 - j].redir_pc.val();
-                self.lane_mask.next = self.warps[wm1 - j].redir_mask.val();
-                self.redir_pc.next = (self.redir_pc.val() << self.k_pc_width.val()) | bit_cast::<WPC, PCW>(self.lane_pc.val());
-                self.redir_mask.next = (self.redir_mask.val() << self.k_threads.val()) | bit_cast::<WT, T>(self.lane_mask.val());
-            }
-        }
-        // the state tap's per-warp vectors, the same way
-        self.dbg_ws.next = 0.into();
-        self.dbg_lcause.next = 0.into();
-        self.dbg_ncause.next = 0.into();
-        self.dbg_epc.next = 0.into();
-        self.dbg_emask.next = 0.into();
-        for wm1 in (W - 1)..W {
-            for j in 0..W {
-                self.lane_ws.next = self.warps[wm1 - j].ws_q.val();
-                self.lane_lcause.next = self.warps[wm1 - j].lcause_q.val();
-                self.lane_ncause.next = self.warps[wm1 - j].ncause_q.val();
-                self.lane_epc.next = self.warps[wm1 - j].epc_q.val();
-                self.lane_emask.next = self.warps[wm1 - j].emask_q.val();
-                self.dbg_ws.next = (self.dbg_ws.val() << self.k_nibble.val()) | bit_cast::<WC, 3>(self.lane_ws.val());
-                self.dbg_lcause.next = (self.dbg_lcause.val() << self.k_nibble.val()) | bit_cast::<WC, 4>(self.lane_lcause.val());
-                self.dbg_ncause.next = (self.dbg_ncause.val() << self.k_nibble.val()) | bit_cast::<WC, 4>(self.lane_ncause.val());
-                self.dbg_epc.next = (self.dbg_epc.val() << self.k_pc_width.val()) | bit_cast::<WPC, PCW>(self.lane_epc.val());
-                self.dbg_emask.next = (self.dbg_emask.val() << self.k_threads.val()) | bit_cast::<WT, T>(self.lane_emask.val());
-            }
-        }
-        self.dbg_global.next = bit_cast::<544, 2>(self.mode_ctl.mode_q.val())
-            | (bit_cast::<544, 4>(self.global.gcause_q.val()) << 32)
-            | (bit_cast::<544, 16>(self.global.gpend_q.val()) << 64)
-            | (bit_cast::<544, W>(self.global.htmask_q.val()) << 96)
-            | (bit_cast::<544, PCW>(self.csr.haddr_q.val()) << 128)
-            | (bit_cast::<544, PCW>(self.episode.hlat_q.val()) << 160)
-            | (bit_cast::<544, PCW>(self.csr.vtbase_q.val()) << 192)
-            | (bit_cast::<544, 3>(self.csr.ctrl_q.val()) << 224)
-            | (bit_cast::<544, 16>(self.csr.irq_en_q.val()) << 256)
-            | (bit_cast::<544, 16>(self.status.sticky_q.val()) << 288)
-            | (bit_cast::<544, 32>(self.episode.tgid_q.val()) << 320)
-            | (bit_cast::<544, 1>(self.episode.fvalid_q.val().into()) << 352)
-            | (bit_cast::<544, WIDW>(self.episode.fwid_q.val()) << 384)
-            | (bit_cast::<544, 16>(self.csr.hmask_q.val()) << 416)
-            | (bit_cast::<544, WIDW>(self.csr.wsel_q.val()) << 448)
-            | (bit_cast::<544, 1>(self.mode_ctl.bcast_out.val().into()) << 480)
-            | (bit_cast::<544, 1>(self.mode_ctl.ss_trig_q.val().into()) << 512);
+        // the wide per-warp buses and the state tap: concatenations (`buses`, `global_tap`)
+        self.redir_pc.next = self.buses.redir_pc_bus.val();
+        self.redir_mask.next = self.buses.redir_mask_bus.val();
+        self.dbg_ws.next = self.buses.ws_bus.val();
+        self.dbg_lcause.next = self.buses.lcause_bus.val();
+        self.dbg_ncause.next = self.buses.ncause_bus.val();
+        self.dbg_epc.next = self.buses.epc_bus.val();
+        self.dbg_emask.next = self.buses.emask_bus.val();
+        self.global_tap.mode.next = self.mode_ctl.mode_q.val();
+        self.global_tap.gcause.next = self.global.gcause_q.val();
+        self.global_tap.gpend.next = self.global.gpend_q.val();
+        self.global_tap.htmask.next = self.global.htmask_q.val();
+        self.global_tap.haddr.next = self.csr.haddr_q.val();
+        self.global_tap.hlat.next = self.episode.hlat_q.val();
+        self.global_tap.vtbase.next = self.csr.vtbase_q.val();
+        self.global_tap.ctrl.next = self.csr.ctrl_q.val();
+        self.global_tap.irq_en.next = self.csr.irq_en_q.val();
+        self.global_tap.sticky.next = self.status.sticky_q.val();
+        self.global_tap.tgid.next = self.episode.tgid_q.val();
+        self.global_tap.fvalid.next = self.episode.fvalid_q.val();
+        self.global_tap.fwid.next = self.episode.fwid_q.val();
+        self.global_tap.hmask.next = self.csr.hmask_q.val();
+        self.global_tap.wsel.next = self.csr.wsel_q.val();
+        self.global_tap.bcast.next = self.mode_ctl.bcast_out.val();
+        self.global_tap.ss_trig.next = self.mode_ctl.ss_trig_q.val();
+        self.dbg_global.next = self.global_tap.bus.val();
 
         // (5) first exception, SAVE's latches
         self.episode.gp_any.next = self.global.gp_any.val();
