@@ -166,9 +166,21 @@ pub fn load_config<T: Default>(block: &str, config: &str, pick: impl FnOnce(hdl:
     pick(all).unwrap_or_else(|| panic!("{} has no [{block}] section", path.display()))
 }
 
-/// `configs/<block>-<config>.toml` in the workspace.
+/// `configs/<block>-<config>.toml`: in `$EU_CONFIG_DIR` when set, else in the current
+/// directory's `configs/` when the file is there (`scripts/fpga/build.sh` runs `eu-bist` from its
+/// checkout's root, as it runs `eu-gen check`: a binary built in another checkout must read this
+/// one's configs, not those of the tree it was compiled in), else in this workspace's `configs/`
+/// (tests, which run from `sim/`).
 pub fn config_path(block: &str, config: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs").join(format!("{block}-{config}.toml"))
+    let file = format!("{block}-{config}.toml");
+    if let Some(dir) = std::env::var_os("EU_CONFIG_DIR") {
+        return std::path::Path::new(&dir).join(file);
+    }
+    let here = std::path::Path::new("configs").join(&file);
+    if here.is_file() {
+        return here;
+    }
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("configs").join(file)
 }
 
 /// Golden cycle model of the harness self-test design (from its doc comment in

@@ -11,6 +11,8 @@
 //! expected signature baked in), BOARD_SIG (the one the board prints: SIG, or the faulty one for `--fault`), INPUTS,
 //! OUTPUTS, ...).
 //! `--fault` builds a top whose fault injection is always on: that bitstream must show FAIL.
+//! A named config `C` is `configs/<block>-C.toml` of the current directory (or of `$EU_CONFIG_DIR`;
+//! from elsewhere, this workspace's `configs/`): see `sim::bist::config_path`.
 
 use hdl::bist::{board, BOARDS, DEFAULT_CYCLES};
 use hdl::Dir;
@@ -126,8 +128,31 @@ fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+const HELP: &str = "\
+eu-bist: a block's FPGA BIST top (stimulus LFSR, the block, MISR, UART) with the signature the
+golden model predicts; scripts/fpga/build.sh drives it.
+
+  eu-bist list                              blocks with a BIST top and their configs
+  eu-bist targets                           FPGA targets (board, clock, constraint file)
+  eu-bist sig  <block> [--config C] [--cycles N] [--fault]
+                                            the expected signature
+  eu-bist emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]
+                                            DIR/<top>.v, DIR/<dut>.v (the block alone) and
+                                            DIR/bist.env (TOP, SIG, BOARD_SIG, INPUTS, OUTPUTS, ...)
+
+  --config C   configs/<block>-C.toml of the current directory ($EU_CONFIG_DIR if set; else the
+               configs/ of the workspace eu-bist was built in); default: the block's first config
+  --cycles N   stimulus cycles before the signature is compared
+  --fault      fault injection always on: that bitstream must show FAIL (BOARD_SIG is its signature)
+Exit status: 0, or 2 with a message for a bad block, config, target or option.
+";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") || args.is_empty() {
+        print!("{HELP}");
+        return if args.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+    }
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
