@@ -118,12 +118,9 @@ impl<const W: usize> Logic for ModeCtl<W> {
         for i in 0..W {
             self.any_accepted.next = self.any_accepted.val() || self.accepted[i].val();
             self.any_live.next = self.any_live.val() || self.live[i].val();
-            if self.eligible[i].val() {
-                self.any_eligible.next = true;
-                if !self.stepped_next[i].val() {
-                    self.all_stepped.next = false;
-                }
-            }
+            // AND/OR terms, not nested ifs: single-step completion is on the MODE path
+            self.any_eligible.next = self.any_eligible.val() || self.eligible[i].val();
+            self.all_stepped.next = self.all_stepped.val() && (!self.eligible[i].val() || self.stepped_next[i].val());
         }
 
         self.st.next = 0.into();

@@ -213,7 +213,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         self.n_lcause.next = self.lcause.val();
         self.n_ncause.next = self.ncause.val();
         self.n_gpw.next = self.gpw.val();
-        self.n_stepped.next = self.stepped.val();
         self.n_epc.next = self.epc.val();
         self.n_emask.next = self.emask.val();
         self.flags.next = 0.into();
@@ -245,7 +244,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
             self.n_lcause.next = self.k_cause_none.val();
             self.n_ncause.next = self.k_cause_none.val();
             self.n_gpw.next = false;
-            self.n_stepped.next = false;
             self.n_epc.next = 0.into();
             self.n_emask.next = 0.into();
         } else if self.ws.val() == self.k_ws_idle.val() {
@@ -279,14 +277,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
                     // ENTER/HANDLER, or a second fault in DRAIN
                     self.flags.next = self.flags.val() | self.k_sticky_err_spur.val();
                 }
-            }
-            if self.m_norm.val()
-                && self.ss_en.val()
-                && self.issue_valid.val()
-                && self.issue_wid.val() == self.k_wid.val()
-                && self.n_ws.val() == self.k_ws_run.val()
-            {
-                self.n_stepped.next = true;
             }
         } else if self.ws.val() == self.k_ws_trap.val() && self.m_handler.val() {
             // inside the handler: exception > PAUSE > RETURN
@@ -391,6 +381,15 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
                 && self.exc_valid.val()
                 && self.exc_cause.val() != self.k_cause_none.val());
         self.eligible.next = self.live.val() && !self.bar_wait.val();
+        // STEPPED (single-step completion feeds MODE in the same cycle, so it is flat too): cleared
+        // with the slot, set when this live warp issues in NORM with SSTEP_EN, else kept
+        self.n_stepped.next = self.warp_valid.val()
+            && (self.stepped.val()
+                || (self.live.val()
+                    && self.m_norm.val()
+                    && self.ss_en.val()
+                    && self.issue_valid.val()
+                    && self.issue_wid.val() == self.k_wid.val()));
         // TRAP after step (3), read only in HANDLER (by the exit, every warp's AND, then MODE and
         // every warp's next state: the §7.4 step's global loop). Written flat from the
         // registers and this cycle's inputs instead of comparing `n_ws`, the end of the step's
