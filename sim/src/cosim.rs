@@ -166,6 +166,15 @@ fn mask(width: usize) -> u64 {
 /// a time (this runs for every port of every cycle of every test).
 fn write_field(buf: &mut [u32], base: usize, lsb: usize, width: usize, v: u64) {
     debug_assert!(width <= 64);
+    // Fast path: a field inside one word (every bit, nibble and aligned 32-bit field of the
+    // per-warp and per-lane vectors the drivers write, a few hundred per cycle).
+    let sh = lsb % 32;
+    if width > 0 && sh + width <= 32 {
+        let m = (u32::MAX >> (32 - width)) << sh;
+        let w = &mut buf[base + lsb / 32];
+        *w = (*w & !m) | (((v as u32) << sh) & m);
+        return;
+    }
     let mut done = 0;
     while done < width {
         let bit = lsb + done;
@@ -179,8 +188,12 @@ fn write_field(buf: &mut [u32], base: usize, lsb: usize, width: usize, v: u64) {
 }
 
 pub(crate) fn read_field(buf: &[u32], base: usize, lsb: usize, width: usize) -> u64 {
-    // Fast path for word-aligned fields up to 64 bits.
-    if lsb % 32 == 0 && width <= 64 {
+    // Fast paths: a field inside one word; a word-aligned field up to 64 bits.
+    let sh = lsb % 32;
+    if width > 0 && sh + width <= 32 {
+        return (buf[base + lsb / 32] >> sh) as u64 & mask(width);
+    }
+    if sh == 0 && width <= 64 {
         let w = base + lsb / 32;
         let lo = buf[w] as u64;
         let v = if width > 32 { lo | (buf[w + 1] as u64) << 32 } else { lo };
