@@ -177,6 +177,8 @@ pub struct Decode {
     istanh: Signal<Local, Bit>,
     ee: Signal<Local, Bits<9>>,
     q: Signal<Local, Bits<32>>,
+    /// 127 - ee (for ee <= 127, where Q is read)
+    rshift: Signal<Local, Bits<7>>,
     sgn: Signal<Local, Bits<32>>,
     one: Signal<Local, Bits<32>>,
     k_op_tanh_pre: Constant<Bits<2>>,
@@ -210,6 +212,7 @@ impl Decode {
             istanh: Default::default(),
             ee: Default::default(),
             q: Default::default(),
+            rshift: Default::default(),
             sgn: Default::default(),
             one: Default::default(),
             k_op_tanh_pre: Constant::new(op::TANH_PRE.into()),
@@ -240,13 +243,17 @@ impl Logic for Decode {
         if self.istanh.val() {
             self.ee.next = bit_cast::<9, 8>(self.ex.val()) + 1;
         }
-        // region 0: Q = arg/h as u6.23 (truncated); regions 1..4: row from the binade and M[22:17]
-        if self.ee.val() >= 122 {
-            self.q.next = bit_cast::<32, 24>(self.sig.val()) << (self.ee.val() - 122);
-        } else if (122 - self.ee.val()) < 32 {
-            self.q.next = bit_cast::<32, 24>(self.sig.val()) >> (122 - self.ee.val());
-        } else {
-            self.q.next = 0.into();
+        // region 0: Q = arg/h = sig * 2^(ee - 122) as u6.23 (truncated); regions 1..4: row from the
+        // binade and M[22:17]. Q is read only for ee <= 127, where it is (sig << 5) >> (127 - ee):
+        // one right shift (sig << 5 has 29 bits, so the left shifts by 0..5 lose nothing, and
+        // floor(sig * 2^5 / 2^(k+5)) = floor(sig / 2^k)), and 127 - ee is the complement of ee's
+        // low 7 bits: no subtractor and no second (left) shifter on the stage's path (the ECP5
+        // worst path at lat 16 was x1 -> both shifts -> d1). Amounts >= 32 give 0 (sig < 2^24
+        // makes every amount from 29 up give 0 as well, as before).
+        self.rshift.next = !self.ee.val().get_bits::<7>(0);
+        self.q.next = 0.into();
+        if self.rshift.val() < 32 {
+            self.q.next = (bit_cast::<32, 24>(self.sig.val()) << 5) >> self.rshift.val();
         }
         if self.ee.val() <= 127 {
             self.row.next = self.q.val().get_bits::<9>(23);
