@@ -132,7 +132,7 @@ pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
 
 /// The small config: one lane, every datapath cut (`lat` 14 = LAT + 8), spec defaults otherwise.
 pub fn small_config() -> Config {
-    Config { lanes: 1, lat: 14, ..Config::default() }
+    Config { lanes: 1, lat: 16, ..Config::default() }
 }
 
 pub fn cosim_params() -> BistParams {
