@@ -577,6 +577,8 @@ pub fn main() {
         }
         println!("  error-vs-x data (max per bin over x in [{PLOT_LO}, {PLOT_HI}]) written to {}", report_dir().display());
     }
+    // The RTL sweep's verdict: a mismatch makes the report exit 1 after printing everything.
+    let mut rtl_mismatches = 0u64;
     if !skip("TS_SKIP_RTL") {
         let rst = rtl_stride();
         println!("== fp32 through the Verilator model (lanes8, {} threads), bit-exact vs golden, every {rst}-th pattern ==", threads());
@@ -587,6 +589,7 @@ pub fn main() {
         for op in ops {
             let t0 = Instant::now();
             let r = rtl_sweep(op);
+            rtl_mismatches += r.bad;
             let secs = t0.elapsed().as_secs_f64();
             let per_cpu = r.checked as f64 / r.cpu_s.max(0.01);
             println!(
@@ -626,5 +629,9 @@ pub fn main() {
                 None => println!("  yosys {v}: not available"),
             }
         }
+    }
+    if rtl_mismatches > 0 {
+        eprintln!("tanh_sigmoid report: FAILED: {rtl_mismatches} RTL outputs differ from the golden model (the sweep lines above)");
+        std::process::exit(1);
     }
 }
