@@ -58,7 +58,6 @@ pub struct RoundPack {
     j_byp: StageReg<Bit>,
     j_bv: StageReg<Bits<32>>,
     // ---- second half
-    pm1b: Signal<Local, Bits<12>>,
     hi: Signal<Local, Bits<33>>,
     rq: Signal<Local, Bits<32>>,
     carry: Signal<Local, Bit>,
@@ -118,7 +117,6 @@ impl RoundPack {
             j_en: StageReg::new(cut),
             j_byp: StageReg::new(cut),
             j_bv: StageReg::new(cut),
-            pm1b: Default::default(),
             hi: Default::default(),
             rq: Default::default(),
             carry: Default::default(),
@@ -261,19 +259,24 @@ impl Logic for RoundPack {
         self.j_bv.d.next = self.jf_bv.q.val();
         // ================= second half: RNE increment, exponent, pack =================
         self.hi.next = self.j_hi.q.val();
-        self.pm1b.next = 23.into();
-        if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
-            self.pm1b.next = 10.into();
-        }
-        if self.j_fmt.q.val() == self.k_fmt_bf16.val() {
-            self.pm1b.next = 7.into();
-        }
         self.rq.next = bit_cast::<32, 33>(self.hi.val() >> 1);
         if self.hi.val().get_bit(0) & (self.j_stk.q.val() | self.hi.val().get_bit(1)) {
             self.rq.next = bit_cast::<32, 33>(self.hi.val() >> 1) + 1;
         }
-        self.carry.next = (self.rq.val() >> (self.pm1b.val() + 1)) != 0;
-        self.norm.next = (self.rq.val() >> self.pm1b.val()) != 0;
+        // The shift amount leaves the leading one of hi at bit p or below, so rq < 2^p before
+        // the increment and rq <= 2^p after it: `rq >> p != 0` is bit p of rq and
+        // `rq >> (p-1) != 0` bits p-1 and p, picked per format by a 3:1 select instead of two
+        // barrel shifts by a format-dependent amount and two OR-reductions after the increment.
+        self.carry.next = self.rq.val().get_bit(24);
+        self.norm.next = self.rq.val().get_bit(23) | self.rq.val().get_bit(24);
+        if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
+            self.carry.next = self.rq.val().get_bit(11);
+            self.norm.next = self.rq.val().get_bit(10) | self.rq.val().get_bit(11);
+        }
+        if self.j_fmt.q.val() == self.k_fmt_bf16.val() {
+            self.carry.next = self.rq.val().get_bit(8);
+            self.norm.next = self.rq.val().get_bit(7) | self.rq.val().get_bit(8);
+        }
         self.expf.next = self.j_e0.q.val();
         self.mant.next = self.rq.val();
         if self.carry.val() {
