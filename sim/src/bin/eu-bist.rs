@@ -1,18 +1,8 @@
 //! `eu-bist`: emits a block's FPGA BIST top with the expected signature computed from the golden
 //! model (used by `scripts/fpga/build.sh`).
 //!
-//! ```text
-//! eu-bist list                                   blocks with a BIST top and their configs
-//! eu-bist targets                                FPGA targets (board, clock, constraint file)
-//! eu-bist sig  <block> [--config C] [--cycles N] [--fault]
-//! eu-bist emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]
-//! ```
-//! `emit` writes `DIR/<top>.v`, the DUT alone as `DIR/<dut>.v`, and `DIR/bist.env` (shell variables: TOP, SIG (the
-//! expected signature baked in), BOARD_SIG (the one the board prints: SIG, or the faulty one for `--fault`), INPUTS,
-//! OUTPUTS, ...).
-//! `--fault` builds a top whose fault injection is always on: that bitstream must show FAIL.
-//! A named config `C` is `configs/<block>-C.toml` of the current directory (or of `$EU_CONFIG_DIR`;
-//! from elsewhere, this workspace's `configs/`): see `sim::bist::config_path`.
+//! Commands, options and where a named config is read from: `HELP` below (`eu-bist --help`;
+//! `sim::bist::config_path`).
 
 use hdl::bist::{board, BOARDS, DEFAULT_CYCLES};
 use hdl::Dir;
@@ -123,7 +113,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 if o.fault { format!(", fault injection always on: the board must show FAIL with sig={board_sig:08x}") } else { String::new() }
             );
         }
-        _ => return Err("usage: eu-bist list | targets | sig <block> [..] | emit <block> <target> --out DIR [--config C] [--cycles N] [--fault]".into()),
+        _ => return Err("unknown command; `eu-bist --help` lists the commands and options".into()),
     }
     Ok(())
 }

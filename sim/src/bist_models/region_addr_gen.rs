@@ -3,6 +3,7 @@
 use super::{bits, put, Words};
 use crate::bist::{CycleModel, Layout};
 use crate::golden::region_addr_gen::{rag, Cfg, Desc, RagTiming, FATAL_MASK};
+use crate::latency::FixedLatency;
 use hdl::region_addr_gen::enc::type_code;
 
 /// The golden RAG (`rag` + `RagTiming`) on the raw ports, Mealy view.
@@ -18,16 +19,19 @@ pub struct RagCycles {
     pub clean: u64,
     pub cycles: u64,
     pipe: u32,
+    /// Words of the packed input vector.
+    in_words: usize,
 }
 
 impl RagCycles {
     pub fn new(cfg: &hdl::region_addr_gen::Config) -> Self {
         let dut = hdl::bist::region_addr_gen::dut_module(cfg);
-        let w = Words::of(&Layout::of(&dut));
+        let layout = Layout::of(&dut);
+        let w = Words::of(&layout);
         let c = Cfg::from(cfg);
         let aw = (c.rn_w() + c.rb_w()) as usize;
         let t = RagTiming::new(cfg.pipe);
-        RagCycles { cfg: c, t, w, aw, accepted: 0, fatal: 0, semantic: 0, clean: 0, cycles: 0, pipe: cfg.pipe }
+        RagCycles { cfg: c, t, w, aw, accepted: 0, fatal: 0, semantic: 0, clean: 0, cycles: 0, pipe: cfg.pipe, in_words: layout.in_words }
     }
 }
 
@@ -85,20 +89,23 @@ impl CycleModel for RagCycles {
 pub struct RagBist {
     pub inner: RagCycles,
     buf: Vec<u32>,
-    /// The BIST top's input register: the shaped stimulus of the cycle before (zeros after reset).
-    prev: Vec<u32>,
+    /// The BIST top's input register: the DUT sees the shaped stimulus of the cycle before
+    /// (zeros after reset).
+    input_reg: FixedLatency<Vec<u32>>,
 }
 
 impl RagBist {
     pub fn new(cfg: &hdl::region_addr_gen::Config) -> Self {
-        RagBist { inner: RagCycles::new(cfg), buf: Vec::new(), prev: Vec::new() }
+        let inner = RagCycles::new(cfg);
+        let input_reg = FixedLatency::new(1, vec![0; inner.in_words]);
+        RagBist { inner, buf: Vec::new(), input_reg }
     }
 }
 
 impl CycleModel for RagBist {
     fn reset(&mut self) {
         self.inner.reset();
-        self.prev.iter_mut().for_each(|x| *x = 0);
+        self.input_reg.reset();
     }
     fn step(&mut self, i: &[u32], o: &mut [u32]) {
         self.buf.clear();
@@ -122,15 +129,9 @@ impl CycleModel for RagBist {
         }
         b[w.i("in_valid")] = i[w.i("in_valid")] | bits(tag, 3, 1);
         b[w.i("out_ready")] = i[w.i("out_ready")] | bits(tag, 2, 1);
-        // the DUT sees last cycle's shaped stimulus (the top's input register), this cycle's
-        // is what the register loads
-        if self.prev.len() != self.buf.len() {
-            self.prev = vec![0; self.buf.len()];
-        }
-        std::mem::swap(&mut self.prev, &mut self.buf);
-        let buf = std::mem::take(&mut self.buf);
-        self.inner.step(&buf, o);
-        self.buf = buf;
+        // the DUT sees what the top's input register holds; this cycle's shaping is what it loads
+        self.inner.step(self.input_reg.out(), o);
+        self.input_reg.tick(std::mem::take(&mut self.buf));
     }
 }
 
