@@ -24,6 +24,23 @@ fn kernel(name: &str) -> Program {
 /// Runs `m` on the ISA model and on the RTL and compares them; returns (retired, RTL cycles,
 /// retired LD/ST).
 fn check(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64, usize) {
+    let (n, c, _) = check_mem(rtl, name, m);
+    let mem_ops = RETIRED_OPS.with(|o| o.borrow().iter().filter(|&&o| matches!(o, op::LD | op::ST)).count());
+    (n, c, mem_ops)
+}
+
+thread_local! {
+    /// The op of every instruction the last `check_mem` saw retire on the RTL.
+    static RETIRED_OPS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The ops retired in the last `check`.
+fn retired_ops() -> Vec<u64> {
+    RETIRED_OPS.with(|o| o.borrow().clone())
+}
+
+/// `check`, returning (retired, RTL cycles, the RTL's final data memory).
+fn check_mem(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64, Vec<u8>) {
     let threads = m.cfg.threads;
     let (prog, rf, mem) = (m.prog.clone(), m.rf.clone(), m.mem.clone());
     let gold: Run = m.run();
@@ -58,8 +75,8 @@ fn check(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64, usize) {
     if let Some(k) = (0..mem.len() / 4).find(|&k| r.mem[4 * k..4 * k + 4] != gold.mem[4 * k..4 * k + 4]) {
         panic!("{name}: final data memory differs first at byte {:#x}: ISA model {:02x?}, RTL {:02x?}", 4 * k, &gold.mem[4 * k..4 * k + 4], &r.mem[4 * k..4 * k + 4]);
     }
-    let mem_ops = r.trace.iter().filter(|x| matches!(prog.code[x.ip as usize] as u64 & 0x7F, op::LD | op::ST)).count();
-    (r.trace.len(), r.cycles, mem_ops)
+    RETIRED_OPS.with(|o| *o.borrow_mut() = r.trace.iter().map(|x| prog.code[x.ip as usize] as u64 & 0x7F).collect());
+    (r.trace.len(), r.cycles, r.mem)
 }
 
 fn report(name: &str, retired: usize, cycles: u64) {
@@ -96,6 +113,40 @@ fn eu_core_kernel_gcd_collatz_matches_the_isa_model() {
     }
     let (n, c, _) = check(&mut rtl, "gcd_collatz", m);
     report("gcd_collatz", n, c);
+}
+
+/// Kernel 1 (activation: 4 096 values through TANH and SIGMOID, SRD of TID and LANE for the
+/// addresses) in fp32, fp16 and bf16 with the inputs of sim/tests/eu_isa.rs, on the variant whose
+/// data memory holds it (48 KiB) and whose math unit has the spec's latency 6; every result word
+/// is also checked against the tanh/sigmoid golden model directly.
+#[test]
+fn eu_core_kernel_activation_matches_the_isa_model() {
+    use sim::golden::tanh_sigmoid as ts;
+    let mut rtl = EuCoreRtl::new("math6_d64k");
+    let src = std::fs::read_to_string(format!("{}/../kernels/activation.s", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for (fname, fmt) in [("fp32", ts::FMT_FP32), ("fp16", ts::FMT_FP16), ("bf16", ts::FMT_BF16)] {
+        let p = assemble(&src.replace(".fp32", &format!(".{fname}"))).unwrap();
+        let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
+        let mut rng = StdRng::seed_from_u64(1 + fmt as u64);
+        let xs: Vec<u32> = (0..4096)
+            .map(|k| {
+                let v = (k as f64 - 2048.0) / 256.0 + rng.gen_range(-0.01..0.01);
+                ts::to_fmt(v, fmt, false)
+            })
+            .collect();
+        for (k, &x) in xs.iter().enumerate() {
+            m.set_word(4 * k, x);
+        }
+        let name = format!("activation {fname}");
+        let (n, c, mem) = check_mem(&mut rtl, &name, m);
+        report(&name, n, c);
+        let word = |a: usize| u32::from_le_bytes(mem[a..a + 4].try_into().unwrap());
+        let mask = if fmt == ts::FMT_FP32 { u32::MAX } else { 0xFFFF };
+        for (k, &x) in xs.iter().enumerate() {
+            assert_eq!(word(16384 + 4 * k) & mask, ts::lane(ts::OP_TANH as u8, fmt, false, x), "{fname} tanh #{k}");
+            assert_eq!(word(32768 + 4 * k) & mask, ts::lane(ts::OP_SIGMOID as u8, fmt, false, x), "{fname} sigmoid #{k}");
+        }
+    }
 }
 
 /// Gives thread t of a random model its own part of the data memory's first 4 KiB (1 KiB with
@@ -221,6 +272,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     let ops = hdl::eu_core::slice_ops();
     let t0 = Instant::now();
     let (mut programs, mut retired, mut cycles, mut skipped, mut mem_ops) = (0usize, 0usize, 0u64, 0usize, 0usize);
+    let (mut math_ops, mut srd_ops) = (0usize, 0usize);
     while retired < RANDOM_RETIRED {
         let size = rng.gen_range(4..40);
         let p = gen::program_restricted(&mut rng, size, &ops);
@@ -239,6 +291,9 @@ fn eu_core_random_programs_match_the_isa_model() {
         }
         let (n, c, k) = check(&mut rtl, &format!("program {programs} (seed {seed})"), m);
         mem_ops += k;
+        let ops = retired_ops();
+        math_ops += ops.iter().filter(|&&o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID)).count();
+        srd_ops += ops.iter().filter(|&&o| o == op::SRD).count();
         programs += 1;
         retired += n;
         cycles += c;
@@ -246,6 +301,8 @@ fn eu_core_random_programs_match_the_isa_model() {
     report(&format!("random, {programs} programs"), retired, cycles);
     println!("eu_core random: {mem_ops} of the retired instructions are LD/ST");
     assert!(mem_ops * 100 >= retired, "too few LD/ST: {mem_ops} of {retired}");
+    println!("eu_core random: {math_ops} TANH_PRE/SIGMOID/TANH, {srd_ops} SRD");
+    assert!(math_ops * 200 >= retired && srd_ops * 200 >= retired, "too few math ops ({math_ops}) or SRD ({srd_ops}) of {retired}");
     println!("eu_core random: {skipped} programs skipped (the ISA model raised an exception)");
     assert!(skipped * 10 <= programs, "{skipped} of {} programs raise exceptions", programs + skipped);
     println!("eu_core random: {:.0} retired instructions/s of co-simulation", retired as f64 / t0.elapsed().as_secs_f64());

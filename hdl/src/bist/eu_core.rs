@@ -89,7 +89,7 @@ impl KernelRun {
             rst: Default::default(),
             data: Default::default(),
             row: Default::default(),
-            eu: EuCore::new(),
+            eu: EuCore::new(Config::default().math_lat),
             rom: ROM::new(rom),
             count: Default::default(),
             back: Default::default(),

@@ -8,7 +8,7 @@
 //! destination, of a 32-bit type (`ud`, `d`, `f`). Any other region, and any op outside
 //! [`super::slice_ops`], is `not_yet`: the execute stage stops the thread with a fault.
 
-use super::enc::{cause, field, op, pred, Field, RESERVED_MASK};
+use super::enc::{cause, field, op, pred, sreg, Field, RESERVED_MASK};
 use super::{op_map, ops_with_dst, ops_with_src1, slice_ops};
 use crate::region_addr_gen::enc::type_code;
 use rust_hdl::prelude::*;
@@ -49,6 +49,15 @@ pub struct Decode {
     pub is_mem: Signal<Out, Bit>,
     /// ST.
     pub is_st: Signal<Out, Bit>,
+    /// TANH_PRE, SIGMOID or TANH (the math unit).
+    pub is_math: Signal<Out, Bit>,
+    /// The math format and flush-to-zero fields.
+    pub fmt: Signal<Out, Bits<2>>,
+    pub ftz: Signal<Out, Bit>,
+    /// SRD of TID (the thread's index in every lane) or of LANE (the lane's index); the slice
+    /// has no other special register (those are the trap controller's).
+    pub srd_tid: Signal<Out, Bit>,
+    pub srd_lane: Signal<Out, Bit>,
     /// The instruction does not decode (ISA: ILLEGAL_INSTR).
     pub illegal: Signal<Out, Bit>,
     /// Legal, but outside this slice (op or operand region).
@@ -68,6 +77,13 @@ pub struct Decode {
     k_map_dst: Constant<Bits<128>>,
     k_map_src0: Constant<Bits<128>>,
     k_map_src1: Constant<Bits<128>>,
+    k_map_math: Constant<Bits<128>>,
+    k_at_fmt: Constant<Bits<8>>,
+    k_at_ftz: Constant<Bits<8>>,
+    k_op_srd: Constant<Bits<7>>,
+    k_sreg_tid: Constant<Bits<7>>,
+    k_sreg_lane: Constant<Bits<7>>,
+    is_srd: Signal<Local, Bit>,
     k_reserved: Constant<Bits<128>>,
     k_above_imm: Constant<Bits<128>>,
     k_op_eot: Constant<Bits<7>>,
@@ -162,6 +178,12 @@ impl Default for Decode {
             has_dst: Default::default(),
             is_mem: Default::default(),
             is_st: Default::default(),
+            is_math: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            srd_tid: Default::default(),
+            srd_lane: Default::default(),
+            is_srd: Default::default(),
             illegal: Default::default(),
             not_yet: Default::default(),
             trap_cause: Default::default(),
@@ -178,6 +200,12 @@ impl Default for Decode {
             k_map_dst: k128(op_map(&ops_with_dst())),
             k_map_src0: k128(op_map(&src0)),
             k_map_src1: k128(op_map(&src1)),
+            k_map_math: k128(op_map(&[op::TANH_PRE, op::SIGMOID, op::TANH])),
+            k_at_fmt: k(field::FMT.lsb as u64),
+            k_at_ftz: k(field::FTZ.lsb as u64),
+            k_op_srd: k(op::SRD),
+            k_sreg_tid: k(sreg::TID),
+            k_sreg_lane: k(sreg::LANE),
             k_reserved: k128(RESERVED_MASK),
             k_above_imm: k128(above_imm),
             k_op_eot: k(op::EOT),
@@ -228,9 +256,17 @@ impl Logic for Decode {
         self.has_src1.next = bit_cast::<1, 128>(self.k_map_src1.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.is_st.next = self.op.val() == self.k_op_st.val();
         self.is_mem.next = (self.op.val() == self.k_op_ld.val()) | self.is_st.val();
+        self.is_math.next = bit_cast::<1, 128>(self.k_map_math.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        self.fmt.next = bit_cast::<2, 128>(self.instr.val() >> self.k_at_fmt.val());
+        self.ftz.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at_ftz.val()).any();
         // an op with one source takes the immediate in its place, except LD (its address offset)
         self.src0_imm.next = self.src1_imm.val() & self.has_src0.val() & !self.has_src1.val() & (self.op.val() != self.k_op_ld.val());
-        self.op_ok.next = bit_cast::<1, 128>(self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        // SRD names its special register in the src1 register field
+        self.is_srd.next = self.op.val() == self.k_op_srd.val();
+        self.srd_tid.next = self.is_srd.val() & (self.src1_reg.val() == self.k_sreg_tid.val());
+        self.srd_lane.next = self.is_srd.val() & (self.src1_reg.val() == self.k_sreg_lane.val());
+        self.op_ok.next = bit_cast::<1, 128>(self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).any()
+            & (!self.is_srd.val() | self.srd_tid.val() | self.srd_lane.val());
         self.bu_op.next = 0.into();
         if self.is_control.val() {
             self.bu_op.next = bit_cast::<5, 7>(self.op.val());

@@ -13,6 +13,8 @@
 //! where it is (the thread's next slot fetches the same instruction again: a replay). In the
 //! `done` pass the lanes run a MOV of the unit's `value` (LD: the loaded words, written and
 //! flagged like any result; ST: the stored words, shown on the retire port with their addresses).
+//! TANH_PRE, SIGMOID and TANH go to the math unit (`math::MathUnit`) the same way: replayed until
+//! it answers `done`, retired as a MOV of its `value`.
 
 use super::lane::AluLane;
 use super::wb_flags::WbFlags;
@@ -48,12 +50,20 @@ pub struct Execute<const TW: usize> {
     pub is_mem: Signal<In, Bit>,
     /// ST.
     pub is_st: Signal<In, Bit>,
+    /// TANH_PRE, SIGMOID or TANH.
+    pub is_math: Signal<In, Bit>,
+    /// SRD of TID, SRD of LANE: a MOV of the thread's index, of the lane's index.
+    pub srd_tid: Signal<In, Bit>,
+    pub srd_lane: Signal<In, Bit>,
     /// From the memory unit: a bad address in the offered op, the op is through, its lane values
     /// and this pass's byte addresses.
     pub mem_fault: Signal<In, Bit>,
     pub mem_done: Signal<In, Bit>,
     pub mem_value: Signal<In, Bits<256>>,
     pub mem_addr: Signal<In, Bits<256>>,
+    /// From the math unit: the op is through, its lane values.
+    pub math_done: Signal<In, Bit>,
+    pub math_value: Signal<In, Bits<256>>,
     /// Register-file read data (src0, src1 registers), S3.
     pub rf_data0: Signal<In, Bits<256>>,
     pub rf_data1: Signal<In, Bits<256>>,
@@ -85,9 +95,12 @@ pub struct Execute<const TW: usize> {
     wb_flags: WbFlags,
     mask: Signal<Local, Bits<8>>,
     retire: Signal<Local, Bit>,
-    /// A memory op not through yet: replay.
+    /// A memory or math op not through yet: replay.
     replay: Signal<Local, Bit>,
+    /// The op retires as a MOV of another value: the memory or math unit's, SRD's.
+    via_unit: Signal<Local, Bit>,
     k_op_mov: Constant<Bits<7>>,
+    k_lane: [Constant<Bits<32>>; 8],
     collect: Signal<Local, Bits<256>>,
     lane_out: Signal<Local, Bits<32>>,
     flags: Signal<Local, Bits<8>>,
@@ -137,10 +150,15 @@ impl<const TW: usize> Default for Execute<TW> {
             not_yet: Default::default(),
             is_mem: Default::default(),
             is_st: Default::default(),
+            is_math: Default::default(),
+            srd_tid: Default::default(),
+            srd_lane: Default::default(),
             mem_fault: Default::default(),
             mem_done: Default::default(),
             mem_value: Default::default(),
             mem_addr: Default::default(),
+            math_done: Default::default(),
+            math_value: Default::default(),
             rf_data0: Default::default(),
             rf_data1: Default::default(),
             bu_exec_mask: Default::default(),
@@ -167,7 +185,9 @@ impl<const TW: usize> Default for Execute<TW> {
             mask: Default::default(),
             retire: Default::default(),
             replay: Default::default(),
+            via_unit: Default::default(),
             k_op_mov: Constant::new(super::enc::op::MOV.into()),
+            k_lane: std::array::from_fn(|l| Constant::new((l as u64).into())),
             collect: Default::default(),
             lane_out: Default::default(),
             flags: Default::default(),
@@ -218,7 +238,11 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.fault.next = self.valid.val()
             & !self.init.val()
             & (self.illegal.val() | self.not_yet.val() | self.bu_err.val() | (self.is_mem.val() & self.mem_fault.val()));
-        self.replay.next = self.valid.val() & !self.init.val() & !self.fault.val() & self.is_mem.val() & !self.mem_done.val();
+        self.replay.next = self.valid.val()
+            & !self.init.val()
+            & !self.fault.val()
+            & ((self.is_mem.val() & !self.mem_done.val()) | (self.is_math.val() & !self.math_done.val()));
+        self.via_unit.next = self.is_mem.val() | self.is_math.val() | self.srd_tid.val() | self.srd_lane.val();
         self.retire.next = self.valid.val() & !self.init.val() & !self.fault.val() & !self.replay.val();
         // the thread's update: next IP; stop at EOT or a fault; INIT done
         self.upd_valid.next = self.valid.val();
@@ -234,7 +258,7 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.flags.next = 0.into();
         for l in 0..8 {
             self.lanes[l].op.next = self.op.val();
-            if self.is_mem.val() {
+            if self.via_unit.val() {
                 self.lanes[l].op.next = self.k_op_mov.val();
             }
             self.lanes[l].cmod.next = self.cmod.val();
@@ -246,6 +270,15 @@ impl<const TW: usize> Logic for Execute<TW> {
             }
             if self.is_mem.val() {
                 self.lanes[l].src0.next = self.mem_value.val().get_bits::<32>(32 * l);
+            }
+            if self.is_math.val() {
+                self.lanes[l].src0.next = self.math_value.val().get_bits::<32>(32 * l);
+            }
+            if self.srd_tid.val() {
+                self.lanes[l].src0.next = bit_cast::<32, TW>(self.tid.val());
+            }
+            if self.srd_lane.val() {
+                self.lanes[l].src0.next = self.k_lane[l].val();
             }
             self.lanes[l].src1.next = self.rf_data1.val().get_bits::<32>(32 * l);
             if self.src1_imm.val() {

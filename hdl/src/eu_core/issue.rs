@@ -34,6 +34,16 @@ pub struct Issue<const TW: usize> {
     pub in_is_mem: Signal<In, Bit>,
     /// S1: ST.
     pub in_is_st: Signal<In, Bit>,
+    /// S1: TANH_PRE, SIGMOID or TANH.
+    pub in_is_math: Signal<In, Bit>,
+    /// S1: math format.
+    pub in_fmt: Signal<In, Bits<2>>,
+    /// S1: math flush-to-zero.
+    pub in_ftz: Signal<In, Bit>,
+    /// S1: SRD of TID.
+    pub in_srd_tid: Signal<In, Bit>,
+    /// S1: SRD of LANE.
+    pub in_srd_lane: Signal<In, Bit>,
     /// S1: flag register named.
     pub in_flag_sel: Signal<In, Bit>,
     /// S1: its value at decode.
@@ -86,6 +96,16 @@ pub struct Issue<const TW: usize> {
     pub is_mem: Signal<Out, Bit>,
     /// S3: ST.
     pub is_st: Signal<Out, Bit>,
+    /// S3: TANH_PRE, SIGMOID or TANH.
+    pub is_math: Signal<Out, Bit>,
+    /// S3: math format.
+    pub fmt: Signal<Out, Bits<2>>,
+    /// S3: math flush-to-zero.
+    pub ftz: Signal<Out, Bit>,
+    /// S3: SRD of TID.
+    pub srd_tid: Signal<Out, Bit>,
+    /// S3: SRD of LANE.
+    pub srd_lane: Signal<Out, Bit>,
     /// S3: flag register named.
     pub flag_sel: Signal<Out, Bit>,
     /// S3: its value at decode.
@@ -126,6 +146,11 @@ pub struct Issue<const TW: usize> {
     has_dst_s2: RDff<Bit>,
     is_mem_s2: RDff<Bit>,
     is_st_s2: RDff<Bit>,
+    is_math_s2: RDff<Bit>,
+    fmt_s2: RDff<Bits<2>>,
+    ftz_s2: RDff<Bit>,
+    srd_tid_s2: RDff<Bit>,
+    srd_lane_s2: RDff<Bit>,
     flag_sel_s2: RDff<Bit>,
     flag_value_s2: RDff<Bits<8>>,
     exec_lanes_s2: RDff<Bits<8>>,
@@ -149,6 +174,11 @@ pub struct Issue<const TW: usize> {
     has_dst_s3: RDff<Bit>,
     is_mem_s3: RDff<Bit>,
     is_st_s3: RDff<Bit>,
+    is_math_s3: RDff<Bit>,
+    fmt_s3: RDff<Bits<2>>,
+    ftz_s3: RDff<Bit>,
+    srd_tid_s3: RDff<Bit>,
+    srd_lane_s3: RDff<Bit>,
     flag_sel_s3: RDff<Bit>,
     flag_value_s3: RDff<Bits<8>>,
     exec_lanes_s3: RDff<Bits<8>>,
@@ -168,7 +198,7 @@ pub struct Issue<const TW: usize> {
 impl<const TW: usize> Logic for Issue<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, trap_cause_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3, trap_cause_s3, bu_exec_mask_s3, bu_next_ip_s3, bu_err_s3);
+        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, is_math_s2, fmt_s2, ftz_s2, srd_tid_s2, srd_lane_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, trap_cause_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, is_math_s3, fmt_s3, ftz_s3, srd_tid_s3, srd_lane_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3, trap_cause_s3, bu_exec_mask_s3, bu_next_ip_s3, bu_err_s3);
         self.valid_s2.rst.next = self.rst.val();
         self.valid_s3.rst.next = self.rst.val();
         self.valid_s2.d.next = self.in_valid.val();
@@ -229,6 +259,31 @@ impl<const TW: usize> Logic for Issue<TW> {
         self.is_st_s2.d.next = self.in_is_st.val();
         self.is_st_s3.d.next = self.is_st_s2.q.val();
         self.is_st.next = self.is_st_s3.q.val();
+        self.is_math_s2.rst.next = self.rst.val();
+        self.is_math_s3.rst.next = self.rst.val();
+        self.is_math_s2.d.next = self.in_is_math.val();
+        self.is_math_s3.d.next = self.is_math_s2.q.val();
+        self.is_math.next = self.is_math_s3.q.val();
+        self.fmt_s2.rst.next = self.rst.val();
+        self.fmt_s3.rst.next = self.rst.val();
+        self.fmt_s2.d.next = self.in_fmt.val();
+        self.fmt_s3.d.next = self.fmt_s2.q.val();
+        self.fmt.next = self.fmt_s3.q.val();
+        self.ftz_s2.rst.next = self.rst.val();
+        self.ftz_s3.rst.next = self.rst.val();
+        self.ftz_s2.d.next = self.in_ftz.val();
+        self.ftz_s3.d.next = self.ftz_s2.q.val();
+        self.ftz.next = self.ftz_s3.q.val();
+        self.srd_tid_s2.rst.next = self.rst.val();
+        self.srd_tid_s3.rst.next = self.rst.val();
+        self.srd_tid_s2.d.next = self.in_srd_tid.val();
+        self.srd_tid_s3.d.next = self.srd_tid_s2.q.val();
+        self.srd_tid.next = self.srd_tid_s3.q.val();
+        self.srd_lane_s2.rst.next = self.rst.val();
+        self.srd_lane_s3.rst.next = self.rst.val();
+        self.srd_lane_s2.d.next = self.in_srd_lane.val();
+        self.srd_lane_s3.d.next = self.srd_lane_s2.q.val();
+        self.srd_lane.next = self.srd_lane_s3.q.val();
         self.flag_sel_s2.rst.next = self.rst.val();
         self.flag_sel_s3.rst.next = self.rst.val();
         self.flag_sel_s2.d.next = self.in_flag_sel.val();

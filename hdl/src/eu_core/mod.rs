@@ -24,6 +24,7 @@ mod fetch;
 mod flags;
 mod issue;
 mod lane;
+mod math;
 mod mem;
 mod regfile;
 mod wb_flags;
@@ -55,20 +56,27 @@ pub struct Config {
     pub imem_depth: usize,
     /// Data memory bytes (LD/ST): 8 banks of `dmem_bytes / 32` words (EBR).
     pub dmem_bytes: usize,
+    /// Latency of the math unit's tanh/sigmoid lane (its `lat`, docs/tanh_sigmoid.md): 6 is the
+    /// spec's LAT with the fused tail; each cycle above adds a pipeline cut (16: all ten, the
+    /// block's fastest build). Results do not depend on it; an op takes 8 + `math_lat` cycles.
+    pub math_lat: usize,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { threads: 4, simd: 8, regs: 128, imem_depth: 1024, dmem_bytes: 16 * 1024 }
+        Self { threads: 4, simd: 8, regs: 128, imem_depth: 1024, dmem_bytes: 16 * 1024, math_lat: 16 }
     }
 }
 
 pub const THREADS_ALLOWED: [usize; 2] = [4, 8];
 pub const IMEM_DEPTH_ALLOWED: [usize; 3] = [256, 1024, 4096];
 pub const DMEM_BYTES_ALLOWED: [usize; 3] = [4096, 16384, 65536];
+/// The tanh/sigmoid block's `lat` range with the fused tail (LAT 6 .. LAT + MAX_EXTRA_LAT).
+pub const MATH_LAT_MIN: usize = 6;
+pub const MATH_LAT_MAX: usize = 6 + crate::tanh_sigmoid::MAX_EXTRA_LAT;
 
-/// The ops this slice executes: every control-flow op (through the branch unit), NOP and the
-/// integer ALU ops below. The co-simulation's random programs use exactly these.
+/// The ops this slice executes: every control-flow op (through the branch unit), NOP, the
+/// integer ALU ops, LD/ST, the math ops and SRD of TID and LANE. The co-simulation's random programs use exactly these.
 pub fn slice_ops() -> Vec<u64> {
     let mut v: Vec<u64> = op::TABLE.codes.iter().map(|c| c.value).filter(|&o| enc::is_control(o)).collect();
     v.extend([
@@ -90,6 +98,11 @@ pub fn slice_ops() -> Vec<u64> {
         op::SEL,
         op::LD,
         op::ST,
+        op::TANH_PRE,
+        op::SIGMOID,
+        op::TANH,
+        // of TID and LANE only (the other special registers are the trap controller's)
+        op::SRD,
     ]);
     v
 }
@@ -125,9 +138,10 @@ impl Config {
 }
 
 fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize>(
+    math_lat: usize,
     params: Vec<(String, String)>,
 ) -> Result<EmittedModule, EmitError> {
-    emit_module(EuCore::<T, TW, RA, IA, LM, W16, DR>::new(), "eu_eu_core", "eu_core", params)
+    emit_module(EuCore::<T, TW, RA, IA, LM, W16, DR>::new(math_lat), "eu_eu_core", "eu_core", params)
 }
 
 macro_rules! emit_for {
@@ -140,7 +154,7 @@ macro_rules! emit_for {
     (@dr $cfg:expr, $params:expr, $t:literal, $tw:literal, $ia:literal; [$($dr:literal),*]) => {
         $(
             if ($cfg.threads, $cfg.imem_aw(), $cfg.dmem_rw()) == ($t, $ia, $dr) {
-                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }, $dr>($params);
+                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }, $dr>($cfg.math_lat, $params);
             }
         )*
     };
@@ -163,12 +177,13 @@ impl BlockGen for Block {
         check_one_of("eu_core", "regs", cfg.regs, &[enc::NUM_REGS as usize])?;
         check_one_of("eu_core", "imem_depth", cfg.imem_depth, &IMEM_DEPTH_ALLOWED)?;
         check_one_of("eu_core", "dmem_bytes", cfg.dmem_bytes, &DMEM_BYTES_ALLOWED)?;
+        crate::check::check_range("eu_core", "math_lat", cfg.math_lat as u64, MATH_LAT_MIN as u64, MATH_LAT_MAX as u64)?;
         Ok(())
     }
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
         let params = crate::params!(
             "threads" => cfg.threads, "simd" => cfg.simd, "regs" => cfg.regs, "imem_depth" => cfg.imem_depth,
-            "dmem_bytes" => cfg.dmem_bytes, "tid_w" => cfg.tid_w(), "stages" => 5
+            "dmem_bytes" => cfg.dmem_bytes, "math_lat" => cfg.math_lat, "tid_w" => cfg.tid_w(), "stages" => 5
         );
         Ok(vec![emit_any(cfg, params)?])
     }
@@ -179,6 +194,9 @@ impl BlockGen for Block {
             // instruction memory and the largest data memory
             ("t8_i256_d64k", Config { threads: 8, imem_depth: 256, dmem_bytes: 65536, ..Config::default() }),
             ("i4k_d4k", Config { imem_depth: 4096, dmem_bytes: 4096, ..Config::default() }),
+            // the math unit at the spec's LAT (no cuts), and a data memory that holds kernel 1
+            // (activation: 4 096 inputs and two 4 096-word results, 48 KiB) with four threads
+            ("math6_d64k", Config { math_lat: 6, dmem_bytes: 65536, ..Config::default() }),
         ]
     }
     fn config_matrix() -> crate::ConfigMatrix {
@@ -188,6 +206,7 @@ impl BlockGen for Block {
             .key("regs", &["128"], "only 128 is built")
             .key("imem_depth", &["256", "1024", "4096"], "every value")
             .key("dmem_bytes", &["4096", "16384", "65536"], "every value")
+            .key("math_lat", &["6", "16"], "the extremes (results do not depend on it; the tanh block covers every lat)")
     }
 }
 
@@ -207,6 +226,8 @@ mod tests {
         bad(Config { regs: 64, ..Default::default() }, "regs");
         bad(Config { imem_depth: 1000, ..Default::default() }, "imem_depth");
         bad(Config { dmem_bytes: 100, ..Default::default() }, "dmem_bytes");
+        bad(Config { math_lat: 5, ..Default::default() }, "math_lat");
+        bad(Config { math_lat: 17, ..Default::default() }, "math_lat");
         Block::validate(&Config::default()).unwrap();
     }
 

@@ -12,7 +12,8 @@
 //! cycle later at T = 4) and is decoded after it has written back (flags, registers: written at
 //! the end of S4, read by the decode one cycle later), so the pipeline needs no forwarding and no
 //! scoreboard (docs/eu_core.md "Hazards at T = 4"). LD/ST go to the data memory unit
-//! (`mem::DataMemory`) and are replayed in their thread's slots until it is through.
+//! (`mem::DataMemory`), TANH_PRE/SIGMOID/TANH to the math unit (`math::MathUnit`, one lane of
+//! the tanh/sigmoid block); both are replayed in their thread's slots until the unit is through.
 
 use super::decode::Decode;
 use super::execute::Execute;
@@ -20,6 +21,7 @@ use super::fault::FaultReg;
 use super::fetch::Fetch;
 use super::flags::FlagRegs;
 use super::issue::Issue;
+use super::math::MathUnit;
 use super::mem::DataMemory;
 use super::regfile::RegFile;
 use crate::branch_unit::enc::op as bu_op;
@@ -120,15 +122,18 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     issue: Issue<TW>,
     execute: Execute<TW>,
     memory: DataMemory<TW, DR>,
+    math: MathUnit<TW>,
     fault_reg: FaultReg<TW>,
     k_bu_op_init: Constant<Bits<5>>,
     k_all_lanes: Constant<Bits<8>>,
 }
 
 impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> EuCore<T, TW, RA, IA, LM, W16, DR> {
-    pub fn new() -> Self {
+    /// `math_lat`: the math unit's tanh/sigmoid latency (config `math_lat`).
+    pub fn new(math_lat: usize) -> Self {
         assert!(T >= 4 && T == 1 << TW && RA == TW + 7 && LM == 8 * T && W16 == 16 * T && IA <= 16);
         Self {
+            math: MathUnit::new(math_lat),
             clk: Default::default(),
             rst: Default::default(),
             start: Default::default(),
@@ -182,7 +187,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
 
 impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> Default for EuCore<T, TW, RA, IA, LM, W16, DR> {
     fn default() -> Self {
-        Self::new()
+        Self::new(super::Config::default().math_lat)
     }
 }
 
@@ -197,6 +202,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.clk.next = self.clk.val();
         self.execute.clk.next = self.clk.val();
         self.memory.clk.next = self.clk.val();
+        self.math.clk.next = self.clk.val();
         self.fault_reg.clk.next = self.clk.val();
         self.fetch.rst.next = self.rst.val();
         self.flag_regs.rst.next = self.rst.val();
@@ -204,6 +210,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.rst.next = self.rst.val();
         self.execute.rst.next = self.rst.val();
         self.memory.rst.next = self.rst.val();
+        self.math.rst.next = self.rst.val();
         self.fault_reg.rst.next = self.rst.val();
         // S0 fetch; the host's instruction writes; the thread update from S3
         self.fetch.start.next = self.start.val();
@@ -259,6 +266,11 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.in_has_dst.next = self.decode.has_dst.val();
         self.issue.in_is_mem.next = self.decode.is_mem.val();
         self.issue.in_is_st.next = self.decode.is_st.val();
+        self.issue.in_is_math.next = self.decode.is_math.val();
+        self.issue.in_fmt.next = self.decode.fmt.val();
+        self.issue.in_ftz.next = self.decode.ftz.val();
+        self.issue.in_srd_tid.next = self.decode.srd_tid.val();
+        self.issue.in_srd_lane.next = self.decode.srd_lane.val();
         self.issue.in_flag_sel.next = self.decode.flag_sel.val();
         self.issue.in_flag_value.next = self.decode.flag_value.val();
         self.issue.in_exec_lanes.next = self.decode.exec_lanes.val();
@@ -283,6 +295,9 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.has_dst.next = self.issue.has_dst.val();
         self.execute.is_mem.next = self.issue.is_mem.val();
         self.execute.is_st.next = self.issue.is_st.val();
+        self.execute.is_math.next = self.issue.is_math.val();
+        self.execute.srd_tid.next = self.issue.srd_tid.val();
+        self.execute.srd_lane.next = self.issue.srd_lane.val();
         self.execute.flag_sel.next = self.issue.flag_sel.val();
         self.execute.flag_value.next = self.issue.flag_value.val();
         self.execute.exec_lanes.next = self.issue.exec_lanes.val();
@@ -324,6 +339,25 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.mem_done.next = self.memory.done.val();
         self.execute.mem_value.next = self.memory.value.val();
         self.execute.mem_addr.next = self.memory.addr.val();
+        // S3 math op
+        self.math.valid.next = self.issue.valid.val();
+        self.math.init.next = self.issue.init.val();
+        self.math.is_math.next = self.issue.is_math.val();
+        self.math.illegal.next = self.issue.illegal.val();
+        self.math.not_yet.next = self.issue.not_yet.val();
+        self.math.tid.next = self.issue.tid.val();
+        self.math.op.next = self.issue.op.val();
+        self.math.fmt.next = self.issue.fmt.val();
+        self.math.ftz.next = self.issue.ftz.val();
+        self.math.exec_lanes.next = self.issue.exec_lanes.val();
+        self.math.pred_lanes.next = self.issue.pred_lanes.val();
+        self.math.bu_exec_mask.next = self.issue.bu_exec_mask.val();
+        self.math.bu_err.next = self.issue.bu_err.val();
+        self.math.src0.next = self.regfile.rd_data0.val();
+        self.math.imm.next = self.issue.imm.val();
+        self.math.src0_imm.next = self.issue.src0_imm.val();
+        self.execute.math_done.next = self.math.done.val();
+        self.execute.math_value.next = self.math.value.val();
         self.fault_reg.clear.next = self.start.val() & !self.fetch.busy.val();
         self.fault_reg.fault.next = self.execute.fault.val();
         self.fault_reg.tid.next = self.issue.tid.val();

@@ -68,7 +68,7 @@ struct G<'a> {
     local: bool,
     /// Restricted programs: only these ops (the control flow of the skeleton always), default
     /// regions only (`r.0<N;N,1>:d` sources, `r.0<1>:d` destinations; LD/ST address register
-    /// [`ADDR_REG`]), no special registers, traps or handler: the subset an RTL slice runs
+    /// [`ADDR_REG`]), no special registers but TID and LANE, no traps or handler: the subset an RTL slice runs
     /// (`hdl::eu_core::slice_ops`).
     ops: Option<&'a [u64]>,
 }
@@ -186,6 +186,14 @@ impl G<'_> {
         }
         if opd.dst && self.rng.gen_bool(0.2) || o == op::CMP {
             i.cmod = self.rng.gen_range(1..8);
+        }
+        if matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID) {
+            i.fmt = self.rng.gen_range(0..4);
+            i.ftz = self.rng.gen();
+        }
+        if o == op::SRD {
+            // the special registers outside the trap controller
+            i.src1.reg = [sreg::TID, sreg::LANE][self.rng.gen_range(0..2)] as u32;
         }
         if matches!(o, op::LD | op::ST) {
             // the valid addresses of ADDR_REG (default region); LD's immediate is an offset
