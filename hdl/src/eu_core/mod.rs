@@ -26,6 +26,7 @@ mod issue;
 mod lane;
 mod math;
 mod mem;
+mod mulh;
 mod regfile;
 mod wb_flags;
 pub mod rtl;
@@ -76,7 +77,7 @@ pub const MATH_LAT_MIN: usize = 6;
 pub const MATH_LAT_MAX: usize = 6 + crate::tanh_sigmoid::MAX_EXTRA_LAT;
 
 /// The ops this slice executes: every control-flow op (through the branch unit), NOP, the
-/// integer ALU ops, LD/ST, the math ops and SRD of TID and LANE. The co-simulation's random programs use exactly these.
+/// integer ALU ops, LD/ST, the math ops, MULH (in the math unit) and SRD of TID and LANE. The co-simulation's random programs use exactly these.
 pub fn slice_ops() -> Vec<u64> {
     let mut v: Vec<u64> = op::TABLE.codes.iter().map(|c| c.value).filter(|&o| enc::is_control(o)).collect();
     v.extend([
@@ -85,6 +86,7 @@ pub fn slice_ops() -> Vec<u64> {
         op::ADD,
         op::SUB,
         op::MUL,
+        op::MULH,
         op::AND,
         op::OR,
         op::XOR,
@@ -193,10 +195,11 @@ impl BlockGen for Block {
             // the config matrix's corner (docs "Config matrix"): eight threads, the smallest
             // instruction memory and the largest data memory
             ("t8_i256_d64k", Config { threads: 8, imem_depth: 256, dmem_bytes: 65536, ..Config::default() }),
-            ("i4k_d4k", Config { imem_depth: 4096, dmem_bytes: 4096, ..Config::default() }),
-            // the math unit at the spec's LAT (no cuts), and a data memory that holds kernel 1
-            // (activation: 4 096 inputs and two 4 096-word results, 48 KiB) with four threads
-            ("math6_d64k", Config { math_lat: 6, dmem_bytes: 65536, ..Config::default() }),
+            // ... with the math unit at the spec's LAT (no cuts)
+            ("i4k_d4k_lat6", Config { imem_depth: 4096, dmem_bytes: 4096, math_lat: 6, ..Config::default() }),
+            // the default core with a data memory that holds kernel 1 (activation: 4 096 inputs
+            // and two 4 096-word results, 48 KiB)
+            ("d64k", Config { dmem_bytes: 65536, ..Config::default() }),
         ]
     }
     fn config_matrix() -> crate::ConfigMatrix {

@@ -356,6 +356,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.math.src0.next = self.regfile.rd_data0.val();
         self.math.imm.next = self.issue.imm.val();
         self.math.src0_imm.next = self.issue.src0_imm.val();
+        self.math.src1.next = self.regfile.rd_data1.val();
+        self.math.src1_imm.next = self.issue.src1_imm.val();
         self.execute.math_done.next = self.math.done.val();
         self.execute.math_value.next = self.math.value.val();
         self.fault_reg.clear.next = self.start.val() & !self.fetch.busy.val();
