@@ -149,6 +149,41 @@ fn eu_core_kernel_activation_matches_the_isa_model() {
     }
 }
 
+/// The math unit with several threads' ops in flight: every thread runs TANH, SIGMOID and MULH
+/// back to back, so a thread's MULH (2 cycles in its engine) is fed while other threads'
+/// tanh/sigmoid lanes (16 cycles) are still in the block and comes back before them, and the
+/// feeder turns threads away (replays) while it feeds another's op; predicated and exec-size-4
+/// ops mask lanes, and immediates take src0's or src1's place.
+#[test]
+fn eu_core_math_unit_overlapping_threads_match_the_isa_model() {
+    let src = "\
+    tanh.fp32 r4, r3
+    mulh r5, r1, r2
+    sigmoid.bf16.ftz r6, r3
+    cmp.lt.f0 r1, r2
+    (f0) mulh r7, r1, 0x80000001
+    (!f0) tanh_pre.fp16 r8, r3
+    mulh (4) r9, r2, r1
+    tanh.fp32 r10, 0x3f000000
+    mulh r11, r1, r2
+";
+    let mut rtl = EuCoreRtl::new("default");
+    let mut rng = StdRng::seed_from_u64(5);
+    let prog = assemble(src).unwrap();
+    let words = prog.code.len();
+    let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, prog);
+    for t in 0..4 {
+        for l in 0..8 {
+            for r in 1..4 {
+                m.set_lane(t, r, l, rng.gen());
+            }
+        }
+    }
+    let (n, c, _) = check(&mut rtl, "math overlap", m);
+    report("math overlap", n, c);
+    assert_eq!(n, 4 * words, "straight-line code: every word retires once per thread");
+}
+
 /// Gives thread t of a random model its own part of the data memory's first 4 KiB (1 KiB with
 /// four threads, 512 B with eight): the LD/ST addresses in `gen::ADDR_REG` (word aligned, room
 /// for LD's offset up to 28) inside [S t, S t + S); the memory as large as the RTL's, random data

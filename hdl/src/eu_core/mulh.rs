@@ -15,7 +15,7 @@ use rust_hdl::prelude::*;
 pub const MULH_LAT: usize = 2;
 
 #[derive(LogicBlock)]
-pub struct MulhLane {
+pub struct MulhLane<const TAGW: usize> {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
     /// A lane comes in.
@@ -26,23 +26,23 @@ pub struct MulhLane {
     pub in_a: Signal<In, Bits<32>>,
     pub in_b: Signal<In, Bits<32>>,
     /// Its tag (passed through to `out_tag`).
-    pub in_tag: Signal<In, Bits<3>>,
+    pub in_tag: Signal<In, Bits<TAGW>>,
     /// The lane of `MULH_LAT` cycles ago: valid, mask, high product word, tag.
     pub out_valid: Signal<Out, Bit>,
     pub out_mask: Signal<Out, Bits<1>>,
     pub out_data: Signal<Out, Bits<32>>,
-    pub out_tag: Signal<Out, Bits<3>>,
+    pub out_tag: Signal<Out, Bits<TAGW>>,
     product: Mul<32, 32, 64>,
     /// (a < 0 ? b : 0) + (b < 0 ? a : 0), beside the product.
     corr_s1: RDff<Bits<32>>,
     high_s2: RDff<Bits<32>>,
     dvalid: Delay<Bits<1>>,
     dmask: Delay<Bits<1>>,
-    dtag: Delay<Bits<3>>,
+    dtag: Delay<Bits<TAGW>>,
     corr: Signal<Local, Bits<32>>,
 }
 
-impl Default for MulhLane {
+impl<const TAGW: usize> Default for MulhLane<TAGW> {
     fn default() -> Self {
         Self {
             clk: Default::default(),
@@ -67,7 +67,7 @@ impl Default for MulhLane {
     }
 }
 
-impl Logic for MulhLane {
+impl<const TAGW: usize> Logic for MulhLane<TAGW> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clk, corr_s1, high_s2);

@@ -122,7 +122,7 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     issue: Issue<TW>,
     execute: Execute<TW>,
     memory: DataMemory<TW, DR>,
-    math: MathUnit<TW>,
+    math: MathUnit<T, TW>,
     fault_reg: FaultReg<TW>,
     k_bu_op_init: Constant<Bits<5>>,
     k_all_lanes: Constant<Bits<8>>,
