@@ -186,7 +186,7 @@ fn eu_core_math_unit_overlapping_threads_match_the_isa_model() {
 
 /// Gives thread t of a random model its own part of the data memory's first 4 KiB (1 KiB with
 /// four threads, 512 B with eight): the LD/ST addresses in `gen::ADDR_REG` (word aligned, room
-/// for LD's offset up to 28) inside [S t, S t + S); the memory as large as the RTL's, random data
+/// for LD's offset up to 28; unit-stride or random) inside [S t, S t + S); the memory as large as the RTL's, random data
 /// in the first 4 KiB (the rest zero).
 fn private_memory(rng: &mut StdRng, m: &mut Model, dmem_bytes: usize) {
     let share = (gen::MEM_BYTES / m.cfg.threads).min(1024);
@@ -194,8 +194,14 @@ fn private_memory(rng: &mut StdRng, m: &mut Model, dmem_bytes: usize) {
     m.cfg.mem_bytes = dmem_bytes;
     m.mem.resize(dmem_bytes, 0);
     for t in 0..m.cfg.threads {
+        // half the threads address unit-stride words from a random word (the memory unit's
+        // parallel access, rows differing between banks when unaligned), half random words
+        // (mostly the lane-serial walk)
+        let unit_stride = rng.gen_bool(0.5);
+        let base = 4 * rng.gen_range(0..(share - 64) / 4);
         for l in 0..8 {
-            m.set_lane(t, gen::ADDR_REG, l, (share * t + 4 * rng.gen_range(0..(share - 32) / 4)) as u32);
+            let a = if unit_stride { base + 4 * l } else { 4 * rng.gen_range(0..(share - 32) / 4) };
+            m.set_lane(t, gen::ADDR_REG, l, (share * t + a) as u32);
         }
     }
 }

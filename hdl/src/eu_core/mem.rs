@@ -4,11 +4,14 @@
 //! in bank `w mod 8`, row `w / 8`; so the host reads and writes a whole 32-byte row (8 words) per
 //! cycle, as it does registers.
 //!
-//! LD/ST: one op at a time, one lane per cycle, lanes in ascending order (so of two lanes storing
-//! to one address the higher one wins, docs/isa.md). The execute stage offers a thread's memory
-//! op (`req`) every time the thread's slot brings it there; the unit
-//! - takes it when idle and no lane of `mask` has a bad address (`accept`), then works through
-//!   the 8 lanes (9 cycles: 8 accesses, the last read's data);
+//! LD/ST: one op at a time. The execute stage offers a thread's memory op (`req`) every time the
+//! thread's slot brings it there; the unit
+//! - takes it when idle and no lane of `mask` has a bad address (`accept`);
+//! - in its first cycle checks whether the running lanes' words are in 8 different banks (a
+//!   unit-stride access is, aligned or not: word w is in bank w mod 8): then all of them in that
+//!   cycle (each bank its own row address, `parallel`; 2 cycles with the read data); otherwise
+//!   one lane per cycle in ascending lane order (so of two lanes storing to one address the
+//!   higher one wins, docs/isa.md), 9 cycles;
 //! - answers `done` to a later pass of the same thread once the lanes are through: the execute
 //!   stage retires the op in that pass (a LD writes `value`, the loaded words, through the ALU
 //!   lanes as a MOV, so its condition modifier works as for any op) and the unit is free again;
@@ -79,6 +82,8 @@ pub struct DataMemory<const TW: usize, const DR: usize> {
     mask_sh: RDff<Bits<8>>,
     /// A lane's read was issued last cycle, from bank `bank_r`.
     rd_pend: RDff<Bit>,
+    /// The reads issued last cycle were the parallel access of every lane.
+    par_pend: RDff<Bit>,
     bank_r: RDff<Bits<3>>,
     /// The loaded words, shifted in from the top (lane 7 last).
     loaded: RDff<Bits<256>>,
@@ -98,6 +103,19 @@ pub struct DataMemory<const TW: usize, const DR: usize> {
     rd_word: Signal<Local, Bits<32>>,
     bank_word: Signal<Local, Bits<32>>,
     rdata: Signal<Local, Bits<256>>,
+    /// The held op's running lanes hit 8 different banks: access them all this cycle.
+    parallel: Signal<Local, Bit>,
+    used: Signal<Local, Bits<8>>,
+    lane_bit: Signal<Local, Bits<8>>,
+    lane_a: Signal<Local, Bits<32>>,
+    lane_bank: Signal<Local, Bits<3>>,
+    hit: Signal<Local, Bit>,
+    par_row: Signal<Local, Bits<DR>>,
+    par_we: Signal<Local, Bit>,
+    par_data: Signal<Local, Bits<32>>,
+    par_loaded: Signal<Local, Bits<256>>,
+    k_one8: Constant<Bits<8>>,
+    k_lane: [Constant<Bits<3>>; 8],
     k_top: Constant<Bits<16>>,
     k_align: Constant<Bits<32>>,
     k_bytes: Constant<Bits<32>>,
@@ -164,6 +182,19 @@ impl<const TW: usize, const DR: usize> Default for DataMemory<TW, DR> {
             rd_word: Default::default(),
             bank_word: Default::default(),
             rdata: Default::default(),
+            par_pend: Default::default(),
+            parallel: Default::default(),
+            used: Default::default(),
+            lane_bit: Default::default(),
+            lane_a: Default::default(),
+            lane_bank: Default::default(),
+            hit: Default::default(),
+            par_row: Default::default(),
+            par_we: Default::default(),
+            par_data: Default::default(),
+            par_loaded: Default::default(),
+            k_one8: Constant::new(1u64.into()),
+            k_lane: std::array::from_fn(|l| Constant::new((l as u64).into())),
             k_top: Constant::new(224u64.into()),
             k_align: Constant::new(3u64.into()),
             k_bytes: Constant::new((32u64 << DR).into()),
@@ -176,7 +207,7 @@ impl<const TW: usize, const DR: usize> Default for DataMemory<TW, DR> {
 impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, busy_r, done_r, tid_r, st_r, lane_r, addr_sh, data_sh, mask_sh, rd_pend, bank_r, loaded);
+        clock!(self, clk, busy_r, done_r, tid_r, st_r, lane_r, addr_sh, data_sh, mask_sh, rd_pend, par_pend, bank_r, loaded);
         self.busy_r.rst.next = self.rst.val();
         self.done_r.rst.next = self.rst.val();
         self.tid_r.rst.next = self.rst.val();
@@ -186,6 +217,7 @@ impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
         self.data_sh.rst.next = self.rst.val();
         self.mask_sh.rst.next = self.rst.val();
         self.rd_pend.rst.next = self.rst.val();
+        self.par_pend.rst.next = self.rst.val();
         self.bank_r.rst.next = self.rst.val();
         self.loaded.rst.next = self.rst.val();
         // the offered op (as the execute stage sees it): request, mask, byte addresses, address
@@ -230,6 +262,21 @@ impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
         self.data_sh.d.next = self.data_sh.q.val();
         self.mask_sh.d.next = self.mask_sh.q.val();
         self.access.next = self.busy_r.q.val() & !self.done_r.q.val() & (self.lane_r.q.val() != self.k_all_lanes.val());
+        // the first access cycle of the held op (registers unshifted): are the running lanes'
+        // banks all different? (from registers only: nothing of this is on the S3 path)
+        self.used.next = 0.into();
+        self.hit.next = false;
+        for l in 0..8 {
+            self.lane_a.next = self.addr_sh.q.val().get_bits::<32>(32 * l);
+            self.lane_bank.next = bit_cast::<3, 32>(self.lane_a.val() >> 2);
+            self.lane_bit.next = 0.into();
+            if self.mask_sh.q.val().get_bit(l) {
+                self.lane_bit.next = self.k_one8.val() << self.lane_bank.val();
+            }
+            self.hit.next = self.hit.val() | (self.used.val() & self.lane_bit.val()).any();
+            self.used.next = self.used.val() | self.lane_bit.val();
+        }
+        self.parallel.next = self.access.val() & (self.lane_r.q.val() == 0) & !self.hit.val();
         if self.accept.val() {
             self.busy_r.d.next = true;
             self.done_r.d.next = false;
@@ -242,6 +289,8 @@ impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
         } else if self.req.val() & self.is_done.val() {
             self.busy_r.d.next = false;
             self.done_r.d.next = false;
+        } else if self.parallel.val() {
+            self.lane_r.d.next = self.k_all_lanes.val();
         } else if self.access.val() {
             self.lane_r.d.next = self.lane_r.q.val() + 1;
             self.addr_sh.d.next = self.addr_sh.q.val() >> 32;
@@ -254,16 +303,35 @@ impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
         self.bank.next = bit_cast::<3, 256>(self.addr_sh.q.val() >> 2);
         self.row.next = bit_cast::<DR, 256>(self.addr_sh.q.val() >> 5);
         self.rd_pend.d.next = self.access.val() & !self.st_r.q.val();
+        self.par_pend.d.next = self.parallel.val() & !self.st_r.q.val();
         self.bank_r.d.next = self.bank.val();
         self.rd_word.next = 0.into();
         self.rdata.next = 0.into();
         for b in 0..8 {
+            // the parallel access: bank b takes the row and word of the running lane in it
+            self.par_row.next = 0.into();
+            self.par_we.next = false;
+            self.par_data.next = 0.into();
+            for l in 0..8 {
+                self.lane_a.next = self.addr_sh.q.val().get_bits::<32>(32 * l);
+                if self.mask_sh.q.val().get_bit(l) & (bit_cast::<3, 32>(self.lane_a.val() >> 2) == self.k_bank[b].val()) {
+                    self.par_row.next = self.par_row.val() | bit_cast::<DR, 32>(self.lane_a.val() >> 5);
+                    self.par_we.next = true;
+                    self.par_data.next = self.par_data.val() | self.data_sh.q.val().get_bits::<32>(32 * l);
+                }
+            }
             self.banks[b].clock.next = self.clk.val();
             self.banks[b].read_enable.next = true;
             self.banks[b].read_address.next = self.row.val();
             self.banks[b].write_enable.next = self.access.val() & self.st_r.q.val() & self.mask_sh.q.val().get_bit(0) & (self.bank.val() == self.k_bank[b].val());
             self.banks[b].write_address.next = self.row.val();
             self.banks[b].write_data.next = bit_cast::<32, 256>(self.data_sh.q.val());
+            if self.parallel.val() {
+                self.banks[b].read_address.next = self.par_row.val();
+                self.banks[b].write_enable.next = self.st_r.q.val() & self.par_we.val();
+                self.banks[b].write_address.next = self.par_row.val();
+                self.banks[b].write_data.next = self.par_data.val();
+            }
             if self.host_en.val() {
                 self.banks[b].read_address.next = self.host_raddr.val();
                 self.banks[b].write_enable.next = self.host_we.val();
@@ -277,9 +345,25 @@ impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
             self.bank_word.next = self.banks[b].read_data.val();
             self.rdata.next = (self.rdata.val() >> 32) | (bit_cast::<256, 32>(self.bank_word.val()) << self.k_top.val());
         }
+        // the parallel access's words: lane l's from its bank (the addresses are unshifted)
+        self.par_loaded.next = 0.into();
+        for l in 0..8 {
+            self.lane_a.next = self.addr_sh.q.val().get_bits::<32>(32 * l);
+            self.lane_bank.next = bit_cast::<3, 32>(self.lane_a.val() >> 2);
+            self.word.next = 0.into();
+            for b in 0..8 {
+                if self.lane_bank.val() == self.k_bank[b].val() {
+                    self.word.next = self.banks[b].read_data.val();
+                }
+            }
+            self.par_loaded.next = (self.par_loaded.val() >> 32) | (bit_cast::<256, 32>(self.word.val()) << self.k_top.val());
+        }
         self.loaded.d.next = self.loaded.q.val();
         if self.rd_pend.q.val() {
             self.loaded.d.next = (self.loaded.q.val() >> 32) | (bit_cast::<256, 32>(self.rd_word.val()) << self.k_top.val());
+        }
+        if self.par_pend.q.val() {
+            self.loaded.d.next = self.par_loaded.val();
         }
         self.host_rdata.next = self.rdata.val();
     }
