@@ -412,8 +412,9 @@ fn trap_bist_top_passes_and_fails() {
     block_top_passes_and_fails("trap_controller", &mut || Box::new(TrapBist::new(&trap_small())) as Box<dyn sim::bist::CycleModel>, &hdl::bist::trap_controller::cosim_params());
 }
 
-/// eu_core: the BIST wrapper runs kernel 2 on registers from the stimulus and reads r0..r15 of
-/// every thread back; the signature the ISA model predicts is the one the Verilated top prints.
+/// eu_core: the BIST wrapper runs kernel 1 at BIST size (128 values through TANH and SIGMOID) on
+/// data-memory words from the stimulus and reads the 256 result words back; the signature the ISA
+/// model predicts is the one the Verilated top prints.
 #[test]
 fn eu_core_bist_top_passes_and_fails() {
     let cfg = sim::bist::load_config("eu_core", "small", |a| a.eu_core);
@@ -421,14 +422,22 @@ fn eu_core_bist_top_passes_and_fails() {
     block_top_passes_and_fails("eu_core", &mut || Box::new(sim::bist_models::eu_core::EuCoreRun::new(&cfg)) as Box<dyn sim::bist::CycleModel>, &hdl::bist::eu_core::cosim_params());
 }
 
-/// The kernel in the eu_core BIST top's ROM (kernels/fractal.hex, read by hdl) is the assembled
-/// kernels/fractal.s (`eu-asm asm kernels/fractal.s -o kernels/fractal.hex` regenerates it).
+/// The kernel in the eu_core BIST top's ROM (kernels/activation_bist.hex, read by hdl) is the
+/// assembled kernels/activation_bist.s (`eu-asm asm kernels/activation_bist.s -o
+/// kernels/activation_bist.hex` regenerates it), and that source is kernel 1 (kernels/activation.s)
+/// with only its size changed: 4 iterations instead of 128, results at bytes 512 and 1024 instead
+/// of 16384 and 32768.
 #[test]
 fn eu_core_kernel_hex_is_the_assembled_source() {
-    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/fractal.s")).unwrap();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/");
+    let src = std::fs::read_to_string(format!("{dir}{}", hdl::bist::eu_core::KERNEL_SOURCE)).unwrap();
     let p = sim::golden::eu_core::asm::assemble(&src).unwrap();
-    assert_eq!(hdl::bist::eu_core::kernel(), p.code, "kernels/fractal.hex is stale: eu-asm asm kernels/fractal.s -o kernels/fractal.hex");
+    assert_eq!(hdl::bist::eu_core::kernel(), p.code, "kernels/activation_bist.hex is stale: eu-asm asm kernels/activation_bist.s -o kernels/activation_bist.hex");
     assert_eq!(p.handler, None);
+    let full = std::fs::read_to_string(format!("{dir}activation.s")).unwrap();
+    let code = |s: &str| s.lines().filter(|l| !l.trim_start().starts_with(';')).map(str::to_string).collect::<Vec<_>>().join("\n");
+    let scaled = code(&full).replace("r1, 16384", "r1, 512").replace("r1, 32768", "r1, 1024").replace("r10, 128", "r10, 4");
+    assert_eq!(code(&src), scaled, "kernels/activation_bist.s is kernels/activation.s at another size only");
 }
 
 /// The shaped stimulus reaches the blocks' normal paths, not only their error paths (the figures

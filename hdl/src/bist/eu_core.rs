@@ -1,21 +1,21 @@
 //! BIST top for the execution unit `eu_eu_core` (default config: 4 threads, imem 1024, dmem
-//! 16 KiB): it runs kernel 2 (kernels/fractal.s, escape-time fractal with BREAK on escape) on
-//! registers taken from the stimulus and compresses the final registers.
+//! 16 KiB): it runs kernel 1 at BIST size (kernels/activation_bist.s: 128 fp32 values through
+//! TANH and SIGMOID, the math unit and the memory unit's parallel access) on values taken from
+//! the stimulus and compresses the results.
 //!
 //! The DUT of the BIST core is not the bare core but [`KernelRun`], a wrapper that makes the run's
 //! response depend on the final state only (the core's cycle-by-cycle behaviour is not what the
 //! ISA model predicts; its final state is). Counting cycles `c` from the end of the DUT reset:
-//! * `c` in 0..64: register row `c` is written from the stimulus: thread `c / 16`, register
-//!   `c mod 16` = `data` (r0..r15 of every thread; the kernel reads no other register); in the
-//!   same cycles the program is written into the instruction memory, word `c` for `c` < its
-//!   length, from a ROM (kernels/fractal.hex, the assembler's output, kept equal to the source by
-//!   the test `sim/tests/fpga_bist.rs::eu_core_kernel_hex_is_the_assembled_source`);
-//! * `c` = 64: `start`;
-//! * `c` in [`READ_FROM`]..[`READ_FROM`] + 64: `row` = register row `c − READ_FROM` (same order)
-//!   read through the host port; at every other cycle `row` = 0. The MISR of a zero response from
-//!   a zero signature stays zero, so the signature is the final registers' alone.
-//! The kernel has ended long before: at most 64 iterations of 14 instructions per thread, 4
-//! cycles per instruction in the barrel, ≈ 3 700 cycles; the model checks its bound.
+//! * `c` in 0..[`IN_ROWS`]: data-memory row `c` (8 words) = `data`; in the same cycles and up to
+//!   the program's length the program is written into the instruction memory, word `c`, from a
+//!   ROM (kernels/activation_bist.hex, the assembler's output, kept equal to the source by the
+//!   test `sim/tests/fpga_bist.rs::eu_core_kernel_hex_is_the_assembled_source`);
+//! * `c` = [`START`]: `start`;
+//! * `c` in [`READ_FROM`]..[`READ_FROM`] + [`OUT_ROWS`]: `row` = data-memory row
+//!   [`OUT_ROW`] + `c − READ_FROM` (the tanh results, then the sigmoid results) read through the
+//!   host port; at every other cycle `row` = 0. The MISR of a zero response from a zero
+//!   signature stays zero, so the signature is the results' alone.
+//! The kernel has ended long before (about 500 cycles; the model checks a bound).
 //!
 //! Stimulus bits: `data` [0..256) → SW = 256. Response bits: `row` [0..256) → RW = 256.
 
@@ -31,23 +31,27 @@ pub const RW: usize = 256;
 pub const TOP: &str = "eu_bist_eu_core";
 /// Module name of the wrapper (the BIST core's DUT).
 pub const DUT: &str = "eu_core_kernel_run";
-/// Registers per thread loaded from the stimulus and read back: r0..r15.
-pub const REGS: usize = 16;
-/// Register rows loaded and read back (4 threads × 16).
-pub const ROWS: usize = 4 * REGS;
-/// The cycle `start` is high.
-pub const START: usize = ROWS;
+/// Data-memory rows loaded from the stimulus: the kernel's 128 input words.
+pub const IN_ROWS: usize = 16;
+/// First data-memory row of the results (byte 512: tanh; byte 1024: sigmoid).
+pub const OUT_ROW: usize = 16;
+/// Result rows read back (128 tanh + 128 sigmoid words).
+pub const OUT_ROWS: usize = 32;
+/// The cycle `start` is high (after the data and the program are in).
+pub const START: usize = 32;
 /// First cycle of the read-back window: the window ends with the default BIST run.
-pub const READ_FROM: usize = super::DEFAULT_CYCLES as usize - ROWS;
-/// The kernel: kernels/fractal.hex (`eu-asm asm kernels/fractal.s`).
-pub const KERNEL_HEX: &str = include_str!("../../../kernels/fractal.hex");
+pub const READ_FROM: usize = super::DEFAULT_CYCLES as usize - OUT_ROWS;
+/// The kernel source's name (kernels/).
+pub const KERNEL_SOURCE: &str = "activation_bist.s";
+/// The kernel: kernels/activation_bist.hex (`eu-asm asm kernels/activation_bist.s`).
+pub const KERNEL_HEX: &str = include_str!("../../../kernels/activation_bist.hex");
 
 /// The kernel's instruction words.
 pub fn kernel() -> Vec<u128> {
     KERNEL_HEX
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with("//"))
-        .map(|l| u128::from_str_radix(l.trim(), 16).unwrap_or_else(|e| panic!("kernels/fractal.hex: {l}: {e}")))
+        .map(|l| u128::from_str_radix(l.trim(), 16).unwrap_or_else(|e| panic!("kernels/activation_bist.hex: {l}: {e}")))
         .collect()
 }
 
@@ -62,27 +66,27 @@ pub struct KernelRun {
     pub clk: Signal<In, Clock>,
     /// Synchronous reset: cycle count to 0, the core reset.
     pub rst: Signal<In, Bit>,
-    /// Value of the register row loaded in this cycle (cycles 0..64).
+    /// Value of the data-memory row loaded in this cycle (cycles 0..IN_ROWS).
     pub data: Signal<In, Bits<256>>,
-    /// The register row read back in this cycle (the window), else 0.
+    /// The result row read back in this cycle (the window), else 0.
     pub row: Signal<Out, Bits<256>>,
     /// The core (named `eu`: lint waiver 6 names its unread outputs by this instance name).
     eu: EuCore<4, 2, 9, 10, 32, 64, 9>,
     rom: ROM<Bits<128>, 10>,
     count: RDff<Bits<16>>,
     back: Signal<Local, Bits<16>>,
-    k_rows: Constant<Bits<16>>,
+    k_in_rows: Constant<Bits<16>>,
     k_len: Constant<Bits<16>>,
+    k_start: Constant<Bits<16>>,
     k_read_req: Constant<Bits<16>>,
     k_read_from: Constant<Bits<16>>,
     k_read_end: Constant<Bits<16>>,
-    k_low: Constant<Bits<16>>,
 }
 
 impl KernelRun {
     pub fn new() -> Self {
         let code = kernel();
-        assert!(code.len() <= 1024 && ROWS < READ_FROM);
+        assert!(code.len() <= START && IN_ROWS <= START && START < READ_FROM);
         let rom: BTreeMap<Bits<10>, Bits<128>> = code.iter().enumerate().map(|(a, &w)| (Bits::<10>::from(a as u64), bits128(w))).collect();
         Self {
             clk: Default::default(),
@@ -93,12 +97,13 @@ impl KernelRun {
             rom: ROM::new(rom),
             count: Default::default(),
             back: Default::default(),
-            k_rows: Constant::new((ROWS as u64).into()),
+            k_in_rows: Constant::new((IN_ROWS as u64).into()),
             k_len: Constant::new((code.len() as u64).into()),
-            k_read_req: Constant::new((READ_FROM as u64 - 2).into()),
+            k_start: Constant::new((START as u64).into()),
+            // the row shown at cycle c was requested at c − 1 (the data memory's read latency)
+            k_read_req: Constant::new((READ_FROM as u64 - 1 - OUT_ROW as u64).into()),
             k_read_from: Constant::new((READ_FROM as u64).into()),
-            k_read_end: Constant::new(((READ_FROM + ROWS) as u64).into()),
-            k_low: Constant::new(((REGS - 1) as u64).into()),
+            k_read_end: Constant::new(((READ_FROM + OUT_ROWS) as u64).into()),
         }
     }
 }
@@ -121,25 +126,25 @@ impl Logic for KernelRun {
         if self.count.q.val() != self.k_read_end.val() {
             self.count.d.next = self.count.q.val() + 1;
         }
-        // load: register rows and program words, then start
-        self.eu.rf_we.next = self.count.q.val() < self.k_rows.val();
-        self.eu.rf_addr.next = (bit_cast::<9, 16>(self.count.q.val() >> 4) << 7) | bit_cast::<9, 16>(self.count.q.val() & self.k_low.val());
-        self.eu.rf_wdata.next = self.data.val();
+        // load: data-memory rows and program words, then start
+        self.eu.dmem_we.next = self.count.q.val() < self.k_in_rows.val();
+        self.eu.dmem_addr.next = bit_cast::<9, 16>(self.count.q.val());
+        self.eu.dmem_wdata.next = self.data.val();
         self.rom.address.next = bit_cast::<10, 16>(self.count.q.val());
         self.eu.imem_we.next = self.count.q.val() < self.k_len.val();
         self.eu.imem_addr.next = bit_cast::<10, 16>(self.count.q.val());
         self.eu.imem_wdata.next = self.rom.data.val();
-        self.eu.start.next = self.count.q.val() == self.k_rows.val();
-        self.eu.dmem_we.next = false;
-        self.eu.dmem_addr.next = 0.into();
-        self.eu.dmem_wdata.next = 0.into();
-        self.eu.dmem_raddr.next = 0.into();
-        // read back: the row requested two cycles before it shows (the register file's read latency)
+        self.eu.start.next = self.count.q.val() == self.k_start.val();
+        self.eu.rf_we.next = false;
+        self.eu.rf_addr.next = 0.into();
+        self.eu.rf_wdata.next = 0.into();
+        self.eu.rf_raddr.next = 0.into();
+        // read back: result row OUT_ROW + (c − READ_FROM), requested a cycle before it shows
         self.back.next = self.count.q.val() - self.k_read_req.val();
-        self.eu.rf_raddr.next = (bit_cast::<9, 16>(self.back.val() >> 4) << 7) | bit_cast::<9, 16>(self.back.val() & self.k_low.val());
+        self.eu.dmem_raddr.next = bit_cast::<9, 16>(self.back.val());
         self.row.next = 0.into();
         if (self.count.q.val() >= self.k_read_from.val()) & (self.count.q.val() < self.k_read_end.val()) {
-            self.row.next = self.eu.rf_rdata.val();
+            self.row.next = self.eu.dmem_rdata.val();
         }
     }
 }
