@@ -26,7 +26,7 @@ its spec defaults), validates every key, and writes into --out:
                    (`fusesoc --cores-root <out> run --target <module> --tool <tool> eu-rtl:eu:eu_rtl`)
 
 A config has one TOML section per block; a block is emitted only if its section is present:
-  [region_addr_gen]  [branch_unit]  [alu_pipeline]  [trap_controller]  [tanh_sigmoid]
+  [region_addr_gen]  [branch_unit]  [alu_pipeline]  [trap_controller]  [tanh_sigmoid]  [eu_core]
 Keys left out take the spec's defaults. `eu-gen default-config` prints the full default config.
 Unknown keys and out-of-range values are errors that name the key and the allowed values; on any
 error nothing is written and the exit status is 2.";

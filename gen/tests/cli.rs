@@ -141,6 +141,10 @@ fn help_explains_the_outputs() {
     for w in ["manifest.json", "default-config", "[branch_unit]", "exit status is 2"] {
         assert!(t.contains(w), "--help mentions {w}");
     }
+    // every block of the registry, by its config section
+    for b in hdl::registry::BLOCKS {
+        assert!(t.contains(&format!("[{}]", b.name)), "--help lists the section [{}]", b.name);
+    }
 }
 
 /// `eu-gen matrix` prints every block's config matrix between the markers the block docs use,
