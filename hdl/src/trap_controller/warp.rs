@@ -155,6 +155,7 @@ pub struct WarpFsm<const WIDW: usize, const T: usize, const PCW: usize> {
     k_ws_retw: Constant<Bits<3>>,
     k_ws_rstr: Constant<Bits<3>>,
     k_ws_killed: Constant<Bits<3>>,
+    k_cause_sstep: Constant<Bits<4>>,
 
     // ---- temporaries
     m_norm: Signal<Local, Bit>,
@@ -167,7 +168,7 @@ pub struct WarpFsm<const WIDW: usize, const T: usize, const PCW: usize> {
 impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> {
     /// The FSM of warp `wid`.
     pub fn new(wid: usize) -> Self {
-        use enc::{mode, ws};
+        use enc::{cause, mode, ws};
         let k2 = |v: u64| Constant::new(Bits::<2>::from(v));
         let k3 = |v: u64| Constant::new(Bits::<3>::from(v));
         Self {
@@ -250,6 +251,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> 
             k_ws_retw: k3(ws::RETW),
             k_ws_rstr: k3(ws::RSTR),
             k_ws_killed: k3(ws::KILLED),
+            k_cause_sstep: Constant::new(Bits::<4>::from(cause::SSTEP)),
             m_norm: Default::default(),
             m_handler: Default::default(),
             redirect: Default::default(),
@@ -360,9 +362,10 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
 
         // (6) SAVE: every warp in P enters the handler; STEPPED clears everywhere. SAVE happens
         // only in DRAIN, so it reads the step's flat DRAIN-cycle terms (`WarpStep`: `sv_live` =
-        // `live`, `sv_keep` = `live` and LCAUSE NONE after step (3), `sv_lcause` = LCAUSE after
-        // SAVE, SSTEP given) instead of comparing the end of the step's priority chain (`n_lcause`),
-        // equal to them whenever `save` is set.
+        // `live`, `sv_keep` = `live` and LCAUSE NONE after step (3)) instead of comparing the end
+        // of the step's priority chain (`n_lcause == NONE`), equal to them whenever `save` is set.
+        // (LCAUSE's own next value stays `n_lcause` with SSTEP applied: taking `sv_lcause` for it
+        // gave yosys an enable on LCAUSE whose dead hold path stays 'x' in the formal AIG.)
         self.ws.d.next = self.step.n_ws.val();
         self.lcause_next.next = self.step.n_lcause.val();
         self.ncause.d.next = self.step.n_ncause.val();
@@ -371,11 +374,14 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.epc.d.next = self.step.n_epc.val();
         self.emask.d.next = self.step.n_emask.val();
         if self.save.val() {
-            self.lcause_next.next = self.step.sv_lcause.val();
             if self.step.sv_keep.val() {
-                // a warp without a recorded exception saves the scheduler's resume context
+                // a warp without a recorded exception saves the scheduler's resume context, and
+                // is the single-stepped one if STEPPED (in DRAIN, `n_stepped` = valid and STEPPED)
                 self.epc.d.next = self.warp_pc.val();
                 self.emask.d.next = self.warp_mask.val();
+                if self.ss_trig.val() && self.stepped.q.val() {
+                    self.lcause_next.next = self.k_cause_sstep.val();
+                }
             }
             if self.step.sv_live.val() {
                 self.ws.d.next = self.k_ws_trap.val();
