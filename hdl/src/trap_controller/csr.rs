@@ -33,11 +33,8 @@ pub struct CsrRegs<const W: usize, const WIDW: usize, const PCW: usize> {
     pub hint: Signal<Out, Bits<W>>,
     pub resume: Signal<Out, Bits<W>>,
     pub kill: Signal<Out, Bits<W>>,
-    /// A KILL write (its warp mask is `csr_wdata`): `ModeCtl` selects with it last. Likewise a
-    /// GPEND write and a HINT write, for `GlobalEvents`' `gp_any`.
+    /// A KILL write (its warp mask is `csr_wdata`): `ModeCtl` selects with it last.
     pub kill_wr: Signal<Out, Bit>,
-    pub gpend_wr: Signal<Out, Bit>,
-    pub hint_wr: Signal<Out, Bit>,
     pub win_we: Signal<Out, Bit>,
     pub win_emask: Signal<Out, Bit>,
     /// Sticky bits raised here (ERR_CSR: write to a read-only or unmapped address).
@@ -104,8 +101,6 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> CsrRegs<W, WIDW, PCW> 
             resume: Default::default(),
             kill: Default::default(),
             kill_wr: Default::default(),
-            gpend_wr: Default::default(),
-            hint_wr: Default::default(),
             win_we: Default::default(),
             win_emask: Default::default(),
             st: Default::default(),
@@ -169,8 +164,6 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Logic for CsrRegs<W, W
         self.resume.next = 0.into();
         self.kill.next = 0.into();
         self.kill_wr.next = false;
-        self.gpend_wr.next = false;
-        self.hint_wr.next = false;
         self.win_we.next = false;
         self.win_emask.next = false;
         self.st.next = 0.into();
@@ -198,12 +191,10 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Logic for CsrRegs<W, W
         if self.write.val() && self.csr_addr.val() == self.k_csr_gpend.val() {
             self.mapped.next = true;
             self.gpend_clr.next = self.csr_wdata.val().get_bits::<16>(0) & self.k_mask_gpend.val();
-            self.gpend_wr.next = true;
         }
         if self.write.val() && self.csr_addr.val() == self.k_csr_hint.val() {
             self.mapped.next = true;
             self.hint.next = self.csr_wdata.val().get_bits::<W>(0);
-            self.hint_wr.next = true;
         }
         if self.write.val() && self.csr_addr.val() == self.k_csr_resume.val() {
             self.mapped.next = true;

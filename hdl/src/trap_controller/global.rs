@@ -13,12 +13,6 @@ pub struct GlobalEvents<const W: usize> {
     pub rst: Signal<In, Bit>,
     /// GPEND write-1-to-clear (from the CSR file; 0 unless GPEND is written).
     pub gpend_clr: Signal<In, Bits<16>>,
-    /// A GPEND write, a HINT write, and `csr_wdata`'s low bits (for `gp_any`, which selects with
-    /// the write decodes last).
-    pub gpend_wr: Signal<In, Bit>,
-    pub hint_wr: Signal<In, Bit>,
-    pub wdata: Signal<In, Bits<16>>,
-    pub wmask: Signal<In, Bits<W>>,
     /// HINT write: post HOST_INT to these warps (0 unless HINT is written).
     pub hint: Signal<In, Bits<W>>,
     /// `host_int`: HOST_INT to every warp.
@@ -84,10 +78,6 @@ impl<const W: usize> Default for GlobalEvents<W> {
             clk: Default::default(),
             rst: Default::default(),
             gpend_clr: Default::default(),
-            gpend_wr: Default::default(),
-            hint_wr: Default::default(),
-            wdata: Default::default(),
-            wmask: Default::default(),
             hint: Default::default(),
             host_int: Default::default(),
             sm_evt_valid: Default::default(),
@@ -175,23 +165,12 @@ impl<const W: usize> Logic for GlobalEvents<W> {
         }
         // `gp.any()` written flat from the sources (it starts an episode in the same cycle, so it is
         // on MODE's path): what is left of GPEND after the clear, or any cause set now (an SM
-        // event sets a bit unless its cause is NONE). The host's GPEND and HINT writes are the
-        // deepest inputs (their address decodes), so they select last: GPEND is cleared only by
-        // a GPEND write (`gpend_clr` = `csr_wdata` & GPEND_MASK), HOST_INT is posted by a HINT
-        // write with a non-zero mask (`hint` = `csr_wdata`'s low W bits). The same function as
-        // `gp.any()` above.
-        self.gp_any.next = self.host_int.val()
-            || self.bcast_in.val()
-            || (self.sm_evt_valid.val() && self.sm_evt_cause.val() != self.k_cause_none.val());
-        if self.gpend_wr.val() {
-            self.gp_any.next =
-                self.gp_any.val() || (self.gpend.q.val() & !(self.wdata.val() & self.k_mask_gpend.val())).any();
-        } else {
-            self.gp_any.next = self.gp_any.val() || self.gpend.q.val().any();
-        }
-        if self.hint_wr.val() && self.wmask.val().any() {
-            self.gp_any.next = true;
-        }
+        // event sets a bit unless its cause is NONE). The same function as `gp.any()` above.
+        self.gp_any.next = (self.gpend.q.val() & !self.gpend_clr.val()).any()
+            || self.host_int.val()
+            || self.hint.val().any()
+            || (self.sm_evt_valid.val() && self.sm_evt_cause.val() != self.k_cause_none.val())
+            || self.bcast_in.val();
 
         // the cause a SAVE now would consume (GPEND holds only GPEND_MASK causes)
         self.g.next = self.k_cause_none.val();

@@ -306,10 +306,6 @@ impl<
 
         // (2) global events
         self.global.gpend_clr.next = self.csr.gpend_clr.val();
-        self.global.gpend_wr.next = self.csr.gpend_wr.val();
-        self.global.hint_wr.next = self.csr.hint_wr.val();
-        self.global.wdata.next = self.inputs.csr_wdata_s1.val().get_bits::<16>(0);
-        self.global.wmask.next = self.inputs.csr_wdata_s1.val().get_bits::<W>(0);
         self.global.hint.next = self.csr.hint.val();
         self.global.host_int.next = self.inputs.host_int_s1.val();
         self.global.sm_evt_valid.next = self.inputs.sm_evt_valid_s1.val();
