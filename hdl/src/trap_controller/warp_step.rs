@@ -2,7 +2,9 @@
 //! `n` for this warp, before SAVE and the exit), from the warp's registers and its inputs: the
 //! host window write (WEPC/WEMASK), the step-(3) FSM (exceptions, RETURN/PAUSE, RESUME, KILL,
 //! single-step) and the handler SR write over it; plus what the global logic reduces over the
-//! warps (`accepted`, `live`, `eligible`, `trap_next`, sticky flags).
+//! warps (`accepted`, `live`, `trap_next`, sticky flags) and the same terms written flat for the
+//! one case each consumer reads them in: the NORM episode start (`nm_*`, `ss_*`, without KILL,
+//! which `ModeCtl` applies last) and SAVE in DRAIN (`sv_*`); docs/trap_controller.md, "Timing".
 //!
 //! Purely combinational and apart from `WarpFsm`, which applies SAVE and the exit to these
 //! results: `exit` reads every warp's `trap_next`, so the block computing `trap_next` must not
