@@ -33,6 +33,8 @@ pub struct CsrRegs<const W: usize, const WIDW: usize, const PCW: usize> {
     pub hint: Signal<Out, Bits<W>>,
     pub resume: Signal<Out, Bits<W>>,
     pub kill: Signal<Out, Bits<W>>,
+    /// A KILL write (its warp mask is `csr_wdata`): `ModeCtl` selects with it last.
+    pub kill_wr: Signal<Out, Bit>,
     pub win_we: Signal<Out, Bit>,
     pub win_emask: Signal<Out, Bit>,
     /// Sticky bits raised here (ERR_CSR: write to a read-only or unmapped address).
@@ -98,6 +100,7 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> CsrRegs<W, WIDW, PCW> 
             hint: Default::default(),
             resume: Default::default(),
             kill: Default::default(),
+            kill_wr: Default::default(),
             win_we: Default::default(),
             win_emask: Default::default(),
             st: Default::default(),
@@ -160,6 +163,7 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Logic for CsrRegs<W, W
         self.hint.next = 0.into();
         self.resume.next = 0.into();
         self.kill.next = 0.into();
+        self.kill_wr.next = false;
         self.win_we.next = false;
         self.win_emask.next = false;
         self.st.next = 0.into();
@@ -199,6 +203,7 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Logic for CsrRegs<W, W
         if self.write.val() && self.csr_addr.val() == self.k_csr_kill.val() {
             self.mapped.next = true;
             self.kill.next = self.csr_wdata.val().get_bits::<W>(0);
+            self.kill_wr.next = true;
         }
         if self.write.val() && self.csr_addr.val() == self.k_csr_hmask.val() {
             self.mapped.next = true;

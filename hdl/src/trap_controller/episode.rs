@@ -12,10 +12,12 @@ use rust_hdl::prelude::*;
 pub struct Episode<const W: usize, const WIDW: usize, const PCW: usize> {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
-    /// Per warp, from step (3): exception accepted, member of P, LCAUSE after the edge.
+    /// Per warp, from step (3): exception accepted, member of P (at SAVE), LCAUSE after the edge
+    /// if this is a SAVE, member of P with LCAUSE SSTEP after SAVE.
     pub accepted: [Signal<In, Bit>; W],
     pub live: [Signal<In, Bit>; W],
-    pub lcause_next: [Signal<In, Bits<4>>; W],
+    pub sv_lcause: [Signal<In, Bits<4>>; W],
+    pub sv_ss: [Signal<In, Bit>; W],
     /// Per warp: the global cause consumed at this SAVE targets it.
     pub gsel: [Signal<In, Bit>; W],
     /// A global cause is pending, and GCAUSE after the edge.
@@ -56,6 +58,8 @@ pub struct Episode<const W: usize, const WIDW: usize, const PCW: usize> {
     first: Signal<Local, Bits<WIDW>>,
     /// TGID's cause for the first faulting warp; the lowest single-stepped and targeted warps in P.
     cause: Signal<Local, Bits<4>>,
+    /// Some lower warp accepts an exception now.
+    low_acc: Signal<Local, Bit>,
     any_sstep: Signal<Local, Bit>,
     sstep_wid: Signal<Local, Bits<WIDW>>,
     any_target: Signal<Local, Bit>,
@@ -71,7 +75,8 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Episode<W, WIDW, PCW> 
             rst: Default::default(),
             accepted: std::array::from_fn(|_| Default::default()),
             live: std::array::from_fn(|_| Default::default()),
-            lcause_next: std::array::from_fn(|_| Default::default()),
+            sv_lcause: std::array::from_fn(|_| Default::default()),
+            sv_ss: std::array::from_fn(|_| Default::default()),
             gsel: std::array::from_fn(|_| Default::default()),
             gp_any: Default::default(),
             gcause_next: Default::default(),
@@ -99,6 +104,7 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Episode<W, WIDW, PCW> 
             any_accepted: Default::default(),
             first: Default::default(),
             cause: Default::default(),
+            low_acc: Default::default(),
             any_sstep: Default::default(),
             sstep_wid: Default::default(),
             any_target: Default::default(),
@@ -145,16 +151,26 @@ impl<const W: usize, const WIDW: usize, const PCW: usize> Logic for Episode<W, W
         self.fwid.d.next = self.n_fwid.val();
 
         // (6) SAVE: TGID = VALID | EXT | CAUSE << 8 | WID
+        // The cause is the first faulting warp's LCAUSE after the edge. It is selected one-hot,
+        // from FWID (a register) when FVALID was set before this cycle, else from the lowest
+        // warp accepting now, instead of re-decoding `n_fwid` (the priority encoder's output)
+        // against every warp id and muxing in a chain: the same warp, fewer levels. The LCAUSE
+        // values are the warps' flat SAVE-cycle values (`sv_lcause`, `WarpStep`), equal to the
+        // register's next value whenever `save` is set, the only time TGID is written.
         self.cause.next = self.k_cause_none.val();
         self.any_sstep.next = false;
         self.sstep_wid.next = 0.into();
         self.any_target.next = false;
         self.target_wid.next = 0.into();
+        self.low_acc.next = false;
         for i in 0..W {
-            if self.n_fwid.val() == self.k_wid[i].val() {
-                self.cause.next = self.lcause_next[i].val();
+            if (self.fvalid.q.val() && self.fwid.q.val() == self.k_wid[i].val())
+                || (!self.fvalid.q.val() && self.accepted[i].val() && !self.low_acc.val())
+            {
+                self.cause.next = self.cause.val() | self.sv_lcause[i].val();
             }
-            if !self.any_sstep.val() && self.live[i].val() && self.lcause_next[i].val() == self.k_cause_sstep.val() {
+            self.low_acc.next = self.low_acc.val() || self.accepted[i].val();
+            if !self.any_sstep.val() && self.sv_ss[i].val() {
                 self.any_sstep.next = true;
                 self.sstep_wid.next = self.k_wid[i].val();
             }

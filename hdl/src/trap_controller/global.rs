@@ -163,7 +163,14 @@ impl<const W: usize> Logic for GlobalEvents<W> {
         if !(self.gp.val() & self.k_gpend_host_int.val()).any() {
             self.ht.next = 0.into();
         }
-        self.gp_any.next = self.gp.val().any();
+        // `gp.any()` written flat from the sources (it starts an episode in the same cycle, so it is
+        // on MODE's path): what is left of GPEND after the clear, or any cause set now (an SM
+        // event sets a bit unless its cause is NONE). The same function as `gp.any()` above.
+        self.gp_any.next = (self.gpend.q.val() & !self.gpend_clr.val()).any()
+            || self.host_int.val()
+            || self.hint.val().any()
+            || (self.sm_evt_valid.val() && self.sm_evt_cause.val() != self.k_cause_none.val())
+            || self.bcast_in.val();
 
         // the cause a SAVE now would consume (GPEND holds only GPEND_MASK causes)
         self.g.next = self.k_cause_none.val();

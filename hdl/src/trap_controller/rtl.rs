@@ -358,14 +358,15 @@ impl<
                     self.warps[i].gcause.next = self.global.gcause_q.val();
                     self.warps[i].hlat.next = self.episode.hlat_q.val();
 
-                    self.mode_ctl.accepted[i].next = self.warps[i].accepted.val();
-                    self.mode_ctl.live[i].next = self.warps[i].live.val();
-                    self.mode_ctl.eligible[i].next = self.warps[i].eligible.val();
-                    self.mode_ctl.stepped_next[i].next = self.warps[i].stepped_next.val();
+                    self.mode_ctl.nm_live[i].next = self.warps[i].nm_live.val();
+                    self.mode_ctl.nm_acc[i].next = self.warps[i].nm_acc.val();
+                    self.mode_ctl.ss_elig[i].next = self.warps[i].ss_elig.val();
+                    self.mode_ctl.ss_done[i].next = self.warps[i].ss_done.val();
                     self.save_exit.trap_next[i].next = self.warps[i].trap_next.val();
                     self.episode.accepted[i].next = self.warps[i].accepted.val();
                     self.episode.live[i].next = self.warps[i].live.val();
-                    self.episode.lcause_next[i].next = self.warps[i].lcause_next.val();
+                    self.episode.sv_lcause[i].next = self.warps[i].sv_lcause.val();
+                    self.episode.sv_ss[i].next = self.warps[i].sv_ss.val();
                     self.episode.gsel[i].next = self.global.gsel[i].val();
                     self.status.warp_st[i].next = self.warps[i].st.val();
                     self.status.sr_ok[i].next = self.warps[i].sr_ok.val();
@@ -439,6 +440,8 @@ impl<
         self.mode_ctl.ss_en.next = self.csr.ss_en.val();
         self.mode_ctl.bcast_en.next = self.csr.bcast_en.val();
         self.mode_ctl.gp_any.next = self.global.gp_any.val();
+        self.mode_ctl.kill_wr.next = self.csr.kill_wr.val();
+        self.mode_ctl.kill_mask.next = self.inputs.csr_wdata_s1.val().get_bits::<W>(0);
         self.drain_req.next = self.mode_ctl.drain_req.val();
         self.trap_mode.next = self.mode_ctl.trap_mode.val();
         self.bcast_out.next = self.mode_ctl.bcast_out.val();

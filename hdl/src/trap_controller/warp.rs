@@ -10,7 +10,7 @@
 //! One instance per warp, so the per-warp logic sits next to the per-warp state and each warp
 //! decodes `mode` itself (timing-closure §3.3: no single mode decode fanning out to every warp).
 //! The global logic gets from each warp only the step-(3) results it reduces over the warps
-//! (`accepted`, `live`, `eligible`, `stepped_next`, `trap_next`, `lcause_next`, flags) and
+//! (`accepted`, `live`, their no-KILL forms, `trap_next`, LCAUSE at SAVE, flags) and
 //! answers with `save`, `exit` and `gsel`, which depend on no warp's `exit`-dependent value.
 
 use super::enc;
@@ -115,14 +115,17 @@ pub struct WarpFsm<const WIDW: usize, const T: usize, const PCW: usize> {
     pub accepted: Signal<Out, Bit>,
     /// RUN before and after step (3): `live(w)` of NORM, member of P at SAVE.
     pub live: Signal<Out, Bit>,
-    /// `live` and not `bar_wait`: eligible for single-step.
-    pub eligible: Signal<Out, Bit>,
-    /// STEPPED after step (3).
-    pub stepped_next: Signal<Out, Bit>,
+    /// The NORM terms of an episode start, as if this warp were not killed now (`WarpStep`).
+    pub nm_live: Signal<Out, Bit>,
+    pub nm_acc: Signal<Out, Bit>,
+    pub ss_elig: Signal<Out, Bit>,
+    pub ss_done: Signal<Out, Bit>,
     /// TRAP after step (3) (blocks the exit).
     pub trap_next: Signal<Out, Bit>,
-    /// LCAUSE after the edge (TGID's cause).
-    pub lcause_next: Signal<Out, Bits<4>>,
+    /// LCAUSE after the edge if this cycle is a SAVE, and "in P with LCAUSE SSTEP after SAVE"
+    /// (TGID's cause and single-stepped warp; `WarpStep`).
+    pub sv_lcause: Signal<Out, Bits<4>>,
+    pub sv_ss: Signal<Out, Bit>,
     /// Sticky bits raised by this warp.
     pub st: Signal<Out, Bits<16>>,
     /// The SR write was for this warp and legal.
@@ -152,13 +155,14 @@ pub struct WarpFsm<const WIDW: usize, const T: usize, const PCW: usize> {
     k_ws_retw: Constant<Bits<3>>,
     k_ws_rstr: Constant<Bits<3>>,
     k_ws_killed: Constant<Bits<3>>,
-    k_cause_none: Constant<Bits<4>>,
     k_cause_sstep: Constant<Bits<4>>,
 
     // ---- temporaries
     m_norm: Signal<Local, Bit>,
     m_handler: Signal<Local, Bit>,
     redirect: Signal<Local, Bit>,
+    /// LCAUSE after the edge.
+    lcause_next: Signal<Local, Bits<4>>,
 }
 
 impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> {
@@ -167,7 +171,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> 
         use enc::{cause, mode, ws};
         let k2 = |v: u64| Constant::new(Bits::<2>::from(v));
         let k3 = |v: u64| Constant::new(Bits::<3>::from(v));
-        let k4 = |v: u64| Constant::new(Bits::<4>::from(v));
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -221,10 +224,13 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> 
             emask_q: Default::default(),
             accepted: Default::default(),
             live: Default::default(),
-            eligible: Default::default(),
-            stepped_next: Default::default(),
+            nm_live: Default::default(),
+            nm_acc: Default::default(),
+            ss_elig: Default::default(),
+            ss_done: Default::default(),
             trap_next: Default::default(),
-            lcause_next: Default::default(),
+            sv_lcause: Default::default(),
+            sv_ss: Default::default(),
             st: Default::default(),
             sr_ok: Default::default(),
             win_ok: Default::default(),
@@ -245,11 +251,11 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpFsm<WIDW, T, PCW> 
             k_ws_retw: k3(ws::RETW),
             k_ws_rstr: k3(ws::RSTR),
             k_ws_killed: k3(ws::KILLED),
-            k_cause_none: k4(cause::NONE),
-            k_cause_sstep: k4(cause::SSTEP),
+            k_cause_sstep: Constant::new(Bits::<4>::from(cause::SSTEP)),
             m_norm: Default::default(),
             m_handler: Default::default(),
             redirect: Default::default(),
+            lcause_next: Default::default(),
         }
     }
 }
@@ -340,16 +346,26 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.step.wsel.next = self.wsel.val();
         self.step.csr_wdata.next = self.csr_wdata.val();
         self.step.mode.next = self.mode.val();
+        self.step.ss_trig.next = self.ss_trig.val();
         self.accepted.next = self.step.accepted.val();
         self.live.next = self.step.live.val();
-        self.eligible.next = self.step.eligible.val();
-        self.stepped_next.next = self.step.n_stepped.val();
+        self.nm_live.next = self.step.nm_live.val();
+        self.nm_acc.next = self.step.nm_acc.val();
+        self.ss_elig.next = self.step.ss_elig.val();
+        self.ss_done.next = self.step.ss_done.val();
+        self.sv_lcause.next = self.step.sv_lcause.val();
+        self.sv_ss.next = self.step.sv_ss.val();
         self.trap_next.next = self.step.trap_next.val();
         self.st.next = self.step.st.val();
         self.sr_ok.next = self.step.sr_ok.val();
         self.win_ok.next = self.step.win_ok.val();
 
-        // (6) SAVE: every warp in P enters the handler; STEPPED clears everywhere
+        // (6) SAVE: every warp in P enters the handler; STEPPED clears everywhere. SAVE happens
+        // only in DRAIN, so it reads the step's flat DRAIN-cycle terms (`WarpStep`: `sv_live` =
+        // `live`, `sv_keep` = `live` and LCAUSE NONE after step (3)) instead of comparing the end
+        // of the step's priority chain (`n_lcause == NONE`), equal to them whenever `save` is set.
+        // (LCAUSE's own next value stays `n_lcause` with SSTEP applied: taking `sv_lcause` for it
+        // gave yosys an enable on LCAUSE whose dead hold path stays 'x' in the formal AIG.)
         self.ws.d.next = self.step.n_ws.val();
         self.lcause_next.next = self.step.n_lcause.val();
         self.ncause.d.next = self.step.n_ncause.val();
@@ -358,15 +374,16 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.epc.d.next = self.step.n_epc.val();
         self.emask.d.next = self.step.n_emask.val();
         if self.save.val() {
-            if self.step.live.val() {
-                // a warp without a recorded exception saves the scheduler's resume context
-                if self.step.n_lcause.val() == self.k_cause_none.val() {
-                    self.epc.d.next = self.warp_pc.val();
-                    self.emask.d.next = self.warp_mask.val();
-                    if self.ss_trig.val() && self.step.n_stepped.val() {
-                        self.lcause_next.next = self.k_cause_sstep.val();
-                    }
+            if self.step.sv_keep.val() {
+                // a warp without a recorded exception saves the scheduler's resume context, and
+                // is the single-stepped one if STEPPED (in DRAIN, `n_stepped` = valid and STEPPED)
+                self.epc.d.next = self.warp_pc.val();
+                self.emask.d.next = self.warp_mask.val();
+                if self.ss_trig.val() && self.stepped.q.val() {
+                    self.lcause_next.next = self.k_cause_sstep.val();
                 }
+            }
+            if self.step.sv_live.val() {
                 self.ws.d.next = self.k_ws_trap.val();
                 if self.gsel.val() {
                     self.gpw.d.next = true;

@@ -2,7 +2,9 @@
 //! `n` for this warp, before SAVE and the exit), from the warp's registers and its inputs: the
 //! host window write (WEPC/WEMASK), the step-(3) FSM (exceptions, RETURN/PAUSE, RESUME, KILL,
 //! single-step) and the handler SR write over it; plus what the global logic reduces over the
-//! warps (`accepted`, `live`, `eligible`, `trap_next`, sticky flags).
+//! warps (`accepted`, `live`, `trap_next`, sticky flags) and the same terms written flat for the
+//! one case each consumer reads them in: the NORM episode start (`nm_*`, `ss_*`, without KILL,
+//! which `ModeCtl` applies last) and SAVE in DRAIN (`sv_*`); docs/trap_controller.md, "Timing".
 //!
 //! Purely combinational and apart from `WarpFsm`, which applies SAVE and the exit to these
 //! results: `exit` reads every warp's `trap_next`, so the block computing `trap_next` must not
@@ -48,6 +50,8 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     pub wsel: Signal<In, Bits<WIDW>>,
     pub csr_wdata: Signal<In, Bits<32>>,
     pub mode: Signal<In, Bits<2>>,
+    /// SS_TRIG (state): the episode was started by single-step (LCAUSE SSTEP at SAVE).
+    pub ss_trig: Signal<In, Bit>,
     // ---- next state after steps (1), (3), (4)
     pub n_ws: Signal<Out, Bits<3>>,
     pub n_lcause: Signal<Out, Bits<4>>,
@@ -61,8 +65,25 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     pub accepted: Signal<Out, Bit>,
     /// RUN before and after step (3): `live(w)` of NORM, member of P at SAVE.
     pub live: Signal<Out, Bit>,
-    /// `live` and not `bar_wait`: eligible for single-step.
-    pub eligible: Signal<Out, Bit>,
+    /// What `ModeCtl` reduces for an episode start, flat and specialised to the case in which it
+    /// reads them (mode NORM, TRAP_EN set; SSTEP_EN set for the last two), and as if the host did
+    /// not KILL this warp now (`ModeCtl` applies the KILL write last, so its CSR decode is one
+    /// mux level before MODE): RUN with a valid slot (`live`), that and a non-NONE exception
+    /// (`accepted`), that and not at a barrier (eligible for single-step), and "not eligible, or
+    /// STEPPED after step (3)" (this warp does not hold single-step completion back).
+    pub nm_live: Signal<Out, Bit>,
+    pub nm_acc: Signal<Out, Bit>,
+    pub ss_elig: Signal<Out, Bit>,
+    pub ss_done: Signal<Out, Bit>,
+    /// LCAUSE after the edge *if this cycle is a SAVE* (mode DRAIN), and "member of P whose LCAUSE
+    /// is SSTEP after SAVE": what `Episode` reads for TGID, written flat. Meaningful only when
+    /// `save` (the only time `Episode` uses them).
+    pub sv_lcause: Signal<Out, Bits<4>>,
+    pub sv_ss: Signal<Out, Bit>,
+    /// At a SAVE: member of P (`sv_live`, this warp's `live` in DRAIN) and its own LCAUSE NONE
+    /// after step (3): SAVE stores the scheduler's resume context; `sv_live` enters TRAP.
+    pub sv_live: Signal<Out, Bit>,
+    pub sv_keep: Signal<Out, Bit>,
     /// TRAP after step (3) (blocks the exit); meaningful in HANDLER only, the one mode that reads it.
     pub trap_next: Signal<Out, Bit>,
     /// Sticky bits raised by this warp.
@@ -88,6 +109,7 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     k_cause_none: Constant<Bits<4>>,
     k_cause_reg_range: Constant<Bits<4>>,
     k_cause_unknown: Constant<Bits<4>>,
+    k_cause_sstep: Constant<Bits<4>>,
     k_sticky_pause: Constant<Bits<16>>,
     k_sticky_dblf: Constant<Bits<16>>,
     k_sticky_fatal: Constant<Bits<16>>,
@@ -109,6 +131,13 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     spurious: Signal<Local, Bit>,
     double_fault: Signal<Local, Bit>,
     flags: Signal<Local, Bits<16>>,
+    /// `sv_live` with LCAUSE NONE (may record a cause)
+    sv_run0: Signal<Local, Bit>,
+    /// a non-NONE exception is raised
+    exc_nz: Signal<Local, Bit>,
+    /// `accepted` and `live` without the KILL term
+    acc_nk: Signal<Local, Bit>,
+    live_nk: Signal<Local, Bit>,
 }
 
 impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW> {
@@ -152,6 +181,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             wsel: Default::default(),
             csr_wdata: Default::default(),
             mode: Default::default(),
+            ss_trig: Default::default(),
             n_ws: Default::default(),
             n_lcause: Default::default(),
             n_ncause: Default::default(),
@@ -161,7 +191,14 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             n_emask: Default::default(),
             accepted: Default::default(),
             live: Default::default(),
-            eligible: Default::default(),
+            nm_live: Default::default(),
+            nm_acc: Default::default(),
+            ss_elig: Default::default(),
+            ss_done: Default::default(),
+            sv_lcause: Default::default(),
+            sv_ss: Default::default(),
+            sv_live: Default::default(),
+            sv_keep: Default::default(),
             trap_next: Default::default(),
             st: Default::default(),
             sr_ok: Default::default(),
@@ -181,6 +218,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             k_cause_none: k4(cause::NONE),
             k_cause_reg_range: k4(cause::REG_RANGE),
             k_cause_unknown: k4(cause::UNKNOWN),
+            k_cause_sstep: k4(cause::SSTEP),
             k_sticky_pause: k16(sticky::PAUSE),
             k_sticky_dblf: k16(sticky::DBLF),
             k_sticky_fatal: k16(sticky::FATAL),
@@ -199,6 +237,10 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             spurious: Default::default(),
             double_fault: Default::default(),
             flags: Default::default(),
+            sv_run0: Default::default(),
+            exc_nz: Default::default(),
+            acc_nk: Default::default(),
+            live_nk: Default::default(),
         }
     }
 }
@@ -365,22 +407,31 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         // cycle, so they too are written flat, equal to what the chain above gives: a RUN warp
         // whose slot is valid and that is not killed accepts a non-NONE exception in NORM with
         // TRAP_EN (without TRAP_EN it parks: not live) and in DRAIN as its first; it stays RUN
-        // otherwise.
-        self.accepted.next = self.ws.val() == self.k_ws_run.val()
+        // otherwise. The `_nk` forms are the same without the KILL term: a killed warp neither
+        // accepts nor is live (KILL is checked before RUN in the chain), so
+        // `accepted = acc_nk && !kill`, `live = live_nk && !kill`; a killed warp is not eligible,
+        // and its STEPPED is only read through eligibility.
+        self.exc_nz.next = self.exc_valid.val() && self.exc_cause.val() != self.k_cause_none.val();
+        self.acc_nk.next = self.ws.val() == self.k_ws_run.val()
             && self.warp_valid.val()
-            && !self.kill.val()
-            && self.exc_valid.val()
-            && self.exc_cause.val() != self.k_cause_none.val()
+            && self.exc_nz.val()
             && ((self.m_norm.val() && self.trap_en.val())
                 || (self.m_drain.val() && self.lcause.val() == self.k_cause_none.val()));
-        self.live.next = self.ws.val() == self.k_ws_run.val()
+        self.live_nk.next = self.ws.val() == self.k_ws_run.val()
             && self.warp_valid.val()
-            && !self.kill.val()
-            && !(self.m_norm.val()
-                && !self.trap_en.val()
-                && self.exc_valid.val()
-                && self.exc_cause.val() != self.k_cause_none.val());
-        self.eligible.next = self.live.val() && !self.bar_wait.val();
+            && !(self.m_norm.val() && !self.trap_en.val() && self.exc_nz.val());
+        self.accepted.next = self.acc_nk.val() && !self.kill.val();
+        self.live.next = self.live_nk.val() && !self.kill.val();
+        // In NORM with TRAP_EN the terms above are: live_nk = RUN and valid, acc_nk = that and a
+        // non-NONE exception. Single-step completion (with SSTEP_EN too): this warp is eligible if
+        // live and not at a barrier, and STEPPED after step (3) is `stepped || issues now` for an
+        // eligible warp (the issue term of `n_stepped` below is `live && NORM && SSTEP_EN && ...`).
+        self.nm_live.next = self.ws.val() == self.k_ws_run.val() && self.warp_valid.val();
+        self.nm_acc.next = self.nm_live.val() && self.exc_nz.val();
+        self.ss_elig.next = self.nm_live.val() && !self.bar_wait.val();
+        self.ss_done.next = !self.ss_elig.val()
+            || self.stepped.val()
+            || (self.issue_valid.val() && self.issue_wid.val() == self.k_wid.val());
         // STEPPED (single-step completion feeds MODE in the same cycle, so it is flat too): cleared
         // with the slot, set when this live warp issues in NORM with SSTEP_EN, else kept
         self.n_stepped.next = self.warp_valid.val()
@@ -390,6 +441,38 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
                     && self.ss_en.val()
                     && self.issue_valid.val()
                     && self.issue_wid.val() == self.k_wid.val()));
+        // LCAUSE after a SAVE edge, flat (SAVE happens only in DRAIN, so DRAIN is assumed; `Episode`
+        // reads it only when `save`). The chain above in DRAIN: an empty slot clears it; a RSTR
+        // warp (not killed: KILL comes first in the chain) clears it; a live (RUN, valid, not
+        // killed) warp with LCAUSE NONE records a non-NONE exception (`cause_map`); no SR write
+        // (HANDLER only); everything else keeps it. SAVE then gives a live warp whose LCAUSE is
+        // still NONE the cause SSTEP if SS_TRIG and STEPPED (in DRAIN `n_stepped` = valid and
+        // STEPPED). `warp.rs` computes the same value for the register (`lcause_next`).
+        self.sv_live.next = self.ws.val() == self.k_ws_run.val() && self.warp_valid.val() && !self.kill.val();
+        self.sv_run0.next = self.sv_live.val() && self.lcause.val() == self.k_cause_none.val();
+        // a live warp's LCAUSE after step (3) in DRAIN is NONE iff it was NONE and no exception is
+        // recorded now (a recorded cause is never NONE)
+        self.sv_keep.next = self.sv_run0.val() && !self.exc_nz.val();
+        self.sv_lcause.next = self.lcause.val();
+        if !self.warp_valid.val() || (self.ws.val() == self.k_ws_rstr.val() && !self.kill.val()) {
+            self.sv_lcause.next = self.k_cause_none.val();
+        } else if self.sv_run0.val() {
+            if self.exc_nz.val() {
+                self.sv_lcause.next = self.cause_map.val();
+            } else if self.ss_trig.val() && self.stepped.val() {
+                self.sv_lcause.next = self.k_cause_sstep.val();
+            } else {
+                self.sv_lcause.next = self.k_cause_none.val();
+            }
+        }
+        // member of P (live in DRAIN) with LCAUSE SSTEP after SAVE: given by SAVE as above, or
+        // kept (a recorded cause is never SSTEP: `cause_map` maps 7 to UNKNOWN)
+        self.sv_ss.next = self.sv_live.val()
+            && ((self.lcause.val() == self.k_cause_none.val()
+                && !self.exc_nz.val()
+                && self.ss_trig.val()
+                && self.stepped.val())
+                || self.lcause.val() == self.k_cause_sstep.val());
         // TRAP after step (3), read only in HANDLER (by the exit, every warp's AND, then MODE and
         // every warp's next state: the §7.4 step's global loop). Written flat from the
         // registers and this cycle's inputs instead of comparing `n_ws`, the end of the step's
