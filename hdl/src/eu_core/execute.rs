@@ -11,10 +11,13 @@
 //! LD/ST (`mem::DataMemory`): the op is offered to the memory unit in every pass of its thread
 //! through this stage; until the unit answers `done` the pass does not retire and leaves the IP
 //! where it is (the thread's next slot fetches the same instruction again: a replay). In the
-//! `done` pass the lanes run a MOV of the unit's `value` (LD: the loaded words, written and
-//! flagged like any result; ST: the stored words, shown on the retire port with their addresses).
-//! TANH_PRE, SIGMOID and TANH go to the math unit (`math::MathUnit`) the same way: replayed until
-//! it answers `done`, retired as a MOV of its `value`.
+//! `done` pass the op's result is the unit's `value`, taken into the S4 result register in place
+//! of the lanes' results (LD: the loaded words, written and flagged like any result; ST: the
+//! stored words, shown on the retire port with their addresses). TANH_PRE, SIGMOID, TANH and MULH
+//! go to the math unit (`math::MathUnit`) the same way; SRD of TID/LANE's result is the thread's
+//! or the lane's index. These values are selected after the lanes, not fed into their src0, so
+//! the operand path into the ALU is register file or immediate only (the ECP5's worst path ran
+//! from the op class through that src0 select into a lane's adder, docs/eu_core.md "Measured").
 
 use super::lane::AluLane;
 use super::wb_flags::WbFlags;
@@ -97,10 +100,11 @@ pub struct Execute<const TW: usize> {
     retire: Signal<Local, Bit>,
     /// A memory or math op not through yet: replay.
     replay: Signal<Local, Bit>,
-    /// The op retires as a MOV of another value: the memory or math unit's, SRD's.
+    /// The op retires with another value than the lanes': the memory or math unit's, SRD's.
     via_unit: Signal<Local, Bit>,
-    k_op_mov: Constant<Bits<7>>,
-    k_lane: [Constant<Bits<32>>; 8],
+    /// Lane l's index in lane l (SRD of LANE).
+    k_lane_ids: Constant<Bits<256>>,
+    unit_value: Signal<Local, Bits<256>>,
     collect: Signal<Local, Bits<256>>,
     lane_out: Signal<Local, Bits<32>>,
     flags: Signal<Local, Bits<8>>,
@@ -186,8 +190,14 @@ impl<const TW: usize> Default for Execute<TW> {
             retire: Default::default(),
             replay: Default::default(),
             via_unit: Default::default(),
-            k_op_mov: Constant::new(super::enc::op::MOV.into()),
-            k_lane: std::array::from_fn(|l| Constant::new((l as u64).into())),
+            k_lane_ids: Constant::new({
+                let mut b = Bits::<256>::from(0u64);
+                for l in 0..8 {
+                    b = b | (bit_cast::<256, 32>(Bits::<32>::from(l as u64)) << (32 * l));
+                }
+                b
+            }),
+            unit_value: Default::default(),
             collect: Default::default(),
             lane_out: Default::default(),
             flags: Default::default(),
@@ -258,27 +268,12 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.flags.next = 0.into();
         for l in 0..8 {
             self.lanes[l].op.next = self.op.val();
-            if self.via_unit.val() {
-                self.lanes[l].op.next = self.k_op_mov.val();
-            }
             self.lanes[l].cmod.next = self.cmod.val();
             self.lanes[l].run.next = self.mask.val().get_bit(l);
             self.lanes[l].flag_in.next = self.flag_value.val().get_bit(l);
             self.lanes[l].src0.next = self.rf_data0.val().get_bits::<32>(32 * l);
             if self.src0_imm.val() {
                 self.lanes[l].src0.next = self.imm.val();
-            }
-            if self.is_mem.val() {
-                self.lanes[l].src0.next = self.mem_value.val().get_bits::<32>(32 * l);
-            }
-            if self.is_math.val() {
-                self.lanes[l].src0.next = self.math_value.val().get_bits::<32>(32 * l);
-            }
-            if self.srd_tid.val() {
-                self.lanes[l].src0.next = bit_cast::<32, TW>(self.tid.val());
-            }
-            if self.srd_lane.val() {
-                self.lanes[l].src0.next = self.k_lane[l].val();
             }
             self.lanes[l].src1.next = self.rf_data1.val().get_bits::<32>(32 * l);
             if self.src1_imm.val() {
@@ -288,6 +283,21 @@ impl<const TW: usize> Logic for Execute<TW> {
             self.collect.next = (self.collect.val() >> 32) | (bit_cast::<256, 32>(self.lane_out.val()) << self.k_top.val());
             self.flags.next = self.flags.val().replace_bit(l, self.lanes[l].flag_out.val());
         }
+        // the value of an op whose result is not the lanes' (a unit's, SRD's): selected
+        // after the lanes, not into their src0, so that the operand path into the ALU stays
+        // register file / immediate only
+        self.unit_value.next = self.mem_value.val();
+        if self.is_math.val() {
+            self.unit_value.next = self.math_value.val();
+        }
+        if self.srd_tid.val() {
+            for _l in 0..8 {
+                self.unit_value.next = (self.unit_value.val() >> 32) | (bit_cast::<256, TW>(self.tid.val()) << self.k_top.val());
+            }
+        }
+        if self.srd_lane.val() {
+            self.unit_value.next = self.k_lane_ids.val();
+        }
         // S4
         self.valid_s4.d.next = self.retire.val();
         self.tid_s4.d.next = self.tid.val();
@@ -296,6 +306,9 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.dst_we_s4.d.next = self.retire.val() & self.has_dst.val() & self.mask.val().any();
         self.dst_reg_s4.d.next = self.dst_reg.val();
         self.data_s4.d.next = self.collect.val();
+        if self.via_unit.val() {
+            self.data_s4.d.next = self.unit_value.val();
+        }
         self.flag_we_s4.d.next = self.retire.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
         self.flag_sel_s4.d.next = self.flag_sel.val();
         self.old_flags_s4.d.next = self.flag_value.val();

@@ -20,7 +20,7 @@
 //! - writes the engine's result for tag {t, `l`} into lane `l` of thread t's result register when
 //!   the engine's mask bit says the lane ran (the other lanes keep their value: the execute stage
 //!   writes only the lanes that run); thread t's op is through when its tag {t, 7} has come back;
-//! - answers `done` to the thread's next pass, which retires the op (the ALU lanes run a MOV of
+//! - answers `done` to the thread's next pass, which retires the op (its result is
 //!   `value`, so its condition modifier works as for any result) and frees the thread's slot.
 //! Every other pass of the thread, and a pass of another thread's op while the feeder is busy,
 //! is replayed by the execute stage. Each thread holds at most one op here (it replays until
