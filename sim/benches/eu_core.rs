@@ -93,10 +93,8 @@ fn main() {
     for (fname, fmt) in [("fp32", ts::FMT_FP32), ("fp16", ts::FMT_FP16), ("bf16", ts::FMT_BF16)] {
         let p = assemble(&source("activation.s").replace(".fp32", &format!(".{fname}"))).unwrap();
         let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
-        let mut rng = StdRng::seed_from_u64(1 + fmt as u64);
-        for k in 0..4096 {
-            let v = (k as f64 - 2048.0) / 256.0 + rng.gen_range(-0.01..0.01);
-            m.set_word(4 * k, ts::to_fmt(v, fmt, false));
+        for (k, &x) in sim::golden::eu_core::kernels::activation_inputs(fmt).iter().enumerate() {
+            m.set_word(4 * k, x);
         }
         push(run(&mut rtl, "d64k", &format!("1 activation {fname}"), m));
     }

@@ -127,13 +127,7 @@ fn eu_core_kernel_activation_matches_the_isa_model() {
     for (fname, fmt) in [("fp32", ts::FMT_FP32), ("fp16", ts::FMT_FP16), ("bf16", ts::FMT_BF16)] {
         let p = assemble(&src.replace(".fp32", &format!(".{fname}"))).unwrap();
         let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
-        let mut rng = StdRng::seed_from_u64(1 + fmt as u64);
-        let xs: Vec<u32> = (0..4096)
-            .map(|k| {
-                let v = (k as f64 - 2048.0) / 256.0 + rng.gen_range(-0.01..0.01);
-                ts::to_fmt(v, fmt, false)
-            })
-            .collect();
+        let xs = sim::golden::eu_core::kernels::activation_inputs(fmt);
         for (k, &x) in xs.iter().enumerate() {
             m.set_word(4 * k, x);
         }

@@ -18,6 +18,7 @@
 
 pub mod asm;
 pub mod gen;
+pub mod kernels;
 
 use crate::golden::branch_unit as bu;
 use crate::golden::region_addr_gen as rag;
