@@ -21,26 +21,30 @@ fn kernel(name: &str) -> Program {
     assemble(&src).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// What a compared run gave: the RTL's retired count, cycles, final data memory and the op of
+/// every retired instruction.
+struct Checked {
+    retired: usize,
+    cycles: u64,
+    mem: Vec<u8>,
+    ops: Vec<u64>,
+}
+
+impl Checked {
+    fn count(&self, f: impl Fn(u64) -> bool) -> usize {
+        self.ops.iter().filter(|&&o| f(o)).count()
+    }
+}
+
 /// Runs `m` on the ISA model and on the RTL and compares them; returns (retired, RTL cycles,
 /// retired LD/ST).
 fn check(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64, usize) {
-    let (n, c, _) = check_mem(rtl, name, m);
-    let mem_ops = RETIRED_OPS.with(|o| o.borrow().iter().filter(|&&o| matches!(o, op::LD | op::ST)).count());
-    (n, c, mem_ops)
+    let c = check_run(rtl, name, m);
+    (c.retired, c.cycles, c.count(|o| matches!(o, op::LD | op::ST)))
 }
 
-thread_local! {
-    /// The op of every instruction the last `check_mem` saw retire on the RTL.
-    static RETIRED_OPS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The ops retired in the last `check`.
-fn retired_ops() -> Vec<u64> {
-    RETIRED_OPS.with(|o| o.borrow().clone())
-}
-
-/// `check`, returning (retired, RTL cycles, the RTL's final data memory).
-fn check_mem(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64, Vec<u8>) {
+/// `check`, returning everything the run gave.
+fn check_run(rtl: &mut EuCoreRtl, name: &str, m: Model) -> Checked {
     let threads = m.cfg.threads;
     let (prog, rf, mem) = (m.prog.clone(), m.rf.clone(), m.mem.clone());
     let gold: Run = m.run();
@@ -75,8 +79,8 @@ fn check_mem(rtl: &mut EuCoreRtl, name: &str, m: Model) -> (usize, u64, Vec<u8>)
     if let Some(k) = (0..mem.len() / 4).find(|&k| r.mem[4 * k..4 * k + 4] != gold.mem[4 * k..4 * k + 4]) {
         panic!("{name}: final data memory differs first at byte {:#x}: ISA model {:02x?}, RTL {:02x?}", 4 * k, &gold.mem[4 * k..4 * k + 4], &r.mem[4 * k..4 * k + 4]);
     }
-    RETIRED_OPS.with(|o| *o.borrow_mut() = r.trace.iter().map(|x| prog.code[x.ip as usize] as u64 & 0x7F).collect());
-    (r.trace.len(), r.cycles, r.mem)
+    let ops = r.trace.iter().map(|x| prog.code[x.ip as usize] as u64 & 0x7F).collect();
+    Checked { retired: r.trace.len(), cycles: r.cycles, mem: r.mem, ops }
 }
 
 fn report(name: &str, retired: usize, cycles: u64) {
@@ -132,7 +136,7 @@ fn eu_core_kernel_activation_matches_the_isa_model() {
             m.set_word(4 * k, x);
         }
         let name = format!("activation {fname}");
-        let (n, c, mem) = check_mem(&mut rtl, &name, m);
+        let Checked { retired: n, cycles: c, mem, .. } = check_run(&mut rtl, &name, m);
         report(&name, n, c);
         let word = |a: usize| u32::from_le_bytes(mem[a..a + 4].try_into().unwrap());
         let mask = if fmt == ts::FMT_FP32 { u32::MAX } else { 0xFFFF };
@@ -324,14 +328,13 @@ fn eu_core_random_programs_match_the_isa_model() {
             skipped += 1;
             continue;
         }
-        let (n, c, k) = check(&mut rtl, &format!("program {programs} (seed {seed})"), m);
-        mem_ops += k;
-        let ops = retired_ops();
-        math_ops += ops.iter().filter(|&&o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID | op::MULH)).count();
-        srd_ops += ops.iter().filter(|&&o| o == op::SRD).count();
+        let run = check_run(&mut rtl, &format!("program {programs} (seed {seed})"), m);
+        mem_ops += run.count(|o| matches!(o, op::LD | op::ST));
+        math_ops += run.count(|o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID | op::MULH));
+        srd_ops += run.count(|o| o == op::SRD);
         programs += 1;
-        retired += n;
-        cycles += c;
+        retired += run.retired;
+        cycles += run.cycles;
     }
     report(&format!("random, {programs} programs"), retired, cycles);
     println!("eu_core random: {mem_ops} of the retired instructions are LD/ST");
