@@ -146,32 +146,24 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneBank<N, CW
     }
 }
 
-/// The lane masks of §2.2 from the counters: `E`, `T = pred & E`, FC, the reductions, and the
-/// compares against the two rejoin codes.
+/// The lane masks of §2.2 from the counters: `E`, LIVE, and the compares against the two rejoin
+/// codes. `T` and the reductions are [`super::pre::StepPre`]'s (from `E` and LIVE: these, or the
+/// thread's registers of them).
 #[derive(LogicBlock)]
 pub struct LaneMasks<const N: usize, const CW: usize, const NCW: usize> {
-    /// The counters (`LaneBank::cnt`), `req_pred`, rejoin A's and B's codes.
+    /// The counters (`LaneBank::cnt`), rejoin A's and B's codes.
     pub cnt: Signal<In, Bits<NCW>>,
-    pub pred: Signal<In, Bits<N>>,
     pub rja_code: Signal<In, Bits<CW>>,
     pub rjb_code: Signal<In, Bits<CW>>,
-    /// `E`, `T`, lanes on `rja_code`, lanes on `rjb_code`.
+    /// `E`, the live lanes (counter not OFF), lanes on `rja_code`, lanes on `rjb_code`.
     pub e: Signal<Out, Bits<N>>,
-    pub t: Signal<Out, Bits<N>>,
+    pub live: Signal<Out, Bits<N>>,
     pub eqa: Signal<Out, Bits<N>>,
     pub eqb: Signal<Out, Bits<N>>,
-    /// FC (`E == LIVE`), `E == 0`, `T == 0`, `T == E`, pred all ones.
-    pub fc: Signal<Out, Bit>,
-    pub e_none: Signal<Out, Bit>,
-    pub t_none: Signal<Out, Bit>,
-    pub t_all: Signal<Out, Bit>,
-    pub pred_all: Signal<Out, Bit>,
-    live: Signal<Local, Bits<N>>,
     sh: Signal<Local, Bits<16>>,
     c: Signal<Local, Bits<CW>>,
     k_cnt_enabled: Constant<Bits<CW>>,
     k_cnt_off: Constant<Bits<CW>>,
-    k_ones: Constant<Bits<N>>,
     k_cw: Constant<Bits<16>>,
 }
 
@@ -179,24 +171,16 @@ impl<const N: usize, const CW: usize, const NCW: usize> Default for LaneMasks<N,
     fn default() -> Self {
         Self {
             cnt: Default::default(),
-            pred: Default::default(),
             rja_code: Default::default(),
             rjb_code: Default::default(),
             e: Default::default(),
-            t: Default::default(),
+            live: Default::default(),
             eqa: Default::default(),
             eqb: Default::default(),
-            fc: Default::default(),
-            e_none: Default::default(),
-            t_none: Default::default(),
-            t_all: Default::default(),
-            pred_all: Default::default(),
-            live: Default::default(),
             sh: Default::default(),
             c: Default::default(),
             k_cnt_enabled: Constant::new(Bits::<CW>::from(0u64)),
             k_cnt_off: Constant::new(Bits::<CW>::from((1u64 << CW) - 1)),
-            k_ones: Constant::new(Bits::<N>::from((1u64 << N) - 1)),
             k_cw: Constant::new(Bits::<16>::from(CW as u64)),
         }
     }
@@ -218,11 +202,5 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneMasks<N, C
             self.eqb.next = self.eqb.val().replace_bit(i, self.c.val() == self.rjb_code.val());
             self.sh.next = self.sh.val() + self.k_cw.val();
         }
-        self.t.next = self.pred.val() & self.e.val();
-        self.fc.next = self.e.val() == self.live.val();
-        self.e_none.next = self.e.val() == 0;
-        self.t_none.next = self.t.val() == 0;
-        self.t_all.next = self.t.val() == self.e.val();
-        self.pred_all.next = self.pred.val() == self.k_ones.val();
     }
 }

@@ -21,6 +21,7 @@ pub mod enc;
 mod errors;
 mod lanes;
 mod levels;
+mod pre;
 mod regs;
 pub mod rtl;
 mod stack;

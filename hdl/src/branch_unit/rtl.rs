@@ -11,13 +11,12 @@
 //! state loop would make it a combinational cycle (UNOPTFLAT) that it iterates every eval.
 
 use super::body::{BodyResponse, BodyState};
-use super::decode::Decode;
 use super::errors::ErrorPriority;
 use super::lanes::{LaneBank, LaneMasks};
 use super::levels::{Levels, Rejoin};
+use super::pre::StepPre;
 use super::regs::{DebugView, NestFault, Response};
 use super::stack::Stacks;
-use super::targets::Targets;
 use super::thread_reg::{Storage, TID_BITS};
 use super::threads::{BusyGate, LaneMaskRegs, ThreadPipe};
 use rust_hdl::prelude::*;
@@ -98,8 +97,7 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     pub rsp_tid: Signal<Out, Bits<TW>>,
     /// Bit k: a request of thread k is in flight (a request for it now is answered E_BUSY).
     pub thr_busy: Signal<Out, Bits<T>>,
-    decode: Decode,
-    targets: Targets<IPW, XW>,
+    pre: StepPre<N, IPW, XW>,
     lanes: LaneBank<N, CW, NCW>,
     masks: LaneMasks<N, CW, NCW>,
     stacks: Stacks<IPW, DW, EW, SW>,
@@ -159,8 +157,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             dbg_loop_nest: Default::default(),
             dbg_tos: Default::default(),
             dbg_stk: Default::default(),
-            decode: Default::default(),
-            targets: Default::default(),
+            pre: StepPre::new(pipe >= 1),
             lanes: LaneBank::new(storage),
             masks: Default::default(),
             stacks: Stacks::new(maxd, maxd_call, storage),
@@ -185,7 +182,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
     #[hdl_gen]
     fn update(&mut self) {
         // clocks and resets
-        clock!(self, clk, lanes, stacks, nest, response, threads);
+        clock!(self, clk, pre, lanes, stacks, nest, response, threads);
         self.threads.rst.next = self.rst.val();
         // the request through the stages (none with pipe 0), the thread controls, E_BUSY
         self.threads.req_valid.next = self.req_valid.val();
@@ -207,36 +204,39 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.stacks.rst.next = self.rst.val();
         self.nest.rst.next = self.rst.val();
         self.response.rst.next = self.rst.val();
-        // the request
-        self.decode.op.next = self.threads.s_op.val();
-        self.targets.ip.next = self.threads.s_ip.val();
-        self.targets.jip.next = self.threads.s_jip.val();
-        self.targets.uip.next = self.threads.s_uip.val();
+        // what depends on the request and the thread's masks only (pipe ≥ 1: one stage early)
+        self.pre.rst.next = self.rst.val();
+        self.pre.op.next = self.threads.l_op.val();
+        self.pre.ip.next = self.threads.l_ip.val();
+        self.pre.jip.next = self.threads.l_jip.val();
+        self.pre.uip.next = self.threads.l_uip.val();
+        self.pre.pred.next = self.threads.l_pred.val();
+        self.pre.e_in.next = self.masks.e.val();
+        self.pre.live_in.next = self.masks.live.val();
         // lane-counter bank and lane masks
         self.lanes.pred.next = self.threads.s_pred.val();
-        self.lanes.e.next = self.masks.e.val();
+        self.lanes.e.next = self.pre.e.val();
         self.lanes.rja_hit.next = self.rejoin.rja_hit.val();
         self.lanes.rjb_en.next = self.state.rjb_en.val();
         self.lanes.eqb.next = self.masks.eqb.val();
         self.lanes.park_m.next = self.state.park_m.val();
         self.lanes.park_code.next = self.state.park_code.val();
-        self.lanes.init.next = self.decode.ops.val().is_init;
+        self.lanes.init.next = self.pre.ops.val().is_init;
         self.lanes.commit.next = self.busy_gate.f_commit.val();
         self.masks.cnt.next = self.lanes.cnt.val();
-        self.masks.pred.next = self.threads.s_pred.val();
         self.masks.rja_code.next = self.levels.rja_code.val();
         self.masks.rjb_code.next = self.levels.cur_loop.val();
         // stacks
         self.stacks.commit.next = self.busy_gate.f_commit.val();
-        self.stacks.init.next = self.decode.ops.val().is_init;
+        self.stacks.init.next = self.pre.ops.val().is_init;
         self.stacks.stack_ops.next = self.state.stack_ops.val();
         self.stacks.push_ip.next = self.state.push_ip.val();
         self.stacks.push_aux.next = self.state.push_aux.val();
         // levels: label match, codes, rejoin A
-        self.levels.ops.next = self.decode.ops.val();
+        self.levels.ops.next = self.pre.ops.val();
         self.levels.ip.next = self.threads.s_ip.val();
-        self.levels.lab_j.next = self.targets.lab_j.val();
-        self.levels.lab_u.next = self.targets.lab_u.val();
+        self.levels.lab_j.next = self.pre.lab_j.val();
+        self.levels.lab_u.next = self.pre.lab_u.val();
         self.levels.cic_if.next = self.stacks.cic_if.val();
         self.levels.cic_loop.next = self.stacks.cic_loop.val();
         self.levels.cic_call.next = self.stacks.cic_call.val();
@@ -250,25 +250,25 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.levels.tos_aux_loop.next = self.stacks.tos_aux_loop.val();
         self.levels.tos_aux_br.next = self.stacks.tos_aux_br.val();
         // rejoin A
-        self.rejoin.ops.next = self.decode.ops.val();
+        self.rejoin.ops.next = self.pre.ops.val();
         self.rejoin.m.next = self.levels.m.val();
         self.rejoin.pred.next = self.threads.s_pred.val();
-        self.rejoin.jzero.next = self.targets.jzero.val();
+        self.rejoin.jzero.next = self.pre.jzero.val();
         self.rejoin.cic_call.next = self.stacks.cic_call.val();
-        self.rejoin.e.next = self.masks.e.val();
-        self.rejoin.e_none.next = self.masks.e_none.val();
-        self.rejoin.fc.next = self.masks.fc.val();
+        self.rejoin.e.next = self.pre.e.val();
+        self.rejoin.e_none.next = self.pre.e_none.val();
+        self.rejoin.fc.next = self.pre.fc.val();
         self.rejoin.eqa.next = self.masks.eqa.val();
         self.rejoin.eqb.next = self.masks.eqb.val();
         // body: state changes
-        self.state.ops.next = self.decode.ops.val();
-        self.state.e.next = self.masks.e.val();
-        self.state.t.next = self.masks.t.val();
+        self.state.ops.next = self.pre.ops.val();
+        self.state.e.next = self.pre.e.val();
+        self.state.t.next = self.pre.t.val();
         self.state.wx.next = self.rejoin.wx.val();
-        self.state.e_none.next = self.masks.e_none.val();
-        self.state.t_none.next = self.masks.t_none.val();
-        self.state.t_all.next = self.masks.t_all.val();
-        self.state.fc.next = self.masks.fc.val();
+        self.state.e_none.next = self.pre.e_none.val();
+        self.state.t_none.next = self.pre.t_none.val();
+        self.state.t_all.next = self.pre.t_all.val();
+        self.state.fc.next = self.pre.fc.val();
         self.state.still_any.next = self.rejoin.still_any.val();
         self.state.wc_any.next = self.rejoin.wc_any.val();
         self.state.wx_any.next = self.rejoin.wx_any.val();
@@ -283,58 +283,58 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.state.new_call.next = self.levels.new_call.val();
         self.state.park_br.next = self.levels.park_br.val();
         self.state.halt1.next = self.levels.halt1.val();
-        self.state.lab_n.next = self.targets.lab_n.val();
-        self.state.jzero.next = self.targets.jzero.val();
+        self.state.lab_n.next = self.pre.lab_n.val();
+        self.state.jzero.next = self.pre.jzero.val();
         self.state.cic_call.next = self.stacks.cic_call.val();
         self.state.cic_halt.next = self.stacks.cic_halt.val();
         self.state.tos_aux_call.next = self.stacks.tos_aux_call.val();
         self.state.loop_nest.next = self.nest.loop_nest.val();
         // body: response
-        self.report.ops.next = self.decode.ops.val();
-        self.report.e.next = self.masks.e.val();
-        self.report.t.next = self.masks.t.val();
+        self.report.ops.next = self.pre.ops.val();
+        self.report.e.next = self.pre.e.val();
+        self.report.t.next = self.pre.t.val();
         self.report.e1.next = self.rejoin.e1.val();
-        self.report.e_none.next = self.masks.e_none.val();
-        self.report.t_none.next = self.masks.t_none.val();
-        self.report.t_all.next = self.masks.t_all.val();
-        self.report.fc.next = self.masks.fc.val();
-        self.report.pred_all.next = self.masks.pred_all.val();
+        self.report.e_none.next = self.pre.e_none.val();
+        self.report.t_none.next = self.pre.t_none.val();
+        self.report.t_all.next = self.pre.t_all.val();
+        self.report.fc.next = self.pre.fc.val();
+        self.report.pred_all.next = self.pre.pred_all.val();
         self.report.still_any.next = self.rejoin.still_any.val();
         self.report.wc_any.next = self.rejoin.wc_any.val();
         self.report.wx_any.next = self.rejoin.wx_any.val();
         self.report.eqb_none.next = self.rejoin.eqb_none.val();
         self.report.m.next = self.levels.m.val();
-        self.report.ip_x.next = self.targets.ip_x.val();
-        self.report.tgt_n.next = self.targets.tgt_n.val();
-        self.report.tgt_j.next = self.targets.tgt_j.val();
-        self.report.tgt_u.next = self.targets.tgt_u.val();
-        self.report.tgt_u1.next = self.targets.tgt_u1.val();
-        self.report.jzero.next = self.targets.jzero.val();
+        self.report.ip_x.next = self.pre.ip_x.val();
+        self.report.tgt_n.next = self.pre.tgt_n.val();
+        self.report.tgt_j.next = self.pre.tgt_j.val();
+        self.report.tgt_u.next = self.pre.tgt_u.val();
+        self.report.tgt_u1.next = self.pre.tgt_u1.val();
+        self.report.jzero.next = self.pre.jzero.val();
         self.report.tos_ip_call.next = self.stacks.tos_ip_call.val();
         // errors
         self.errors.valid.next = self.threads.s_valid.val();
         self.errors.pred.next = self.threads.s_pred.val();
         self.errors.fault.next = self.nest.fault.val();
-        self.errors.ops.next = self.decode.ops.val();
+        self.errors.ops.next = self.pre.ops.val();
         self.errors.sk_if.next = self.levels.sk_if.val();
         self.errors.sk_loop.next = self.levels.sk_loop.val();
         self.errors.sk_br.next = self.levels.sk_br.val();
         self.errors.m.next = self.levels.m.val();
-        self.errors.jneg.next = self.targets.jneg.val();
-        self.errors.jzero.next = self.targets.jzero.val();
-        self.errors.jpos.next = self.targets.jpos.val();
-        self.errors.upos.next = self.targets.upos.val();
-        self.errors.j_le_u.next = self.targets.j_le_u.val();
-        self.errors.oor_n.next = self.targets.oor_n.val();
-        self.errors.oor_j.next = self.targets.oor_j.val();
-        self.errors.oor_u.next = self.targets.oor_u.val();
-        self.errors.oor_u1.next = self.targets.oor_u1.val();
-        self.errors.lab_j.next = self.targets.lab_j.val();
-        self.errors.lab_u.next = self.targets.lab_u.val();
-        self.errors.t_none.next = self.masks.t_none.val();
-        self.errors.t_all.next = self.masks.t_all.val();
-        self.errors.e_none.next = self.masks.e_none.val();
-        self.errors.fc.next = self.masks.fc.val();
+        self.errors.jneg.next = self.pre.jneg.val();
+        self.errors.jzero.next = self.pre.jzero.val();
+        self.errors.jpos.next = self.pre.jpos.val();
+        self.errors.upos.next = self.pre.upos.val();
+        self.errors.j_le_u.next = self.pre.j_le_u.val();
+        self.errors.oor_n.next = self.pre.oor_n.val();
+        self.errors.oor_j.next = self.pre.oor_j.val();
+        self.errors.oor_u.next = self.pre.oor_u.val();
+        self.errors.oor_u1.next = self.pre.oor_u1.val();
+        self.errors.lab_j.next = self.pre.lab_j.val();
+        self.errors.lab_u.next = self.pre.lab_u.val();
+        self.errors.t_none.next = self.pre.t_none.val();
+        self.errors.t_all.next = self.pre.t_all.val();
+        self.errors.e_none.next = self.pre.e_none.val();
+        self.errors.fc.next = self.pre.fc.val();
         self.errors.wc_any.next = self.rejoin.wc_any.val();
         self.errors.wx_any.next = self.rejoin.wx_any.val();
         self.errors.cic_if.next = self.stacks.cic_if.val();
@@ -348,7 +348,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.errors.loop_nest.next = self.nest.loop_nest.val();
         // loop_nest, fault, response register
         self.nest.commit.next = self.busy_gate.f_commit.val();
-        self.nest.init.next = self.decode.ops.val().is_init;
+        self.nest.init.next = self.pre.ops.val().is_init;
         self.nest.ln_next.next = self.state.ln_next.val();
         self.nest.fail.next = self.threads.f_write.val() && self.errors.err.val();
         self.response.valid.next = self.threads.s_valid.val();
@@ -362,10 +362,10 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.response.pred_mask.next = self.report.pred_mask.val();
         self.response.warn.next = self.report.warn.val();
         self.response.evt.next = self.report.evt.val();
-        self.response.tgt_n.next = self.targets.tgt_n.val();
+        self.response.tgt_n.next = self.pre.tgt_n.val();
         // timing-closure §3.2: INIT runs under no mask (exec mask 0)
-        self.response.exec.next = self.masks.e.val();
-        if self.decode.ops.val().is_init {
+        self.response.exec.next = self.pre.e.val();
+        if self.pre.ops.val().is_init {
             self.response.exec.next = 0.into();
         }
         self.response.lane.next = self.lanes.en_next.val();
@@ -403,7 +403,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         // lane masks: from the counters with one register set, else the per-thread registers
         self.lane_mask.next = 0.into();
         for _k in 0..self._nflop {
-            self.lane_mask.next = bit_cast::<LM, N>(self.masks.e.val());
+            self.lane_mask.next = bit_cast::<LM, N>(self.pre.e.val());
         }
         for k in 0..self._nregs {
             self.lane_regs[k].clock.next = self.clk.val();
@@ -412,7 +412,13 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             self.lane_regs[k].tid.next = self.threads.tc.val().wr_addr;
             self.lane_regs[k].commit.next = self.busy_gate.f_commit.val();
             self.lane_regs[k].en_next.next = self.lanes.en_next.val();
-            self.lane_regs[k].e.next = self.masks.e.val();
+            self.lane_regs[k].e.next = self.pre.e.val();
+            self.lane_regs[k].tc.next = self.threads.tc.val();
+            self.lane_regs[k].init.next = self.pre.ops.val().is_init;
+            self.lane_regs[k].pred.next = self.threads.s_pred.val();
+            self.lane_regs[k].live.next = self.masks.live.val();
+            self.pre.e_in.next = self.lane_regs[k].rd_e.val();
+            self.pre.live_in.next = self.lane_regs[k].rd_live.val();
             self.lane_mask.next = self.lane_regs[k].masks.val();
         }
         self.rsp_tid.next = bit_cast::<TW, TID_BITS>(self.threads.rsp_tid.val());

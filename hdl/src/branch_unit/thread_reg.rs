@@ -23,6 +23,9 @@ pub struct ThreadCtl {
     pub wr_en: Bit,
     /// The thread of the step has not been written since reset: read the §6.2 reset state (0).
     pub fresh: Bit,
+    /// The thread entering the step's stage (the step's own with pipe 0): read by the registers
+    /// that [`super::pre::StepPre`] takes one cycle early.
+    pub pre_addr: Bits<4>,
 }
 
 /// Where the values live.

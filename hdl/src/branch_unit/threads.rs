@@ -131,10 +131,7 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     pub req_pred: Signal<In, Bits<N>>,
     /// The request in the step's stage (the last one).
     pub s_valid: Signal<Out, Bit>,
-    pub s_op: Signal<Out, Bits<5>>,
     pub s_ip: Signal<Out, Bits<IPW>>,
-    pub s_jip: Signal<Out, Bits<IPW>>,
-    pub s_uip: Signal<Out, Bits<IPW>>,
     pub s_pred: Signal<Out, Bits<N>>,
     /// The step's request was taken while its thread was busy: it is answered E_BUSY.
     pub s_busy: Signal<Out, Bit>,
@@ -146,8 +143,21 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     /// `thr_busy` and `rsp_tid` (registered with the response).
     pub thr_busy: Signal<Out, Bits<T>>,
     pub rsp_tid: Signal<Out, Bits<TID_BITS>>,
+    /// The request entering the step's stage (pipe ≥ 1: the last stage's input; pipe 0: the
+    /// step's own request): what [`super::pre::StepPre`] computes from one cycle early (its
+    /// thread is `tc.pre_addr`).
+    pub l_op: Signal<Out, Bits<5>>,
+    pub l_ip: Signal<Out, Bits<IPW>>,
+    pub l_jip: Signal<Out, Bits<IPW>>,
+    pub l_uip: Signal<Out, Bits<IPW>>,
+    pub l_pred: Signal<Out, Bits<N>>,
     stages: Vec<ReqStage<N, IPW>>,
     written: Vec<RDff<Bits<16>>>,
+    /// With state in RAM and pipe ≥ 1: `fresh` of the next step, decided one cycle early from the
+    /// read address (so the reset-state substitution on every state bit starts from a flop).
+    fresh_r: Vec<RDff<Bit>>,
+    /// The written bits after this cycle's write, `>> rd_addr`.
+    written_rd: Vec<Signal<Local, Bits<16>>>,
     r_tid: RDff<Bits<TID_BITS>>,
     /// The step's thread.
     s_tid: Signal<Local, Bits<TID_BITS>>,
@@ -169,6 +179,8 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     _nram: usize,
     /// 1 when the RAM read is registered (`pipe` ≥ 1): read address from the stage before.
     _nreg_rd: usize,
+    /// 1 with a registered `fresh` (state in RAM, pipe ≥ 1).
+    _nfresh_r: usize,
     /// With pipe ≥ 2 the read address comes from stage `pipe - 2` (`_rd_lo.._rd_hi`, else empty).
     _rd_lo: usize,
     _rd_hi: usize,
@@ -189,10 +201,7 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             req_uip: Default::default(),
             req_pred: Default::default(),
             s_valid: Default::default(),
-            s_op: Default::default(),
             s_ip: Default::default(),
-            s_jip: Default::default(),
-            s_uip: Default::default(),
             s_pred: Default::default(),
             s_busy: Default::default(),
             f_write: Default::default(),
@@ -201,6 +210,13 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             rsp_tid: Default::default(),
             stages: (0..pipe).map(|_| ReqStage::default()).collect(),
             written: (0..nram).map(|_| RDff::default()).collect(),
+            fresh_r: (0..(nram == 1 && pipe >= 1) as usize).map(|_| RDff::with_reset(true)).collect(),
+            written_rd: (0..(nram == 1 && pipe >= 1) as usize).map(|_| Default::default()).collect(),
+            l_op: Default::default(),
+            l_ip: Default::default(),
+            l_jip: Default::default(),
+            l_uip: Default::default(),
+            l_pred: Default::default(),
             r_tid: Default::default(),
             s_tid: Default::default(),
             busy: Default::default(),
@@ -214,6 +230,7 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             _last: pipe.saturating_sub(1),
             _nram: nram,
             _nreg_rd: (pipe == 1) as usize,
+            _nfresh_r: (nram == 1 && pipe >= 1) as usize,
             _rd_lo: pipe.saturating_sub(2),
             _rd_hi: if pipe >= 2 { pipe - 1 } else { 0 },
         }
@@ -262,19 +279,13 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
         self.s_valid.next = self.req_valid.val();
         self.s_busy.next = false;
         self.s_tid.next = self.req_tid.val();
-        self.s_op.next = self.req_op.val();
         self.s_ip.next = self.req_ip.val();
-        self.s_jip.next = self.req_jip.val();
-        self.s_uip.next = self.req_uip.val();
         self.s_pred.next = self.req_pred.val();
         for k in self._last..self._pipe {
             self.s_valid.next = self.stages[k].o_valid.val();
             self.s_busy.next = self.stages[k].o_busy.val();
             self.s_tid.next = self.stages[k].o_tid.val();
-            self.s_op.next = self.stages[k].o_op.val();
             self.s_ip.next = self.stages[k].o_ip.val();
-            self.s_jip.next = self.stages[k].o_jip.val();
-            self.s_uip.next = self.stages[k].o_uip.val();
             self.s_pred.next = self.stages[k].o_pred.val();
         }
         self.f_write.next = self.s_valid.val() && !self.s_busy.val();
@@ -300,6 +311,30 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
             }
             self.written_sh[k].next = self.written[k].q.val() >> bit_cast::<16, TID_BITS>(self.s_tid.val());
             self.tc.next.fresh = !self.written_sh[k].val().get_bit(0);
+        }
+        for k in 0..self._nfresh_r {
+            // the read address's thread after this cycle's write: what `written_sh` will say when
+            // that thread's request is in the step's stage (exact; see `tc.fresh`)
+            self.fresh_r[k].clock.next = self.clock.val();
+            self.fresh_r[k].rst.next = self.rst.val();
+            self.written_rd[k].next = self.written[0].d.val() >> bit_cast::<16, TID_BITS>(self.tc.val().rd_addr);
+            self.fresh_r[k].d.next = !self.written_rd[k].val().get_bit(0);
+            self.tc.next.fresh = self.fresh_r[k].q.val();
+        }
+        // the request entering the step's stage
+        self.tc.next.pre_addr = self.req_tid.val();
+        self.l_op.next = self.req_op.val();
+        self.l_ip.next = self.req_ip.val();
+        self.l_jip.next = self.req_jip.val();
+        self.l_uip.next = self.req_uip.val();
+        self.l_pred.next = self.req_pred.val();
+        for k in self._rd_lo..self._rd_hi {
+            self.tc.next.pre_addr = self.stages[k].o_tid.val();
+            self.l_op.next = self.stages[k].o_op.val();
+            self.l_ip.next = self.stages[k].o_ip.val();
+            self.l_jip.next = self.stages[k].o_jip.val();
+            self.l_uip.next = self.stages[k].o_uip.val();
+            self.l_pred.next = self.stages[k].o_pred.val();
         }
         // rsp_tid: the responding thread, 0 in a cycle without a response
         self.r_tid.d.next = 0.into();
@@ -362,7 +397,10 @@ impl Logic for BusyGate {
 }
 
 /// `thr_lane_mask` with several threads, or with state in RAM: thread k's `E` as its last step
-/// left it (a register per thread loaded with the step's `E'`, or `E` when it failed).
+/// left it (a register per thread loaded with the step's `E'`, or `E` when it failed); and its
+/// LIVE lanes (loaded by a committed INIT with the live mask). Read for the thread entering the
+/// step's stage: the step's `E`, T, FC and their reductions come from these registers
+/// ([`super::pre::StepPre`]) instead of the counters' zero-detect.
 #[derive(LogicBlock)]
 pub struct LaneMaskRegs<const N: usize, const LM: usize> {
     pub clock: Signal<In, Clock>,
@@ -373,10 +411,20 @@ pub struct LaneMaskRegs<const N: usize, const LM: usize> {
     pub commit: Signal<In, Bit>,
     pub en_next: Signal<In, Bits<N>>,
     pub e: Signal<In, Bits<N>>,
+    /// The step is INIT (LIVE takes `pred`); the step's LIVE lanes otherwise.
+    pub init: Signal<In, Bit>,
+    pub pred: Signal<In, Bits<N>>,
+    pub live: Signal<In, Bits<N>>,
+    /// The thread read (`rd_e`, `rd_live`) is `tc.pre_addr`, the one entering the step's stage.
+    pub tc: Signal<In, ThreadCtl>,
     /// Thread k at bits `[k*N, (k+1)*N)`.
     pub masks: Signal<Out, Bits<LM>>,
+    pub rd_e: Signal<Out, Bits<N>>,
+    pub rd_live: Signal<Out, Bits<N>>,
     regs: Vec<RDff<Bits<N>>>,
+    live_regs: Vec<RDff<Bits<N>>>,
     e_after: Signal<Local, Bits<N>>,
+    live_after: Signal<Local, Bits<N>>,
     rq: Signal<Local, Bits<N>>,
     acc: Signal<Local, Bits<LM>>,
     sh: Signal<Local, Bits<16>>,
@@ -396,10 +444,18 @@ impl<const N: usize, const LM: usize> LaneMaskRegs<N, LM> {
             commit: Default::default(),
             en_next: Default::default(),
             e: Default::default(),
-            e_after: Default::default(),
-            rq: Default::default(),
+            init: Default::default(),
+            pred: Default::default(),
+            live: Default::default(),
+            tc: Default::default(),
             masks: Default::default(),
+            rd_e: Default::default(),
+            rd_live: Default::default(),
             regs: (0..threads).map(|_| RDff::default()).collect(),
+            live_regs: (0..threads).map(|_| RDff::default()).collect(),
+            e_after: Default::default(),
+            live_after: Default::default(),
+            rq: Default::default(),
             acc: Default::default(),
             sh: Default::default(),
             k_n: Constant::new((N as u64).into()),
@@ -413,17 +469,31 @@ impl<const N: usize, const LM: usize> Logic for LaneMaskRegs<N, LM> {
     #[hdl_gen]
     fn update(&mut self) {
         self.e_after.next = self.e.val();
+        self.live_after.next = self.live.val();
         if self.commit.val() {
             self.e_after.next = self.en_next.val();
+            if self.init.val() {
+                self.live_after.next = self.pred.val();
+            }
         }
         self.acc.next = 0.into();
         self.sh.next = 0.into();
+        self.rd_e.next = 0.into();
+        self.rd_live.next = 0.into();
         for k in 0..self._threads {
             self.regs[k].clock.next = self.clock.val();
             self.regs[k].rst.next = self.rst.val();
+            self.live_regs[k].clock.next = self.clock.val();
+            self.live_regs[k].rst.next = self.rst.val();
             self.regs[k].d.next = self.regs[k].q.val();
+            self.live_regs[k].d.next = self.live_regs[k].q.val();
             if self.write.val() && (self.tid.val() == self.k_tids[k].val()) {
                 self.regs[k].d.next = self.e_after.val();
+                self.live_regs[k].d.next = self.live_after.val();
+            }
+            if self.tc.val().pre_addr == self.k_tids[k].val() {
+                self.rd_e.next = self.regs[k].q.val();
+                self.rd_live.next = self.live_regs[k].q.val();
             }
             self.rq.next = self.regs[k].q.val();
             self.acc.next = self.acc.val() | (bit_cast::<LM, N>(self.rq.val()) << self.sh.val());
