@@ -11,7 +11,9 @@ use super::thread_reg::{Storage, ThreadCtl, TID_BITS};
 use crate::prims::RDff;
 use rust_hdl::prelude::*;
 
-/// One stage register of the request (valid, the E_BUSY verdict, the thread and the request).
+/// One stage register of the request: valid, the E_BUSY verdict, the thread, IP and predicate
+/// (what the step itself reads; the fields only [`super::pre::StepPre`] reads go through
+/// [`ReqCarry`] up to the stage before the step).
 #[derive(LogicBlock)]
 pub struct ReqStage<const N: usize, const IPW: usize> {
     pub clock: Signal<In, Clock>,
@@ -19,28 +21,19 @@ pub struct ReqStage<const N: usize, const IPW: usize> {
     pub i_valid: Signal<In, Bit>,
     pub i_busy: Signal<In, Bit>,
     pub i_tid: Signal<In, Bits<TID_BITS>>,
-    pub i_op: Signal<In, Bits<5>>,
     pub i_ip: Signal<In, Bits<IPW>>,
-    pub i_jip: Signal<In, Bits<IPW>>,
-    pub i_uip: Signal<In, Bits<IPW>>,
     pub i_pred: Signal<In, Bits<N>>,
     pub o_valid: Signal<Out, Bit>,
     pub o_busy: Signal<Out, Bit>,
     pub o_tid: Signal<Out, Bits<TID_BITS>>,
-    pub o_op: Signal<Out, Bits<5>>,
     pub o_ip: Signal<Out, Bits<IPW>>,
-    pub o_jip: Signal<Out, Bits<IPW>>,
-    pub o_uip: Signal<Out, Bits<IPW>>,
     pub o_pred: Signal<Out, Bits<N>>,
     /// `1 << tid` when valid (the stage's contribution to `thr_busy`).
     pub o_onehot: Signal<Out, Bits<16>>,
     valid: RDff<Bit>,
     busy: RDff<Bit>,
     tid: RDff<Bits<TID_BITS>>,
-    op: RDff<Bits<5>>,
     ip: RDff<Bits<IPW>>,
-    jip: RDff<Bits<IPW>>,
-    uip: RDff<Bits<IPW>>,
     pred: RDff<Bits<N>>,
     k_one: Constant<Bits<16>>,
 }
@@ -53,27 +46,18 @@ impl<const N: usize, const IPW: usize> Default for ReqStage<N, IPW> {
             i_valid: Default::default(),
             i_busy: Default::default(),
             i_tid: Default::default(),
-            i_op: Default::default(),
             i_ip: Default::default(),
-            i_jip: Default::default(),
-            i_uip: Default::default(),
             i_pred: Default::default(),
             o_valid: Default::default(),
             o_busy: Default::default(),
             o_tid: Default::default(),
-            o_op: Default::default(),
             o_ip: Default::default(),
-            o_jip: Default::default(),
-            o_uip: Default::default(),
             o_pred: Default::default(),
             o_onehot: Default::default(),
             valid: Default::default(),
             busy: Default::default(),
             tid: Default::default(),
-            op: Default::default(),
             ip: Default::default(),
-            jip: Default::default(),
-            uip: Default::default(),
             pred: Default::default(),
             k_one: Constant::new(1u64.into()),
         }
@@ -83,35 +67,58 @@ impl<const N: usize, const IPW: usize> Default for ReqStage<N, IPW> {
 impl<const N: usize, const IPW: usize> Logic for ReqStage<N, IPW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, valid, busy, tid, op, ip, jip, uip, pred);
+        clock!(self, clock, valid, busy, tid, ip, pred);
         self.valid.rst.next = self.rst.val();
         self.busy.rst.next = self.rst.val();
         self.tid.rst.next = self.rst.val();
-        self.op.rst.next = self.rst.val();
         self.ip.rst.next = self.rst.val();
-        self.jip.rst.next = self.rst.val();
-        self.uip.rst.next = self.rst.val();
         self.pred.rst.next = self.rst.val();
         self.valid.d.next = self.i_valid.val();
         self.busy.d.next = self.i_busy.val();
         self.tid.d.next = self.i_tid.val();
-        self.op.d.next = self.i_op.val();
         self.ip.d.next = self.i_ip.val();
-        self.jip.d.next = self.i_jip.val();
-        self.uip.d.next = self.i_uip.val();
         self.pred.d.next = self.i_pred.val();
         self.o_valid.next = self.valid.q.val();
         self.o_busy.next = self.busy.q.val();
         self.o_tid.next = self.tid.q.val();
-        self.o_op.next = self.op.q.val();
         self.o_ip.next = self.ip.q.val();
-        self.o_jip.next = self.jip.q.val();
-        self.o_uip.next = self.uip.q.val();
         self.o_pred.next = self.pred.q.val();
         self.o_onehot.next = 0.into();
         if self.valid.q.val() {
             self.o_onehot.next = self.k_one.val() << bit_cast::<16, TID_BITS>(self.tid.q.val());
         }
+    }
+}
+
+/// op, jip, uip of a request one stage on (pipe ≥ 2: towards the stage before the step).
+#[derive(LogicBlock, Default)]
+pub struct ReqCarry<const IPW: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub i_op: Signal<In, Bits<5>>,
+    pub i_jip: Signal<In, Bits<IPW>>,
+    pub i_uip: Signal<In, Bits<IPW>>,
+    pub o_op: Signal<Out, Bits<5>>,
+    pub o_jip: Signal<Out, Bits<IPW>>,
+    pub o_uip: Signal<Out, Bits<IPW>>,
+    op: RDff<Bits<5>>,
+    jip: RDff<Bits<IPW>>,
+    uip: RDff<Bits<IPW>>,
+}
+
+impl<const IPW: usize> Logic for ReqCarry<IPW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(self, clock, op, jip, uip);
+        self.op.rst.next = self.rst.val();
+        self.jip.rst.next = self.rst.val();
+        self.uip.rst.next = self.rst.val();
+        self.op.d.next = self.i_op.val();
+        self.jip.d.next = self.i_jip.val();
+        self.uip.d.next = self.i_uip.val();
+        self.o_op.next = self.op.q.val();
+        self.o_jip.next = self.jip.q.val();
+        self.o_uip.next = self.uip.q.val();
     }
 }
 
@@ -152,6 +159,9 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     pub l_uip: Signal<Out, Bits<IPW>>,
     pub l_pred: Signal<Out, Bits<N>>,
     stages: Vec<ReqStage<N, IPW>>,
+    /// `pipe - 1` registers of op, jip, uip: up to the stage before the step, where
+    /// [`super::pre::StepPre`] decodes them.
+    carry: Vec<ReqCarry<IPW>>,
     written: Vec<RDff<Bits<16>>>,
     /// With state in RAM and pipe ≥ 1: `fresh` of the next step, decided one cycle early from the
     /// read address (so the reset-state substitution on every state bit starts from a flop).
@@ -173,6 +183,8 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     k_one: Vec<Constant<Bits<16>>>,
     _pipe: usize,
     _pipe1: usize,
+    /// 1 when there is a carry stage (pipe ≥ 2).
+    _carry_first: usize,
     _first: usize,
     _last: usize,
     /// 1 when the state is in RAM (written bits), 0 with one register set.
@@ -209,6 +221,7 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             thr_busy: Default::default(),
             rsp_tid: Default::default(),
             stages: (0..pipe).map(|_| ReqStage::default()).collect(),
+            carry: (0..pipe.saturating_sub(1)).map(|_| ReqCarry::default()).collect(),
             written: (0..nram).map(|_| RDff::default()).collect(),
             fresh_r: (0..(nram == 1 && pipe >= 1) as usize).map(|_| RDff::with_reset(true)).collect(),
             written_rd: (0..(nram == 1 && pipe >= 1) as usize).map(|_| Default::default()).collect(),
@@ -226,6 +239,7 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             k_one: (0..nram).map(|_| Constant::new(1u64.into())).collect(),
             _pipe: pipe,
             _pipe1: pipe.saturating_sub(1),
+            _carry_first: (pipe >= 2) as usize,
             _first: pipe.min(1),
             _last: pipe.saturating_sub(1),
             _nram: nram,
@@ -259,20 +273,28 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
             self.busy_sh[k].next = self.busy.val() >> bit_cast::<16, TID_BITS>(self.req_tid.val());
             self.stages[k].i_busy.next = self.req_valid.val() && self.busy_sh[k].val().get_bit(0);
             self.stages[k].i_tid.next = self.req_tid.val();
-            self.stages[k].i_op.next = self.req_op.val();
             self.stages[k].i_ip.next = self.req_ip.val();
-            self.stages[k].i_jip.next = self.req_jip.val();
-            self.stages[k].i_uip.next = self.req_uip.val();
             self.stages[k].i_pred.next = self.req_pred.val();
+        }
+        for k in 0..self._pipe1 {
+            self.carry[k].clock.next = self.clock.val();
+            self.carry[k].rst.next = self.rst.val();
+        }
+        for k in 0..self._carry_first {
+            self.carry[k].i_op.next = self.req_op.val();
+            self.carry[k].i_jip.next = self.req_jip.val();
+            self.carry[k].i_uip.next = self.req_uip.val();
+        }
+        for k in 1..self._pipe1 {
+            self.carry[k].i_op.next = self.carry[k - 1].o_op.val();
+            self.carry[k].i_jip.next = self.carry[k - 1].o_jip.val();
+            self.carry[k].i_uip.next = self.carry[k - 1].o_uip.val();
         }
         for k in 0..self._pipe1 {
             self.stages[k + 1].i_valid.next = self.stages[k].o_valid.val();
             self.stages[k + 1].i_busy.next = self.stages[k].o_busy.val();
             self.stages[k + 1].i_tid.next = self.stages[k].o_tid.val();
-            self.stages[k + 1].i_op.next = self.stages[k].o_op.val();
             self.stages[k + 1].i_ip.next = self.stages[k].o_ip.val();
-            self.stages[k + 1].i_jip.next = self.stages[k].o_jip.val();
-            self.stages[k + 1].i_uip.next = self.stages[k].o_uip.val();
             self.stages[k + 1].i_pred.next = self.stages[k].o_pred.val();
         }
         // the step's request: the ports with pipe = 0, else the last stage
@@ -330,10 +352,10 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
         self.l_pred.next = self.req_pred.val();
         for k in self._rd_lo..self._rd_hi {
             self.tc.next.pre_addr = self.stages[k].o_tid.val();
-            self.l_op.next = self.stages[k].o_op.val();
+            self.l_op.next = self.carry[k].o_op.val();
             self.l_ip.next = self.stages[k].o_ip.val();
-            self.l_jip.next = self.stages[k].o_jip.val();
-            self.l_uip.next = self.stages[k].o_uip.val();
+            self.l_jip.next = self.carry[k].o_jip.val();
+            self.l_uip.next = self.carry[k].o_uip.val();
             self.l_pred.next = self.stages[k].o_pred.val();
         }
         // rsp_tid: the responding thread, 0 in a cycle without a response

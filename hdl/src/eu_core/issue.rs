@@ -66,12 +66,6 @@ pub struct Issue<const TW: usize> {
     pub in_not_yet: Signal<In, Bit>,
     /// S1: trap cause of illegal / not_yet.
     pub in_trap_cause: Signal<In, Bits<4>>,
-    /// S2: the branch unit's response to the slot's request (its execution mask E).
-    pub in_bu_exec_mask: Signal<In, Bits<8>>,
-    /// S2: the branch unit's next IP.
-    pub in_bu_next_ip: Signal<In, Bits<16>>,
-    /// S2: the branch unit's step failed.
-    pub in_bu_err: Signal<In, Bit>,
     /// S3: the slot carries a live thread.
     pub valid: Signal<Out, Bit>,
     /// S3: the slot is the thread's INIT (no instruction).
@@ -128,12 +122,6 @@ pub struct Issue<const TW: usize> {
     pub not_yet: Signal<Out, Bit>,
     /// S3: trap cause of illegal / not_yet.
     pub trap_cause: Signal<Out, Bits<4>>,
-    /// S3: the branch unit's response, registered.
-    pub bu_exec_mask: Signal<Out, Bits<8>>,
-    /// S3: the branch unit's next IP.
-    pub bu_next_ip: Signal<Out, Bits<16>>,
-    /// S3: the branch unit's step failed.
-    pub bu_err: Signal<Out, Bit>,
     valid_s2: RDff<Bit>,
     init_s2: RDff<Bit>,
     tid_s2: RDff<Bits<TW>>,
@@ -190,15 +178,12 @@ pub struct Issue<const TW: usize> {
     illegal_s3: RDff<Bit>,
     not_yet_s3: RDff<Bit>,
     trap_cause_s3: RDff<Bits<4>>,
-    bu_exec_mask_s3: RDff<Bits<8>>,
-    bu_next_ip_s3: RDff<Bits<16>>,
-    bu_err_s3: RDff<Bit>,
 }
 
 impl<const TW: usize> Logic for Issue<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, is_math_s2, fmt_s2, ftz_s2, srd_tid_s2, srd_lane_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, trap_cause_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, is_math_s3, fmt_s3, ftz_s3, srd_tid_s3, srd_lane_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3, trap_cause_s3, bu_exec_mask_s3, bu_next_ip_s3, bu_err_s3);
+        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, is_math_s2, fmt_s2, ftz_s2, srd_tid_s2, srd_lane_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, trap_cause_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, is_math_s3, fmt_s3, ftz_s3, srd_tid_s3, srd_lane_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3, trap_cause_s3);
         self.valid_s2.rst.next = self.rst.val();
         self.valid_s3.rst.next = self.rst.val();
         self.valid_s2.d.next = self.in_valid.val();
@@ -339,14 +324,5 @@ impl<const TW: usize> Logic for Issue<TW> {
         self.trap_cause_s2.d.next = self.in_trap_cause.val();
         self.trap_cause_s3.d.next = self.trap_cause_s2.q.val();
         self.trap_cause.next = self.trap_cause_s3.q.val();
-        self.bu_exec_mask_s3.rst.next = self.rst.val();
-        self.bu_exec_mask_s3.d.next = self.in_bu_exec_mask.val();
-        self.bu_exec_mask.next = self.bu_exec_mask_s3.q.val();
-        self.bu_next_ip_s3.rst.next = self.rst.val();
-        self.bu_next_ip_s3.d.next = self.in_bu_next_ip.val();
-        self.bu_next_ip.next = self.bu_next_ip_s3.q.val();
-        self.bu_err_s3.rst.next = self.rst.val();
-        self.bu_err_s3.d.next = self.in_bu_err.val();
-        self.bu_err.next = self.bu_err_s3.q.val();
     }
 }

@@ -29,7 +29,9 @@ use crate::branch_unit::BranchUnit;
 use rust_hdl::prelude::*;
 
 /// The branch unit as the core instantiates it: 8 lanes, MAXD 8, MAXD_CALL 8 (DW 4), IPW 16,
-/// `T` threads, pipe 0 (the ISA model's `bu_cfg`).
+/// `T` threads (the ISA model's `bu_cfg`), pipe 1: the request in S1, the thread's state read
+/// from RAM at the edge into S2 and stepped in S2, the response register read by S3 (a thread's
+/// next request comes T ≥ 4 cycles later, never while it is busy).
 pub type CoreBranchUnit<const T: usize, const TW: usize, const LM: usize> = BranchUnit<8, 4, 7, 16, 18, 56, 20, 20, 100, T, TW, LM, 300, 1220>;
 
 /// The core. Const generics: threads `T`, `TW` = log2 T, register-file address bits
@@ -174,7 +176,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             decode: Default::default(),
             flag_regs: Default::default(),
             regfile: Default::default(),
-            branch: BranchUnit::new(8, 8, T, 0),
+            branch: BranchUnit::new(8, 8, T, 1),
             issue: Default::default(),
             execute: Default::default(),
             memory: Default::default(),
@@ -250,10 +252,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             self.branch.req_uip.next = 0.into();
             self.branch.req_pred.next = self.k_all_lanes.val();
         }
-        // S1 → S3 (the decoded instruction), S2 → S3 (the branch unit's response)
-        self.issue.in_bu_exec_mask.next = self.branch.rsp_exec_mask.val();
-        self.issue.in_bu_next_ip.next = self.branch.rsp_next_ip.val();
-        self.issue.in_bu_err.next = self.branch.rsp_err.val();
+        // S1 → S3 (the decoded instruction; the branch unit's response comes out of its own
+        // response register in S3: pipe 1, LAT 2)
         self.issue.in_valid.next = self.fetch.s1_valid.val();
         self.issue.in_init.next = self.fetch.s1_init.val();
         self.issue.in_tid.next = self.fetch.s1_tid.val();
@@ -310,9 +310,9 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.not_yet.next = self.issue.not_yet.val();
         self.execute.rf_data0.next = self.regfile.rd_data0.val();
         self.execute.rf_data1.next = self.regfile.rd_data1.val();
-        self.execute.bu_exec_mask.next = self.issue.bu_exec_mask.val();
-        self.execute.bu_next_ip.next = self.issue.bu_next_ip.val();
-        self.execute.bu_err.next = self.issue.bu_err.val();
+        self.execute.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
+        self.execute.bu_next_ip.next = self.branch.rsp_next_ip.val();
+        self.execute.bu_err.next = self.branch.rsp_err.val();
         // S3 memory op (the data memory's host ports while idle)
         self.memory.host_en.next = !self.fetch.busy.val();
         self.memory.host_we.next = self.dmem_we.val();
@@ -329,8 +329,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.memory.is_st.next = self.issue.is_st.val();
         self.memory.exec_lanes.next = self.issue.exec_lanes.val();
         self.memory.pred_lanes.next = self.issue.pred_lanes.val();
-        self.memory.bu_exec_mask.next = self.issue.bu_exec_mask.val();
-        self.memory.bu_err.next = self.issue.bu_err.val();
+        self.memory.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
+        self.memory.bu_err.next = self.branch.rsp_err.val();
         self.memory.src0.next = self.regfile.rd_data0.val();
         self.memory.src1.next = self.regfile.rd_data1.val();
         self.memory.imm.next = self.issue.imm.val();
@@ -351,8 +351,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.math.ftz.next = self.issue.ftz.val();
         self.math.exec_lanes.next = self.issue.exec_lanes.val();
         self.math.pred_lanes.next = self.issue.pred_lanes.val();
-        self.math.bu_exec_mask.next = self.issue.bu_exec_mask.val();
-        self.math.bu_err.next = self.issue.bu_err.val();
+        self.math.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
+        self.math.bu_err.next = self.branch.rsp_err.val();
         self.math.src0.next = self.regfile.rd_data0.val();
         self.math.imm.next = self.issue.imm.val();
         self.math.src0_imm.next = self.issue.src0_imm.val();
