@@ -154,7 +154,7 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     /// ws RUN, and PAUSED or PARKED (registers only: the select of `cx_pc`/`cx_mask`)
     r_run: Signal<Local, Bit>,
     r_pp: Signal<Local, Bit>,
-    /// RUN, valid, not killed, and records a non-NONE exception now (NORM, or DRAIN as its first)
+    /// RUN, not killed, and records a non-NONE exception now (NORM, or DRAIN as its first) if valid
     acc_rec: Signal<Local, Bit>,
 }
 
@@ -510,17 +510,34 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         // stores), so the late terms (KILL decode, the slot, SAVE) reach only the enable, one
         // net per register into the flip-flops' clock enable instead of a select fanned out to
         // every bit's data mux (the worst path of issue 17 after 8826338).
-        self.acc_rec.next = self.sv_live.val()
+        // The enables are written as one flat sum of products of the registers' decodes (`r_pp`
+        // with the warp id, `r_run` with the mode and LCAUSE, TRAP in HANDLER) and this cycle's
+        // inputs, not from `win_ok`/`sr_ok`/`sv_live`, which other cones share: built from those,
+        // yosys/ABC mapped the enable as a chain through the shared LUTs (9 LUT levels in the
+        // BIST top against 8 written flat; docs, "Timing"). `warp_valid` is left out of the
+        // terms after `!warp_valid`, the SR term needs no `sr_sel <= EMASK`.
+        self.acc_rec.next = self.r_run.val()
+            && !self.kill.val()
             && self.exc_nz.val()
             && (self.m_norm.val() || (self.m_drain.val() && self.lcause.val() == self.k_cause_none.val()));
         self.epc_en.next = !self.warp_valid.val()
-            || (self.win_ok.val() && !self.win_emask.val())
+            || (self.r_pp.val() && self.wsel.val() == self.k_wid.val() && self.win_we.val() && !self.win_emask.val())
             || self.acc_rec.val()
-            || (self.sr_ok.val() && self.sr_sel.val() == self.k_sr_epc.val());
+            || (self.ws.val() == self.k_ws_trap.val()
+                && self.m_handler.val()
+                && self.sr_valid.val()
+                && self.sr_we.val()
+                && self.sr_wid.val() == self.k_wid.val()
+                && self.sr_sel.val() == self.k_sr_epc.val());
         self.emask_en.next = !self.warp_valid.val()
-            || (self.win_ok.val() && self.win_emask.val())
+            || (self.r_pp.val() && self.wsel.val() == self.k_wid.val() && self.win_we.val() && self.win_emask.val())
             || self.acc_rec.val()
-            || (self.sr_ok.val() && self.sr_sel.val() == self.k_sr_emask.val());
+            || (self.ws.val() == self.k_ws_trap.val()
+                && self.m_handler.val()
+                && self.sr_valid.val()
+                && self.sr_we.val()
+                && self.sr_wid.val() == self.k_wid.val()
+                && self.sr_sel.val() == self.k_sr_emask.val());
         if !self.warp_valid.val() {
             self.cx_pc.next = 0.into();
             self.cx_mask.next = 0.into();
