@@ -1,5 +1,6 @@
 //! `WarpStep`: one warp's next state after steps (1), (3) and (4) of §7.4 (the golden model's
-//! `n` for this warp, before SAVE and the exit), from the warp's registers and its inputs: the
+//! `n` for this warp, before SAVE and the exit; EPC/EMASK as a write enable and the value
+//! written, `epc_en`/`emask_en`/`cx_pc`/`cx_mask`), from the warp's registers and its inputs: the
 //! host window write (WEPC/WEMASK), the step-(3) FSM (exceptions, RETURN/PAUSE, RESUME, KILL,
 //! single-step) and the handler SR write over it; plus what the global logic reduces over the
 //! warps (`accepted`, `live`, `trap_next`, sticky flags) and the same terms written flat for the
