@@ -319,8 +319,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.step.ncause.next = self.ncause.q.val();
         self.step.gpw.next = self.gpw.q.val();
         self.step.stepped.next = self.stepped.q.val();
-        self.step.epc.next = self.epc.q.val();
-        self.step.emask.next = self.emask.q.val();
         self.step.warp_valid.next = self.warp_valid.val();
         self.step.exc_valid.next = self.exc_valid.val();
         self.step.exc_cause.next = self.exc_cause.val();
@@ -328,6 +326,8 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.step.exc_mask.next = self.exc_mask.val();
         self.step.ret_valid.next = self.ret_valid.val();
         self.step.pause_valid.next = self.pause_valid.val();
+        self.step.warp_pc.next = self.warp_pc.val();
+        self.step.warp_mask.next = self.warp_mask.val();
         self.step.bar_wait.next = self.bar_wait.val();
         self.step.issue_valid.next = self.issue_valid.val();
         self.step.issue_wid.next = self.issue_wid.val();
@@ -371,14 +371,25 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpFsm<WIDW
         self.ncause.d.next = self.step.n_ncause.val();
         self.gpw.d.next = self.step.n_gpw.val();
         self.stepped.d.next = self.step.n_stepped.val();
-        self.epc.d.next = self.step.n_epc.val();
-        self.emask.d.next = self.step.n_emask.val();
+        // EPC/EMASK hold unless written (their clock enable, `WarpStep`): by steps (1), (3), (4)
+        // (`epc_en`/`emask_en`) or by SAVE, which stores the context of every member of P whose
+        // LCAUSE was NONE (`sv_cap`): the scheduler's resume context (`warp_pc`/`warp_mask`), or
+        // the exception's if it records one in this cycle (then `epc_en` is set too and the value
+        // is the same). The value `cx_pc`/`cx_mask` does not depend on SAVE, KILL or the slot's
+        // `warp_valid` beyond clearing, so those late terms are one AND/OR level before the
+        // enable, which the 64 flip-flops of the two registers share per logic tile.
+        self.epc.d.next = self.epc.q.val();
+        self.emask.d.next = self.emask.q.val();
+        if self.step.epc_en.val() || (self.save.val() && self.step.sv_cap.val()) {
+            self.epc.d.next = self.step.cx_pc.val();
+        }
+        if self.step.emask_en.val() || (self.save.val() && self.step.sv_cap.val()) {
+            self.emask.d.next = self.step.cx_mask.val();
+        }
         if self.save.val() {
             if self.step.sv_keep.val() {
-                // a warp without a recorded exception saves the scheduler's resume context, and
-                // is the single-stepped one if STEPPED (in DRAIN, `n_stepped` = valid and STEPPED)
-                self.epc.d.next = self.warp_pc.val();
-                self.emask.d.next = self.warp_mask.val();
+                // a warp without a recorded exception is the single-stepped one if STEPPED (in
+                // DRAIN, `n_stepped` = valid and STEPPED)
                 if self.ss_trig.val() && self.stepped.q.val() {
                     self.lcause_next.next = self.k_cause_sstep.val();
                 }

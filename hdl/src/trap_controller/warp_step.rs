@@ -1,5 +1,6 @@
 //! `WarpStep`: one warp's next state after steps (1), (3) and (4) of §7.4 (the golden model's
-//! `n` for this warp, before SAVE and the exit), from the warp's registers and its inputs: the
+//! `n` for this warp, before SAVE and the exit; EPC/EMASK as a write enable and the value
+//! written, `epc_en`/`emask_en`/`cx_pc`/`cx_mask`), from the warp's registers and its inputs: the
 //! host window write (WEPC/WEMASK), the step-(3) FSM (exceptions, RETURN/PAUSE, RESUME, KILL,
 //! single-step) and the handler SR write over it; plus what the global logic reduces over the
 //! warps (`accepted`, `live`, `trap_next`, sticky flags) and the same terms written flat for the
@@ -21,8 +22,6 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     pub ncause: Signal<In, Bits<4>>,
     pub gpw: Signal<In, Bit>,
     pub stepped: Signal<In, Bit>,
-    pub epc: Signal<In, Bits<PCW>>,
-    pub emask: Signal<In, Bits<T>>,
     // ---- this warp's slice of the core inputs (§7.1), see `WarpFsm`
     pub warp_valid: Signal<In, Bit>,
     pub exc_valid: Signal<In, Bit>,
@@ -31,6 +30,9 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     pub exc_mask: Signal<In, Bits<T>>,
     pub ret_valid: Signal<In, Bit>,
     pub pause_valid: Signal<In, Bit>,
+    /// `warp_pc[w]`, `warp_mask[w]`: the scheduler's resume context (what SAVE stores).
+    pub warp_pc: Signal<In, Bits<PCW>>,
+    pub warp_mask: Signal<In, Bits<T>>,
     pub bar_wait: Signal<In, Bit>,
     pub issue_valid: Signal<In, Bit>,
     pub issue_wid: Signal<In, Bits<WIDW>>,
@@ -58,8 +60,16 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     pub n_ncause: Signal<Out, Bits<4>>,
     pub n_gpw: Signal<Out, Bit>,
     pub n_stepped: Signal<Out, Bit>,
-    pub n_epc: Signal<Out, Bits<PCW>>,
-    pub n_emask: Signal<Out, Bits<T>>,
+    /// EPC / EMASK (docs/trap_controller.md, "Timing"): not a next value at the end of the
+    /// chain but a write enable and the value written, so the registers hold through their
+    /// clock enable and SAVE's capture is one more enable term (`WarpFsm`). `epc_en`/`emask_en`:
+    /// written by steps (1), (3), (4) this cycle (an empty slot clears them, a host window
+    /// write, an exception recorded, a handler SR write); `cx_pc`/`cx_mask`: the value written,
+    /// by those steps or by SAVE, chosen by the registers and `exc_nz` only.
+    pub epc_en: Signal<Out, Bit>,
+    pub emask_en: Signal<Out, Bit>,
+    pub cx_pc: Signal<Out, Bits<PCW>>,
+    pub cx_mask: Signal<Out, Bits<T>>,
     // ---- results the global logic reduces over the warps
     /// An exception was accepted (bit w of `acc`).
     pub accepted: Signal<Out, Bit>,
@@ -84,6 +94,10 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     /// after step (3): SAVE stores the scheduler's resume context; `sv_live` enters TRAP.
     pub sv_live: Signal<Out, Bit>,
     pub sv_keep: Signal<Out, Bit>,
+    /// At a SAVE: member of P with LCAUSE NONE before the edge (`sv_run0`): SAVE writes its
+    /// EPC/EMASK (`cx_pc`/`cx_mask`: the scheduler's context, or the exception's if it records
+    /// one now, which `epc_en` covers already).
+    pub sv_cap: Signal<Out, Bit>,
     /// TRAP after step (3) (blocks the exit); meaningful in HANDLER only, the one mode that reads it.
     pub trap_next: Signal<Out, Bit>,
     /// Sticky bits raised by this warp.
@@ -138,6 +152,11 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     /// `accepted` and `live` without the KILL term
     acc_nk: Signal<Local, Bit>,
     live_nk: Signal<Local, Bit>,
+    /// ws RUN, and PAUSED or PARKED (registers only: the select of `cx_pc`/`cx_mask`)
+    r_run: Signal<Local, Bit>,
+    r_pp: Signal<Local, Bit>,
+    /// RUN, not killed, and records a non-NONE exception now (NORM, or DRAIN as its first) if valid
+    acc_rec: Signal<Local, Bit>,
 }
 
 impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW> {
@@ -154,8 +173,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             ncause: Default::default(),
             gpw: Default::default(),
             stepped: Default::default(),
-            epc: Default::default(),
-            emask: Default::default(),
             warp_valid: Default::default(),
             exc_valid: Default::default(),
             exc_cause: Default::default(),
@@ -163,6 +180,8 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             exc_mask: Default::default(),
             ret_valid: Default::default(),
             pause_valid: Default::default(),
+            warp_pc: Default::default(),
+            warp_mask: Default::default(),
             bar_wait: Default::default(),
             issue_valid: Default::default(),
             issue_wid: Default::default(),
@@ -187,8 +206,10 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             n_ncause: Default::default(),
             n_gpw: Default::default(),
             n_stepped: Default::default(),
-            n_epc: Default::default(),
-            n_emask: Default::default(),
+            epc_en: Default::default(),
+            emask_en: Default::default(),
+            cx_pc: Default::default(),
+            cx_mask: Default::default(),
             accepted: Default::default(),
             live: Default::default(),
             nm_live: Default::default(),
@@ -199,6 +220,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             sv_ss: Default::default(),
             sv_live: Default::default(),
             sv_keep: Default::default(),
+            sv_cap: Default::default(),
             trap_next: Default::default(),
             st: Default::default(),
             sr_ok: Default::default(),
@@ -241,6 +263,9 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             exc_nz: Default::default(),
             acc_nk: Default::default(),
             live_nk: Default::default(),
+            r_run: Default::default(),
+            r_pp: Default::default(),
+            acc_rec: Default::default(),
         }
     }
 }
@@ -255,21 +280,13 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         self.n_lcause.next = self.lcause.val();
         self.n_ncause.next = self.ncause.val();
         self.n_gpw.next = self.gpw.val();
-        self.n_epc.next = self.epc.val();
-        self.n_emask.next = self.emask.val();
         self.flags.next = 0.into();
+        self.r_run.next = self.ws.val() == self.k_ws_run.val();
+        self.r_pp.next = self.ws.val() == self.k_ws_paused.val() || self.ws.val() == self.k_ws_parked.val();
 
-        // (1) WEPC / WEMASK: only a PAUSED or PARKED window warp is writable
-        self.win_ok.next = self.win_we.val()
-            && self.wsel.val() == self.k_wid.val()
-            && (self.ws.val() == self.k_ws_paused.val() || self.ws.val() == self.k_ws_parked.val());
-        if self.win_ok.val() {
-            if self.win_emask.val() {
-                self.n_emask.next = self.csr_wdata.val().get_bits::<T>(0);
-            } else {
-                self.n_epc.next = self.csr_wdata.val().get_bits::<PCW>(0);
-            }
-        }
+        // (1) WEPC / WEMASK: only a PAUSED or PARKED window warp is writable (the write itself is
+        // `epc_en`/`emask_en` below)
+        self.win_ok.next = self.win_we.val() && self.wsel.val() == self.k_wid.val() && self.r_pp.val();
 
         // (3) lmap: the local codes up to REG_RANGE are kept, the reserved ones become UNKNOWN
         self.cause_map.next = self.exc_cause.val();
@@ -286,8 +303,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
             self.n_lcause.next = self.k_cause_none.val();
             self.n_ncause.next = self.k_cause_none.val();
             self.n_gpw.next = false;
-            self.n_epc.next = 0.into();
-            self.n_emask.next = 0.into();
         } else if self.ws.val() == self.k_ws_idle.val() {
             self.spurious.next = true;
             self.n_ws.next = self.k_ws_run.val();
@@ -308,9 +323,8 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
                     if self.cause_unk.val() {
                         self.flags.next = self.flags.val() | self.k_sticky_err_unk.val();
                     }
+                    // (EPC/EMASK take `exc_pc`/`exc_mask`: `epc_en` below)
                     self.n_lcause.next = self.cause_map.val();
-                    self.n_epc.next = self.exc_pc.val();
-                    self.n_emask.next = self.exc_mask.val();
                     if self.m_norm.val() && !self.trap_en.val() {
                         self.n_ws.next = self.k_ws_parked.val();
                         self.flags.next = self.flags.val() | self.k_sticky_fatal.val();
@@ -384,6 +398,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         }
 
         // (4) handler SR write, after and over step (3): ESR (clears both nibbles), EPC, EMASK
+        // (the last two: `epc_en`/`emask_en` below)
         self.sr_ok.next = self.sr_valid.val()
             && self.sr_we.val()
             && self.sr_wid.val() == self.k_wid.val()
@@ -391,15 +406,9 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
             && self.ws.val() == self.k_ws_trap.val()
             && self.warp_valid.val()
             && self.sr_sel.val() <= self.k_sr_emask.val();
-        if self.sr_ok.val() {
-            if self.sr_sel.val() == self.k_sr_esr.val() {
-                self.n_lcause.next = self.k_cause_none.val();
-                self.n_gpw.next = false;
-            } else if self.sr_sel.val() == self.k_sr_epc.val() {
-                self.n_epc.next = self.sr_wdata.val().get_bits::<PCW>(0);
-            } else {
-                self.n_emask.next = self.sr_wdata.val().get_bits::<T>(0);
-            }
+        if self.sr_ok.val() && self.sr_sel.val() == self.k_sr_esr.val() {
+            self.n_lcause.next = self.k_cause_none.val();
+            self.n_gpw.next = false;
         }
 
         // results the global logic reduces over the warps
@@ -453,6 +462,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         // a live warp's LCAUSE after step (3) in DRAIN is NONE iff it was NONE and no exception is
         // recorded now (a recorded cause is never NONE)
         self.sv_keep.next = self.sv_run0.val() && !self.exc_nz.val();
+        self.sv_cap.next = self.sv_run0.val();
         self.sv_lcause.next = self.lcause.val();
         if !self.warp_valid.val() || (self.ws.val() == self.k_ws_rstr.val() && !self.kill.val()) {
             self.sv_lcause.next = self.k_cause_none.val();
@@ -488,6 +498,66 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
             && !(self.exc_valid.val()
                 && self.exc_cause.val() != self.k_cause_none.val()
                 && !self.hmask.val().get_bit(self.cause_map.val().index()));
+        // EPC / EMASK after steps (1), (3), (4), written flat as an enable and a value (SAVE's
+        // capture is one more enable term in `WarpFsm`). Every write of the chain above has its
+        // own `ws`, so at most one applies and which one is known from the registers: an empty
+        // slot clears them (whatever `ws`); else a PAUSED/PARKED warp takes a host window write
+        // (WEPC/WEMASK, `win_ok`), a RUN warp that is not killed records a non-NONE exception
+        // (`exc_pc`/`exc_mask`) in NORM or, as its first, in DRAIN, and a TRAP warp in HANDLER
+        // takes a handler SR write (`sr_ok`, EPC or EMASK). Nothing else writes them (KILL comes
+        // before RUN in the chain; IDLE, KILLED, RETW, RSTR and TRAP outside HANDLER keep them).
+        // The value is selected by `ws` (a register) and `exc_nz` only: a RUN warp writes the
+        // exception's context if it raises one now and otherwise the scheduler's (the value SAVE
+        // stores), so the late terms (KILL decode, the slot, SAVE) reach only the enable, one
+        // net per register into the flip-flops' clock enable instead of a select fanned out to
+        // every bit's data mux (the worst path of issue 17 after 8826338).
+        // The enables are written as one flat sum of products of the registers' decodes (`r_pp`
+        // with the warp id, `r_run` with the mode and LCAUSE, TRAP in HANDLER) and this cycle's
+        // inputs, not from `win_ok`/`sr_ok`/`sv_live`, which other cones share: built from those,
+        // yosys/ABC mapped the enable as a chain through the shared LUTs (9 LUT levels in the
+        // BIST top against 8 written flat; docs, "Timing"). `warp_valid` is left out of the
+        // terms after `!warp_valid`, the SR term needs no `sr_sel <= EMASK`.
+        self.acc_rec.next = self.r_run.val()
+            && !self.kill.val()
+            && self.exc_nz.val()
+            && (self.m_norm.val() || (self.m_drain.val() && self.lcause.val() == self.k_cause_none.val()));
+        self.epc_en.next = !self.warp_valid.val()
+            || (self.r_pp.val() && self.wsel.val() == self.k_wid.val() && self.win_we.val() && !self.win_emask.val())
+            || self.acc_rec.val()
+            || (self.ws.val() == self.k_ws_trap.val()
+                && self.m_handler.val()
+                && self.sr_valid.val()
+                && self.sr_we.val()
+                && self.sr_wid.val() == self.k_wid.val()
+                && self.sr_sel.val() == self.k_sr_epc.val());
+        self.emask_en.next = !self.warp_valid.val()
+            || (self.r_pp.val() && self.wsel.val() == self.k_wid.val() && self.win_we.val() && self.win_emask.val())
+            || self.acc_rec.val()
+            || (self.ws.val() == self.k_ws_trap.val()
+                && self.m_handler.val()
+                && self.sr_valid.val()
+                && self.sr_we.val()
+                && self.sr_wid.val() == self.k_wid.val()
+                && self.sr_sel.val() == self.k_sr_emask.val());
+        if !self.warp_valid.val() {
+            self.cx_pc.next = 0.into();
+            self.cx_mask.next = 0.into();
+        } else if self.r_run.val() {
+            if self.exc_nz.val() {
+                self.cx_pc.next = self.exc_pc.val();
+                self.cx_mask.next = self.exc_mask.val();
+            } else {
+                self.cx_pc.next = self.warp_pc.val();
+                self.cx_mask.next = self.warp_mask.val();
+            }
+        } else if self.r_pp.val() {
+            self.cx_pc.next = self.csr_wdata.val().get_bits::<PCW>(0);
+            self.cx_mask.next = self.csr_wdata.val().get_bits::<T>(0);
+        } else {
+            self.cx_pc.next = self.sr_wdata.val().get_bits::<PCW>(0);
+            self.cx_mask.next = self.sr_wdata.val().get_bits::<T>(0);
+        }
+
         self.st.next = self.flags.val();
     }
 }
