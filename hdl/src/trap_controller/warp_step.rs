@@ -71,7 +71,14 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     pub cx_pc: Signal<Out, Bits<PCW>>,
     pub cx_mask: Signal<Out, Bits<T>>,
     // ---- results the global logic reduces over the warps
-    /// An exception was accepted (bit w of `acc`).
+    /// An exception was accepted (bit w of `acc`). `accepted` and `live` feed the mode's next
+    /// state (an episode starts) and SAVE in the same cycle, so they are written flat, equal to
+    /// what the step's priority chain gives: a RUN warp whose slot is valid and that is not
+    /// killed accepts a non-NONE exception in NORM with TRAP_EN (without TRAP_EN it parks: not
+    /// live) and in DRAIN as its first; it stays RUN otherwise. The `_nk` forms are the same
+    /// without the KILL term: a killed warp neither accepts nor is live (KILL is checked before
+    /// RUN in the chain), so `accepted = acc_nk && !kill`, `live = live_nk && !kill`; a killed
+    /// warp is not eligible, and its STEPPED is only read through eligibility.
     pub accepted: Signal<Out, Bit>,
     /// RUN before and after step (3): `live(w)` of NORM, member of P at SAVE.
     pub live: Signal<Out, Bit>,
@@ -132,7 +139,6 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     k_sticky_err_unk: Constant<Bits<16>>,
     k_sticky_suppr: Constant<Bits<16>>,
     k_sr_esr: Constant<Bits<3>>,
-    k_sr_epc: Constant<Bits<3>>,
     k_sr_emask: Constant<Bits<3>>,
 
     // ---- temporaries
@@ -152,11 +158,10 @@ pub struct WarpStep<const WIDW: usize, const T: usize, const PCW: usize> {
     /// `accepted` and `live` without the KILL term
     acc_nk: Signal<Local, Bit>,
     live_nk: Signal<Local, Bit>,
-    /// ws RUN, and PAUSED or PARKED (registers only: the select of `cx_pc`/`cx_mask`)
-    r_run: Signal<Local, Bit>,
+    /// ws PAUSED or PARKED (a host window write's warp)
     r_pp: Signal<Local, Bit>,
-    /// RUN, not killed, and records a non-NONE exception now (NORM, or DRAIN as its first) if valid
-    acc_rec: Signal<Local, Bit>,
+    /// EPC/EMASK's write enables and the values written.
+    epc_emask: WarpContext<WIDW, T, PCW>,
 }
 
 impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW> {
@@ -249,7 +254,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             k_sticky_err_unk: k16(sticky::ERR_UNK),
             k_sticky_suppr: k16(sticky::SUPPR),
             k_sr_esr: k3(sr::ESR),
-            k_sr_epc: k3(sr::EPC),
             k_sr_emask: k3(sr::EMASK),
             m_norm: Default::default(),
             m_drain: Default::default(),
@@ -263,9 +267,8 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> WarpStep<WIDW, T, PCW>
             exc_nz: Default::default(),
             acc_nk: Default::default(),
             live_nk: Default::default(),
-            r_run: Default::default(),
             r_pp: Default::default(),
-            acc_rec: Default::default(),
+            epc_emask: WarpContext::new(wid),
         }
     }
 }
@@ -281,7 +284,6 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
         self.n_ncause.next = self.ncause.val();
         self.n_gpw.next = self.gpw.val();
         self.flags.next = 0.into();
-        self.r_run.next = self.ws.val() == self.k_ws_run.val();
         self.r_pp.next = self.ws.val() == self.k_ws_paused.val() || self.ws.val() == self.k_ws_parked.val();
 
         // (1) WEPC / WEMASK: only a PAUSED or PARKED window warp is writable (the write itself is
@@ -411,15 +413,7 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
             self.n_gpw.next = false;
         }
 
-        // results the global logic reduces over the warps
-        // `accepted` and `live` feed the mode's next state (an episode starts) and SAVE in the same
-        // cycle, so they too are written flat, equal to what the chain above gives: a RUN warp
-        // whose slot is valid and that is not killed accepts a non-NONE exception in NORM with
-        // TRAP_EN (without TRAP_EN it parks: not live) and in DRAIN as its first; it stays RUN
-        // otherwise. The `_nk` forms are the same without the KILL term: a killed warp neither
-        // accepts nor is live (KILL is checked before RUN in the chain), so
-        // `accepted = acc_nk && !kill`, `live = live_nk && !kill`; a killed warp is not eligible,
-        // and its STEPPED is only read through eligibility.
+        // results the global logic reduces over the warps, flat (see `accepted`)
         self.exc_nz.next = self.exc_valid.val() && self.exc_cause.val() != self.k_cause_none.val();
         self.acc_nk.next = self.ws.val() == self.k_ws_run.val()
             && self.warp_valid.val()
@@ -498,6 +492,139 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
             && !(self.exc_valid.val()
                 && self.exc_cause.val() != self.k_cause_none.val()
                 && !self.hmask.val().get_bit(self.cause_map.val().index()));
+        // EPC / EMASK after steps (1), (3), (4): an enable and a value (`WarpContext`)
+        self.epc_emask.warp_valid.next = self.warp_valid.val();
+        self.epc_emask.ws.next = self.ws.val();
+        self.epc_emask.lcause.next = self.lcause.val();
+        self.epc_emask.kill.next = self.kill.val();
+        self.epc_emask.exc_nz.next = self.exc_nz.val();
+        self.epc_emask.m_norm.next = self.m_norm.val();
+        self.epc_emask.m_drain.next = self.m_drain.val();
+        self.epc_emask.m_handler.next = self.m_handler.val();
+        self.epc_emask.win_we.next = self.win_we.val();
+        self.epc_emask.win_emask.next = self.win_emask.val();
+        self.epc_emask.wsel.next = self.wsel.val();
+        self.epc_emask.sr_valid.next = self.sr_valid.val();
+        self.epc_emask.sr_we.next = self.sr_we.val();
+        self.epc_emask.sr_wid.next = self.sr_wid.val();
+        self.epc_emask.sr_sel.next = self.sr_sel.val();
+        self.epc_emask.exc_pc.next = self.exc_pc.val();
+        self.epc_emask.exc_mask.next = self.exc_mask.val();
+        self.epc_emask.warp_pc.next = self.warp_pc.val();
+        self.epc_emask.warp_mask.next = self.warp_mask.val();
+        self.epc_emask.csr_wdata.next = self.csr_wdata.val();
+        self.epc_emask.sr_wdata.next = self.sr_wdata.val();
+        self.epc_en.next = self.epc_emask.epc_en.val();
+        self.emask_en.next = self.epc_emask.emask_en.val();
+        self.cx_pc.next = self.epc_emask.cx_pc.val();
+        self.cx_mask.next = self.epc_emask.cx_mask.val();
+
+        self.st.next = self.flags.val();
+    }
+}
+
+/// EPC / EMASK of one warp after steps (1), (3), (4) of [`WarpStep`], written flat as a clock
+/// enable and the value written (docs/trap_controller.md, "Timing"), from the warp's registers,
+/// the mode decodes and this cycle's inputs. Purely combinational.
+#[derive(LogicBlock)]
+pub struct WarpContext<const WIDW: usize, const T: usize, const PCW: usize> {
+    /// The warp's registers and slot.
+    pub warp_valid: Signal<In, Bit>,
+    pub ws: Signal<In, Bits<3>>,
+    pub lcause: Signal<In, Bits<4>>,
+    /// The host kills the warp now; a non-NONE exception is raised now.
+    pub kill: Signal<In, Bit>,
+    pub exc_nz: Signal<In, Bit>,
+    /// Mode NORM, DRAIN, HANDLER.
+    pub m_norm: Signal<In, Bit>,
+    pub m_drain: Signal<In, Bit>,
+    pub m_handler: Signal<In, Bit>,
+    /// The host window write (WEPC/WEMASK) and its warp.
+    pub win_we: Signal<In, Bit>,
+    pub win_emask: Signal<In, Bit>,
+    pub wsel: Signal<In, Bits<WIDW>>,
+    /// The handler SR write.
+    pub sr_valid: Signal<In, Bit>,
+    pub sr_we: Signal<In, Bit>,
+    pub sr_wid: Signal<In, Bits<WIDW>>,
+    pub sr_sel: Signal<In, Bits<3>>,
+    /// The candidate values: the exception's, the scheduler's, the host's, the handler's.
+    pub exc_pc: Signal<In, Bits<PCW>>,
+    pub exc_mask: Signal<In, Bits<T>>,
+    pub warp_pc: Signal<In, Bits<PCW>>,
+    pub warp_mask: Signal<In, Bits<T>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    pub sr_wdata: Signal<In, Bits<32>>,
+    /// [`WarpStep`]'s `epc_en`, `emask_en`, `cx_pc`, `cx_mask`.
+    pub epc_en: Signal<Out, Bit>,
+    pub emask_en: Signal<Out, Bit>,
+    pub cx_pc: Signal<Out, Bits<PCW>>,
+    pub cx_mask: Signal<Out, Bits<T>>,
+    k_wid: Constant<Bits<WIDW>>,
+    k_ws_run: Constant<Bits<3>>,
+    k_ws_trap: Constant<Bits<3>>,
+    k_ws_paused: Constant<Bits<3>>,
+    k_ws_parked: Constant<Bits<3>>,
+    k_cause_none: Constant<Bits<4>>,
+    k_sr_epc: Constant<Bits<3>>,
+    k_sr_emask: Constant<Bits<3>>,
+    /// ws RUN, and PAUSED or PARKED (registers only: the select of `cx_pc`/`cx_mask`)
+    r_run: Signal<Local, Bit>,
+    r_pp: Signal<Local, Bit>,
+    /// RUN, not killed, and records a non-NONE exception now (NORM, or DRAIN as its first) if valid
+    acc_rec: Signal<Local, Bit>,
+}
+
+impl<const WIDW: usize, const T: usize, const PCW: usize> WarpContext<WIDW, T, PCW> {
+    pub fn new(wid: usize) -> Self {
+        use enc::{cause, sr, ws};
+        let k3 = |v: u64| Constant::new(Bits::<3>::from(v));
+        Self {
+            warp_valid: Default::default(),
+            ws: Default::default(),
+            lcause: Default::default(),
+            kill: Default::default(),
+            exc_nz: Default::default(),
+            m_norm: Default::default(),
+            m_drain: Default::default(),
+            m_handler: Default::default(),
+            win_we: Default::default(),
+            win_emask: Default::default(),
+            wsel: Default::default(),
+            sr_valid: Default::default(),
+            sr_we: Default::default(),
+            sr_wid: Default::default(),
+            sr_sel: Default::default(),
+            exc_pc: Default::default(),
+            exc_mask: Default::default(),
+            warp_pc: Default::default(),
+            warp_mask: Default::default(),
+            csr_wdata: Default::default(),
+            sr_wdata: Default::default(),
+            epc_en: Default::default(),
+            emask_en: Default::default(),
+            cx_pc: Default::default(),
+            cx_mask: Default::default(),
+            k_wid: Constant::new((wid as u64).into()),
+            k_ws_run: k3(ws::RUN),
+            k_ws_trap: k3(ws::TRAP),
+            k_ws_paused: k3(ws::PAUSED),
+            k_ws_parked: k3(ws::PARKED),
+            k_cause_none: Constant::new(Bits::<4>::from(cause::NONE)),
+            k_sr_epc: k3(sr::EPC),
+            k_sr_emask: k3(sr::EMASK),
+            r_run: Default::default(),
+            r_pp: Default::default(),
+            acc_rec: Default::default(),
+        }
+    }
+}
+
+impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpContext<WIDW, T, PCW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.r_run.next = self.ws.val() == self.k_ws_run.val();
+        self.r_pp.next = self.ws.val() == self.k_ws_paused.val() || self.ws.val() == self.k_ws_parked.val();
         // EPC / EMASK after steps (1), (3), (4), written flat as an enable and a value (SAVE's
         // capture is one more enable term in `WarpFsm`). Every write of the chain above has its
         // own `ws`, so at most one applies and which one is known from the registers: an empty
@@ -558,6 +685,5 @@ impl<const WIDW: usize, const T: usize, const PCW: usize> Logic for WarpStep<WID
             self.cx_mask.next = self.sr_wdata.val().get_bits::<T>(0);
         }
 
-        self.st.next = self.flags.val();
     }
 }
