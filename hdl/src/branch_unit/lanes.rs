@@ -32,7 +32,8 @@ pub struct LaneBank<const N: usize, const CW: usize, const NCW: usize> {
     pub commit: Signal<In, Bit>,
     /// `E'`: the enabled lanes after this step.
     pub en_next: Signal<Out, Bits<N>>,
-    /// All counters, lane n at bits `[n*CW, (n+1)*CW)`.
+    /// All counters, lane n at bits `[n*CW, (n+1)*CW)` (with the step over two cycles: as the
+    /// first step cycle sees them; the next values are computed in the second).
     pub cnt: Signal<Out, Bits<NCW>>,
     /// The counters as the last written step left them (`dbg_cnt`; `cnt` with one register set).
     pub cnt_view: Signal<Out, Bits<NCW>>,
@@ -102,9 +103,9 @@ impl<const N: usize, const CW: usize, const NCW: usize> Logic for LaneBank<N, CW
             self.cnt_n[i].tc.next = self.tc.val();
             self.cnt_n[i].d.next = self.cnt_n[i].q.val();
         }
-        // The counters, from the registers only.
+        // The counters, from the registers only (the value the verdict reads: `q_x`).
         for i in 0..N {
-            self.cnt_pack.slot[i].next = !self.cnt_n[i].q.val();
+            self.cnt_pack.slot[i].next = !self.cnt_n[i].q_x.val();
             self.view_pack.slot[i].next = !self.cnt_n[i].view.val();
         }
         self.cnt.next = self.cnt_pack.bus.val();

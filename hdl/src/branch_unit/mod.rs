@@ -16,6 +16,7 @@
 //! (type codes, shift amounts, depth limits) are `Constant`s computed from the config.
 
 mod body;
+mod cut;
 mod decode;
 pub mod enc;
 mod errors;

@@ -67,8 +67,9 @@ impl<const DW: usize> Logic for NestFault<DW> {
         if self.fail.val() {
             self.fault_r.d.next = 1.into();
         }
-        self.loop_nest.next = self.ln.q.val();
-        self.fault.next = self.fault_r.q.val().any();
+        // what the verdict reads: `q_x` (the first step cycle with pipe 2)
+        self.loop_nest.next = self.ln.q_x.val();
+        self.fault.next = self.fault_r.q_x.val().any();
         self.loop_nest_view.next = self.ln.view.val();
         self.fault_view.next = self.fault_r.view.val().any();
     }

@@ -135,9 +135,10 @@ impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> Logic 
                 self.cic_r.d.next = 0.into();
             }
         }
-        self.cic.next = self.cic_r.q.val();
-        self.tos_ip.next = self.ip[0].q.val();
-        self.tos_aux.next = self.aux[0].q.val();
+        // what the levels and the verdict read: `q_x` (the first step cycle with pipe 2)
+        self.cic.next = self.cic_r.q_x.val();
+        self.tos_ip.next = self.ip[0].q_x.val();
+        self.tos_aux.next = self.aux[0].q_x.val();
         self.cic_view.next = self.cic_r.view.val();
         self.tos_ip_view.next = self.ip[0].q.val();
         self.tos_aux_view.next = self.aux[0].q.val();
@@ -160,8 +161,9 @@ impl<const IPW: usize, const DW: usize, const EW: usize, const SW: usize> Logic 
         }
         // `stk_view`: entry j (from the top) in slot j
         for j in 0..self._depth {
-            self.ent_ip.next = self.ip[j].q.val();
-            self.ent_aux.next = self.aux[j].q.val();
+            // one register set: `q_x` is `q`
+            self.ent_ip.next = self.ip[j].q_x.val();
+            self.ent_aux.next = self.aux[j].q_x.val();
             for _i in 0..self._nview {
                 self.ent_ip.next = self.view_ip[j].q.val();
                 self.ent_aux.next = self.view_aux[j].q.val();
@@ -234,8 +236,8 @@ impl<const IPW: usize, const DW: usize> Logic for HaltLevel<IPW, DW> {
                 self.cic_r.d.next = 0.into();
             }
         }
-        self.cic.next = self.cic_r.q.val();
-        self.tos_ip.next = self.ip.q.val();
+        self.cic.next = self.cic_r.q_x.val();
+        self.tos_ip.next = self.ip.q_x.val();
         self.cic_view.next = self.cic_r.view.val();
         self.tos_ip_view.next = self.ip.view.val();
     }

@@ -35,8 +35,12 @@ pub enum Storage {
     Flop,
     /// `LutRam` (asynchronous read): several threads, `pipe` = 0.
     LutRam,
-    /// `Ram` (registered read, EBR or LUT-RAM): `pipe` ≥ 1.
+    /// `Ram` (registered read, EBR or LUT-RAM): `pipe` = 1.
     Ram,
+    /// `Ram` with the step over two cycles (`pipe` = 2, issue 17): the value read is used in the
+    /// first step cycle (X: `q_x`) and carried in a register into the second (Y: `q`), where
+    /// the write-back is computed.
+    RamSplit,
 }
 
 impl Storage {
@@ -44,13 +48,15 @@ impl Storage {
         match (threads, pipe) {
             (1, 0) => Storage::Flop,
             (_, 0) => Storage::LutRam,
+            (_, 2) => Storage::RamSplit,
             _ => Storage::Ram,
         }
     }
 }
 
 /// A state register of W bits (reset value 0) per thread. `q`: the value of the step's thread
-/// before the step.
+/// before the step, where its next value `d` is computed; `q_x`: the same value where the step's
+/// verdict is computed (with [`Storage::RamSplit`] one cycle before `q`, else `q` itself).
 #[derive(LogicBlock)]
 pub struct ThreadReg<const W: usize> {
     pub clock: Signal<In, Clock>,
@@ -58,29 +64,38 @@ pub struct ThreadReg<const W: usize> {
     pub tc: Signal<In, ThreadCtl>,
     pub d: Signal<In, Bits<W>>,
     pub q: Signal<Out, Bits<W>>,
+    pub q_x: Signal<Out, Bits<W>>,
     flop: Vec<RDff<Bits<W>>>,
     lut: Vec<LutRam<W, TID_BITS>>,
     ram: Vec<Ram<W, TID_BITS>>,
+    /// With `RamSplit`: `q_x` one cycle on (no other thread can write this one meanwhile: it is
+    /// busy, so the value carried is the value in the RAM).
+    carry: Vec<RDff<Bits<W>>>,
     _nflop: usize,
     _nlut: usize,
     _nram: usize,
+    _ncarry: usize,
 }
 
 impl<const W: usize> ThreadReg<W> {
     pub fn new(storage: Storage) -> Self {
         let n = |s: Storage| (storage == s) as usize;
+        let nram = n(Storage::Ram) + n(Storage::RamSplit);
         Self {
             clock: Default::default(),
             rst: Default::default(),
             tc: Default::default(),
             d: Default::default(),
             q: Default::default(),
+            q_x: Default::default(),
             flop: (0..n(Storage::Flop)).map(|_| RDff::default()).collect(),
             lut: (0..n(Storage::LutRam)).map(|_| LutRam::default()).collect(),
-            ram: (0..n(Storage::Ram)).map(|_| Ram::default()).collect(),
+            ram: (0..nram).map(|_| Ram::default()).collect(),
+            carry: (0..n(Storage::RamSplit)).map(|_| RDff::default()).collect(),
             _nflop: n(Storage::Flop),
             _nlut: n(Storage::LutRam),
-            _nram: n(Storage::Ram),
+            _nram: nram,
+            _ncarry: n(Storage::RamSplit),
         }
     }
 }
@@ -88,14 +103,14 @@ impl<const W: usize> ThreadReg<W> {
 impl<const W: usize> Logic for ThreadReg<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.q.next = 0.into();
+        self.q_x.next = 0.into();
         for i in 0..self._nflop {
             self.flop[i].clock.next = self.clock.val();
             self.flop[i].rst.next = self.rst.val();
             self.flop[i].d.next = self.d.val();
             // `fresh` is a constant 0 here; reading it keeps one port shape for every storage
             if !self.tc.val().fresh {
-                self.q.next = self.flop[i].q.val();
+                self.q_x.next = self.flop[i].q.val();
             }
         }
         for i in 0..self._nlut {
@@ -105,7 +120,7 @@ impl<const W: usize> Logic for ThreadReg<W> {
             self.lut[i].write_data.next = self.d.val();
             self.lut[i].read_address.next = self.tc.val().rd_addr;
             if !self.tc.val().fresh {
-                self.q.next = self.lut[i].read_data.val();
+                self.q_x.next = self.lut[i].read_data.val();
             }
         }
         for i in 0..self._nram {
@@ -116,8 +131,15 @@ impl<const W: usize> Logic for ThreadReg<W> {
             self.ram[i].read_enable.next = true;
             self.ram[i].read_address.next = self.tc.val().rd_addr;
             if !self.tc.val().fresh {
-                self.q.next = self.ram[i].read_data.val();
+                self.q_x.next = self.ram[i].read_data.val();
             }
+        }
+        self.q.next = self.q_x.val();
+        for i in 0..self._ncarry {
+            self.carry[i].clock.next = self.clock.val();
+            self.carry[i].rst.next = self.rst.val();
+            self.carry[i].d.next = self.q_x.val();
+            self.q.next = self.carry[i].q.val();
         }
     }
 }
@@ -131,6 +153,7 @@ pub struct ViewedReg<const W: usize> {
     pub tc: Signal<In, ThreadCtl>,
     pub d: Signal<In, Bits<W>>,
     pub q: Signal<Out, Bits<W>>,
+    pub q_x: Signal<Out, Bits<W>>,
     pub view: Signal<Out, Bits<W>>,
     store: ThreadReg<W>,
     shadow: Vec<RDff<Bits<W>>>,
@@ -146,6 +169,7 @@ impl<const W: usize> ViewedReg<W> {
             tc: Default::default(),
             d: Default::default(),
             q: Default::default(),
+            q_x: Default::default(),
             view: Default::default(),
             store: ThreadReg::new(storage),
             shadow: (0..ns).map(|_| RDff::default()).collect(),
@@ -162,6 +186,7 @@ impl<const W: usize> Logic for ViewedReg<W> {
         self.store.tc.next = self.tc.val();
         self.store.d.next = self.d.val();
         self.q.next = self.store.q.val();
+        self.q_x.next = self.store.q_x.val();
         self.view.next = self.store.q.val();
         for i in 0..self._nshadow {
             self.shadow[i].clock.next = self.clock.val();

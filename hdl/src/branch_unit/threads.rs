@@ -136,6 +136,11 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     pub req_jip: Signal<In, Bits<IPW>>,
     pub req_uip: Signal<In, Bits<IPW>>,
     pub req_pred: Signal<In, Bits<N>>,
+    /// The request in the first step cycle (X: where the levels and the §7 verdict are
+    /// computed): the step's own, except with the step over two cycles (pipe 2: stage 0).
+    pub x_valid: Signal<Out, Bit>,
+    pub x_ip: Signal<Out, Bits<IPW>>,
+    pub x_pred: Signal<Out, Bits<N>>,
     /// The request in the step's stage (the last one).
     pub s_valid: Signal<Out, Bit>,
     pub s_ip: Signal<Out, Bits<IPW>>,
@@ -183,7 +188,11 @@ pub struct ThreadPipe<const N: usize, const IPW: usize, const T: usize> {
     k_one: Vec<Constant<Bits<16>>>,
     _pipe: usize,
     _pipe1: usize,
-    /// 1 when there is a carry stage (pipe ≥ 2).
+    /// The number of [`ReqCarry`] stages (pipe - 1 without the two-cycle step, else 0).
+    _ncarry: usize,
+    /// 1 with the step over two cycles (pipe 2, [`Storage::RamSplit`]).
+    _nsplit: usize,
+    /// 1 when there is a carry stage (pipe ≥ 2 without the two-cycle step).
     _carry_first: usize,
     _first: usize,
     _last: usize,
@@ -202,6 +211,10 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
     pub fn new(threads: usize, pipe: usize) -> Self {
         assert!(T == threads && threads <= 1 << TID_BITS);
         let nram = (Storage::of(threads, pipe) != Storage::Flop) as usize;
+        // pipe 2: the step over two cycles; the RAM is read with the request as at pipe 1 and
+        // the request's op/jip/uip go straight into `StepPre` (registered into stage 0)
+        let split = Storage::of(threads, pipe) == Storage::RamSplit;
+        let ncarry = if split { 0 } else { pipe.saturating_sub(1) };
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -212,6 +225,9 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             req_jip: Default::default(),
             req_uip: Default::default(),
             req_pred: Default::default(),
+            x_valid: Default::default(),
+            x_ip: Default::default(),
+            x_pred: Default::default(),
             s_valid: Default::default(),
             s_ip: Default::default(),
             s_pred: Default::default(),
@@ -221,7 +237,7 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             thr_busy: Default::default(),
             rsp_tid: Default::default(),
             stages: (0..pipe).map(|_| ReqStage::default()).collect(),
-            carry: (0..pipe.saturating_sub(1)).map(|_| ReqCarry::default()).collect(),
+            carry: (0..ncarry).map(|_| ReqCarry::default()).collect(),
             written: (0..nram).map(|_| RDff::default()).collect(),
             fresh_r: (0..(nram == 1 && pipe >= 1) as usize).map(|_| RDff::with_reset(true)).collect(),
             written_rd: (0..(nram == 1 && pipe >= 1) as usize).map(|_| Default::default()).collect(),
@@ -239,14 +255,16 @@ impl<const N: usize, const IPW: usize, const T: usize> ThreadPipe<N, IPW, T> {
             k_one: (0..nram).map(|_| Constant::new(1u64.into())).collect(),
             _pipe: pipe,
             _pipe1: pipe.saturating_sub(1),
-            _carry_first: (pipe >= 2) as usize,
+            _ncarry: ncarry,
+            _nsplit: split as usize,
+            _carry_first: (ncarry >= 1) as usize,
             _first: pipe.min(1),
             _last: pipe.saturating_sub(1),
             _nram: nram,
-            _nreg_rd: (pipe == 1) as usize,
+            _nreg_rd: (pipe == 1 || split) as usize,
             _nfresh_r: (nram == 1 && pipe >= 1) as usize,
-            _rd_lo: pipe.saturating_sub(2),
-            _rd_hi: if pipe >= 2 { pipe - 1 } else { 0 },
+            _rd_lo: if split { 0 } else { pipe.saturating_sub(2) },
+            _rd_hi: if pipe >= 2 && !split { pipe - 1 } else { 0 },
         }
     }
 }
@@ -276,7 +294,7 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
             self.stages[k].i_ip.next = self.req_ip.val();
             self.stages[k].i_pred.next = self.req_pred.val();
         }
-        for k in 0..self._pipe1 {
+        for k in 0..self._ncarry {
             self.carry[k].clock.next = self.clock.val();
             self.carry[k].rst.next = self.rst.val();
         }
@@ -285,7 +303,7 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
             self.carry[k].i_jip.next = self.req_jip.val();
             self.carry[k].i_uip.next = self.req_uip.val();
         }
-        for k in 1..self._pipe1 {
+        for k in 1..self._ncarry {
             self.carry[k].i_op.next = self.carry[k - 1].o_op.val();
             self.carry[k].i_jip.next = self.carry[k - 1].o_jip.val();
             self.carry[k].i_uip.next = self.carry[k - 1].o_uip.val();
@@ -309,6 +327,14 @@ impl<const N: usize, const IPW: usize, const T: usize> Logic for ThreadPipe<N, I
             self.s_tid.next = self.stages[k].o_tid.val();
             self.s_ip.next = self.stages[k].o_ip.val();
             self.s_pred.next = self.stages[k].o_pred.val();
+        }
+        self.x_valid.next = self.s_valid.val();
+        self.x_ip.next = self.s_ip.val();
+        self.x_pred.next = self.s_pred.val();
+        for _k in 0..self._nsplit {
+            self.x_valid.next = self.stages[0].o_valid.val();
+            self.x_ip.next = self.stages[0].o_ip.val();
+            self.x_pred.next = self.stages[0].o_pred.val();
         }
         self.f_write.next = self.s_valid.val() && !self.s_busy.val();
         // state-register controls: write the step's thread; read the next step's thread (the
@@ -433,10 +459,10 @@ pub struct LaneMaskRegs<const N: usize, const LM: usize> {
     pub commit: Signal<In, Bit>,
     pub en_next: Signal<In, Bits<N>>,
     pub e: Signal<In, Bits<N>>,
-    /// The step is INIT (LIVE takes `pred`); the step's LIVE lanes otherwise.
+    /// The step is INIT: a committed one loads LIVE with `pred`; nothing else changes LIVE
+    /// (no other op turns a lane OFF or on).
     pub init: Signal<In, Bit>,
     pub pred: Signal<In, Bits<N>>,
-    pub live: Signal<In, Bits<N>>,
     /// The thread read (`rd_e`, `rd_live`) is `tc.pre_addr`, the one entering the step's stage.
     pub tc: Signal<In, ThreadCtl>,
     /// Thread k at bits `[k*N, (k+1)*N)`.
@@ -446,7 +472,6 @@ pub struct LaneMaskRegs<const N: usize, const LM: usize> {
     regs: Vec<RDff<Bits<N>>>,
     live_regs: Vec<RDff<Bits<N>>>,
     e_after: Signal<Local, Bits<N>>,
-    live_after: Signal<Local, Bits<N>>,
     rq: Signal<Local, Bits<N>>,
     acc: Signal<Local, Bits<LM>>,
     sh: Signal<Local, Bits<16>>,
@@ -468,7 +493,6 @@ impl<const N: usize, const LM: usize> LaneMaskRegs<N, LM> {
             e: Default::default(),
             init: Default::default(),
             pred: Default::default(),
-            live: Default::default(),
             tc: Default::default(),
             masks: Default::default(),
             rd_e: Default::default(),
@@ -476,7 +500,6 @@ impl<const N: usize, const LM: usize> LaneMaskRegs<N, LM> {
             regs: (0..threads).map(|_| RDff::default()).collect(),
             live_regs: (0..threads).map(|_| RDff::default()).collect(),
             e_after: Default::default(),
-            live_after: Default::default(),
             rq: Default::default(),
             acc: Default::default(),
             sh: Default::default(),
@@ -491,12 +514,8 @@ impl<const N: usize, const LM: usize> Logic for LaneMaskRegs<N, LM> {
     #[hdl_gen]
     fn update(&mut self) {
         self.e_after.next = self.e.val();
-        self.live_after.next = self.live.val();
         if self.commit.val() {
             self.e_after.next = self.en_next.val();
-            if self.init.val() {
-                self.live_after.next = self.pred.val();
-            }
         }
         self.acc.next = 0.into();
         self.sh.next = 0.into();
@@ -511,7 +530,9 @@ impl<const N: usize, const LM: usize> Logic for LaneMaskRegs<N, LM> {
             self.live_regs[k].d.next = self.live_regs[k].q.val();
             if self.write.val() && (self.tid.val() == self.k_tids[k].val()) {
                 self.regs[k].d.next = self.e_after.val();
-                self.live_regs[k].d.next = self.live_after.val();
+                if self.commit.val() && self.init.val() {
+                    self.live_regs[k].d.next = self.pred.val();
+                }
             }
             if self.tc.val().pre_addr == self.k_tids[k].val() {
                 self.rd_e.next = self.regs[k].q.val();
