@@ -382,7 +382,7 @@ fn rag_cycle_model_matches_the_plain_verilated_rag() {
 #[test]
 fn branch_cycle_model_matches_the_plain_verilated_branch_unit() {
     // dbg_stk (every stack entry) is not in the BIST layout; tests/branch_unit.rs compares it
-    sim::bist::check_model_against_dut_except("branch_unit_t4_p1/eu_branch_unit", &mut BranchCycles::new(&branch_small()), 20_000, 12, &["dbg_stk"]);
+    sim::bist::check_model_against_dut_except("branch_unit_t4_p2/eu_branch_unit", &mut BranchCycles::new(&branch_small()), 20_000, 12, &["dbg_stk"]);
 }
 
 #[test]

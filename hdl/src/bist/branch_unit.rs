@@ -1,6 +1,6 @@
 //! BIST top for the structured branch unit `eu_branch_unit`, built for the small config
 //! (`configs/branch_unit-small.toml`: 4 lanes, MAXD = 4, MAXD_CALL = 8 → DW 4, IPW 16, and
-//! timing-closure §3.2's THREADS = 4 with `pipe` 0..=2 (the small config: 1); the monomorphised
+//! timing-closure §3.2's THREADS = 4 with `pipe` 0..=2 (the small config: 2); the monomorphised
 //! instance (4, 4, THREADS 4)).
 //!
 //! Stimulus bits (DUT inputs except clk/rst, port order): `req_valid` [0], `req_op` [1..6),
@@ -136,10 +136,10 @@ pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
     emit_module(BistBranch::new(cfg, p), TOP, "branch_unit", super::bist_params(p, SW, RW))
 }
 
-/// The small config: 4 lanes, MAXD = lanes, MAXD_CALL = 8, IPW 16, 4 threads, pipe 1 (the
-/// co-sim variant `t4_p1`).
+/// The small config: 4 lanes, MAXD = lanes, MAXD_CALL = 8, IPW 16, 4 threads, pipe 2 (the
+/// co-sim variant `t4_p2`: the step over two cycles).
 pub fn small_config() -> Config {
-    Config { threads: 4, pipe: 1, ..Config::with(4, 0, 8) }
+    Config { threads: 4, pipe: 2, ..Config::with(4, 0, 8) }
 }
 
 pub fn cosim_params() -> BistParams {

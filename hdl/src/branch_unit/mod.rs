@@ -267,6 +267,9 @@ impl BlockGen for Block {
             ("t1_p1", Config { pipe: 1, ..Config::with(4, 0, 8) }),
             ("t2_p0", Config { threads: 2, ..Config::with(4, 0, 8) }),
             ("t4_p1", Config { threads: 4, pipe: 1, ..Config::with(4, 0, 8) }),
+            // the FPGA config (configs/branch_unit-small.toml, the BIST top): the step over two
+            // cycles on four threads
+            ("t4_p2", Config { threads: 4, pipe: 2, ..Config::with(4, 0, 8) }),
             ("t8_p2", Config { threads: 8, pipe: 2, ..Config::with(16, 0, 8) }),
             // the config matrix (docs "Config matrix"): the spec's E-2 config (N 4, MAXD_CALL 2,
             // DW 3); the depth extremes (MAXD 32 on one lane, MAXD_CALL 1; MAXD 1, MAXD_CALL 32
