@@ -94,9 +94,9 @@ pub struct Front {
     /// the multipliers: `Mul` without cut C, `MulDsp` with it, `MulDspPp` with J (one of the three
     /// pairs holds them)
     m1: Vec<Mul<28, 23, 64>>,
-    m2: Vec<Mul<32, 32, 64>>,
+    m2: Vec<Mul<24, 16, 64>>,
     m1_dsp: Vec<MulDsp<28, 23, 64>>,
-    m2_dsp: Vec<MulDsp<32, 32, 64>>,
+    m2_dsp: Vec<MulDsp<24, 16, 64>>,
     m1_pp: Vec<MulDspPp<28, 23, 64>>,
     m2_pp: Vec<MulDspPp<24, 16, 64>>,
     // ---- stage 1 registers
@@ -320,8 +320,8 @@ impl Logic for Front {
             self.m2[i].rst.next = self.rst.val();
             self.m1[i].a.next = self.c1.val();
             self.m1[i].b.next = self.d_mul.q.val();
-            self.m2[i].a.next = bit_cast::<32, 24>(self.c2.val());
-            self.m2[i].b.next = bit_cast::<32, 16>(self.sq_b.q.val());
+            self.m2[i].a.next = self.c2.val();
+            self.m2[i].b.next = self.sq_b.q.val();
             self.s3_p1.next = self.m1[i].p.val();
             self.s3_p2.next = self.m2[i].p.val();
         }
@@ -332,8 +332,8 @@ impl Logic for Front {
             self.m2_dsp[i].en.next = true;
             self.m1_dsp[i].a.next = self.c1.val();
             self.m1_dsp[i].b.next = self.d_mul.q.val();
-            self.m2_dsp[i].a.next = bit_cast::<32, 24>(self.c2.val());
-            self.m2_dsp[i].b.next = bit_cast::<32, 16>(self.sq_b.q.val());
+            self.m2_dsp[i].a.next = self.c2.val();
+            self.m2_dsp[i].b.next = self.sq_b.q.val();
             self.s3_p1.next = self.m1_dsp[i].p.val();
             self.s3_p2.next = self.m2_dsp[i].p.val();
         }
