@@ -37,6 +37,109 @@ fn from_u128<const N: usize>(v: u128) -> Bits<N> {
     }
 }
 
+/// One term of a **truncated** product: `a[a_lo +: a_w] * b[b_lo +: b_w]` at its weight
+/// 2^(a_lo + b_lo). A multiplier built with pieces (`Mul::truncated`, `MulDsp::truncated`,
+/// `MulDspPp::truncated`) computes the sum of its pieces modulo 2^PW instead of `a * b`: the
+/// partial products a design leaves out are exactly the ones not listed.
+///
+/// `fabric = false`: a `*` of the two slices (at most 16 × 16: one `SB_MAC16` / `MULT18X18D`).
+/// `fabric = true`: the same product as a shift-and-add of `a`'s slice under each bit of `b`'s
+/// slice, which yosys builds from LUTs and carry chains and never maps to a DSP (its `mul2dsp`
+/// only sees `$mul` cells): for a small piece where a DSP is scarcer than logic cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub a_lo: usize,
+    pub a_w: usize,
+    pub b_lo: usize,
+    pub b_w: usize,
+    pub fabric: bool,
+}
+
+impl Piece {
+    /// A piece for one DSP (`*`).
+    pub const fn dsp(a_lo: usize, a_w: usize, b_lo: usize, b_w: usize) -> Self {
+        Piece { a_lo, a_w, b_lo, b_w, fabric: false }
+    }
+    /// A piece in the fabric (shift-and-add).
+    pub const fn fabric(a_lo: usize, a_w: usize, b_lo: usize, b_w: usize) -> Self {
+        Piece { a_lo, a_w, b_lo, b_w, fabric: true }
+    }
+    /// Weight exponent of the piece.
+    pub fn shift(&self) -> usize {
+        self.a_lo + self.b_lo
+    }
+    /// The piece's value (at its weight) for operands `a`, `b`.
+    pub fn value(&self, a: u128, b: u128) -> u128 {
+        let sl = |v: u128, lo: usize, w: usize| (v >> lo) & ((1u128 << w) - 1);
+        (sl(a, self.a_lo, self.a_w) * sl(b, self.b_lo, self.b_w)) << self.shift()
+    }
+    /// Verilog expression of the (unshifted) piece product, `a_w + b_w` bits wide, from the
+    /// operand registers or ports named `a`, `b`.
+    fn verilog(&self, a: &str, b: &str) -> String {
+        let w = self.a_w + self.b_w;
+        let sa = format!("{{{}'h0, {a}[{}:{}]}}", w - self.a_w, self.a_lo + self.a_w - 1, self.a_lo);
+        if !self.fabric {
+            // both operands widened to the product's width: an exact a_w × b_w product
+            let sb = format!("{{{}'h0, {b}[{}:{}]}}", w - self.b_w, self.b_lo + self.b_w - 1, self.b_lo);
+            format!("{sa} * {sb}")
+        } else {
+            (0..self.b_w)
+                .map(|j| {
+                    let t = format!("({sa} & {{{w}{{{b}[{}]}}}})", self.b_lo + j);
+                    if j == 0 {
+                        t
+                    } else {
+                        format!("({t} << {j})")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n         + ")
+        }
+    }
+}
+
+/// Checks a piece list against the operand and product widths: every piece inside its operand,
+/// DSP pieces at most 16 × 16, and every piece's weight below 2^PW.
+fn check_pieces(pieces: &[Piece], aw: usize, bw: usize, pw: usize) {
+    assert!(!pieces.is_empty(), "a truncated product needs at least one piece");
+    for p in pieces {
+        assert!(p.a_w >= 1 && p.b_w >= 1 && p.a_lo + p.a_w <= aw && p.b_lo + p.b_w <= bw, "{p:?} outside {aw} x {bw}");
+        assert!(p.fabric || (p.a_w <= PIECE && p.b_w <= PIECE), "{p:?}: a DSP piece is at most 16 x 16");
+        assert!(p.shift() < pw, "{p:?}: weight 2^{} not below 2^{pw}", p.shift());
+    }
+}
+
+/// The sum of the pieces' values modulo 2^PW (the truncated product).
+fn pieces_value(pieces: &[Piece], a: u128, b: u128) -> u128 {
+    pieces.iter().fold(0u128, |s, p| s.wrapping_add(p.value(a, b)))
+}
+
+/// `{zeros, t[n-1:0], zeros}`: the `w`-bit piece product `t` at weight 2^`sh`, exactly `pw` bits.
+fn at_weight(t: &str, w: usize, sh: usize, pw: usize) -> String {
+    let n = w.min(pw - sh);
+    let mut parts = vec![];
+    if pw - sh > n {
+        parts.push(format!("{}'h0", pw - sh - n));
+    }
+    parts.push(format!("{t}[{}:0]", n - 1));
+    if sh > 0 {
+        parts.push(format!("{sh}'h0"));
+    }
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// Wires `t_<k>` holding each piece's product from operands `a`, `b`, and the sum of the
+/// pieces at their weights (`pw` bits): the combinational truncated product of `Mul`/`MulDsp`.
+fn pieces_comb(pieces: &[Piece], a: &str, b: &str, pw: usize) -> (String, String) {
+    let (mut decl, mut terms) = (String::new(), vec![]);
+    for (k, p) in pieces.iter().enumerate() {
+        let w = p.a_w + p.b_w;
+        decl += &format!("wire [{}:0] t_{k} = {};\n", w - 1, p.verilog(a, b));
+        terms.push(at_weight(&format!("t_{k}"), w, p.shift(), pw));
+    }
+    (decl, terms.join("\n         + "))
+}
+
 /// Registered unsigned multiplier: at each rising edge of `clock`, `p` takes `(a * b) mod 2^PW`
 /// (zero when `rst` is high at that edge). Latency 1, one product per cycle, no enable.
 /// Operands up to 64 bits, product up to 128 bits.
@@ -52,11 +155,24 @@ pub struct Mul<const AW: usize, const BW: usize, const PW: usize> {
     pub b: Signal<In, Bits<BW>>,
     /// Product of the `a` and `b` seen at the last rising edge, modulo 2^PW.
     pub p: Signal<Out, Bits<PW>>,
+    /// The pieces of a truncated product (`Mul::truncated`); empty: the full product `a * b`.
+    _pieces: Vec<Piece>,
 }
 
 impl<const AW: usize, const BW: usize, const PW: usize> Default for Mul<AW, BW, PW> {
     fn default() -> Self {
-        Self { clock: Signal::default(), rst: Signal::default(), a: Signal::default(), b: Signal::default(), p: Signal::default() }
+        Self { clock: Signal::default(), rst: Signal::default(), a: Signal::default(), b: Signal::default(), p: Signal::default(), _pieces: vec![] }
+    }
+}
+
+impl<const AW: usize, const BW: usize, const PW: usize> Mul<AW, BW, PW> {
+    /// A truncated product: `p` takes the sum of the `pieces` (see [`Piece`]) modulo 2^PW.
+    pub fn truncated(pieces: Vec<Piece>) -> Self {
+        check_pieces(&pieces, AW, BW, PW);
+        Self { _pieces: pieces, ..Self::default() }
+    }
+    fn product(&self, a: u128, b: u128) -> Bits<PW> {
+        from_u128::<PW>(if self._pieces.is_empty() { a * b } else { pieces_value(&self._pieces, a, b) })
     }
 }
 
@@ -66,7 +182,7 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for Mul<AW, BW, PW
             self.p.next = if self.rst.val() {
                 Bits::default()
             } else {
-                from_u128::<PW>(to_u128(self.a.val()) * to_u128(self.b.val()))
+                self.product(to_u128(self.a.val()), to_u128(self.b.val()))
             };
         }
     }
@@ -75,6 +191,23 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for Mul<AW, BW, PW
     }
     fn hdl(&self) -> Verilog {
         let zero = Bits::<PW>::default().verilog();
+        if !self._pieces.is_empty() {
+            let (decl, sum) = pieces_comb(&self._pieces, "a", "b", PW);
+            return Verilog::Custom(format!(
+                "\
+// truncated product: the sum of the listed pieces only
+{decl}
+initial begin
+   p = {zero:x};
+end
+
+always @(posedge clock) begin
+   if (rst) p <= {zero:x};
+   else p <= {sum};
+end
+"
+            ));
+        }
         // Verilog sizes `a * b` to max(AW, BW, PW) bits (the width of `p`), so the product is
         // exact up to PW bits and wraps like the model above.
         Verilog::Custom(format!(
@@ -112,6 +245,16 @@ pub struct MulDsp<const AW: usize, const BW: usize, const PW: usize> {
     // Simulation state of the input registers (hand-written Verilog: `a_r`, `b_r`).
     _a_r: Bits<AW>,
     _b_r: Bits<BW>,
+    /// The pieces of a truncated product (`MulDsp::truncated`); empty: the full product.
+    _pieces: Vec<Piece>,
+}
+
+impl<const AW: usize, const BW: usize, const PW: usize> MulDsp<AW, BW, PW> {
+    /// A truncated product: `p` takes the sum of the `pieces` (see [`Piece`]) modulo 2^PW.
+    pub fn truncated(pieces: Vec<Piece>) -> Self {
+        check_pieces(&pieces, AW, BW, PW);
+        Self { _pieces: pieces, ..Self::default() }
+    }
 }
 
 impl<const AW: usize, const BW: usize, const PW: usize> Default for MulDsp<AW, BW, PW> {
@@ -124,6 +267,7 @@ impl<const AW: usize, const BW: usize, const PW: usize> Default for MulDsp<AW, B
             p: Signal::default(),
             _a_r: Bits::default(),
             _b_r: Bits::default(),
+            _pieces: vec![],
         }
     }
 }
@@ -131,7 +275,8 @@ impl<const AW: usize, const BW: usize, const PW: usize> Default for MulDsp<AW, B
 impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDsp<AW, BW, PW> {
     fn update(&mut self) {
         if self.clock.pos_edge() && self.en.val() {
-            self.p.next = from_u128::<PW>(to_u128(self._a_r) * to_u128(self._b_r));
+            let (a, b) = (to_u128(self._a_r), to_u128(self._b_r));
+            self.p.next = from_u128::<PW>(if self._pieces.is_empty() { a * b } else { pieces_value(&self._pieces, a, b) });
             self._a_r = self.a.val();
             self._b_r = self.b.val();
         }
@@ -141,6 +286,33 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDsp<AW, BW,
     }
     fn hdl(&self) -> Verilog {
         let (za, zb, zp) = (Bits::<AW>::default().verilog(), Bits::<BW>::default().verilog(), Bits::<PW>::default().verilog());
+        if !self._pieces.is_empty() {
+            let (decl, sum) = pieces_comb(&self._pieces, "a_r", "b_r", PW);
+            return Verilog::Custom(format!(
+                "\
+reg [{aw}:0] a_r;
+reg [{bw}:0] b_r;
+// truncated product: the sum of the listed pieces only
+{decl}
+initial begin
+   a_r = {za:x};
+   b_r = {zb:x};
+   p = {zp:x};
+end
+
+// No reset: yosys' ice40_dsp absorbs only reset-free registers into SB_MAC16.
+always @(posedge clock) begin
+   if (en) begin
+      a_r <= a;
+      b_r <= b;
+      p <= {sum};
+   end
+end
+",
+                aw = AW - 1,
+                bw = BW - 1
+            ));
+        }
         Verilog::Custom(format!(
             "\
 reg [{aw}:0] a_r;
@@ -207,6 +379,9 @@ pub struct MulDspPp<const AW: usize, const BW: usize, const PW: usize> {
     _a_r: Bits<AW>,
     _b_r: Bits<BW>,
     _pp_sum: u128,
+    /// The pieces of a truncated product (`MulDspPp::truncated`); empty: the 16-bit pieces of
+    /// the full product (`products`).
+    _pieces: Vec<Piece>,
 }
 
 impl<const AW: usize, const BW: usize, const PW: usize> MulDspPp<AW, BW, PW> {
@@ -223,6 +398,26 @@ impl<const AW: usize, const BW: usize, const PW: usize> MulDspPp<AW, BW, PW> {
         }
         v
     }
+
+    /// A truncated product: one registered piece product per listed piece (see [`Piece`]), `p`
+    /// their sum modulo 2^PW.
+    pub fn truncated(pieces: Vec<Piece>) -> Self {
+        check_pieces(&pieces, AW, BW, PW);
+        Self { _pieces: pieces, ..Self::default() }
+    }
+
+    /// The piece registers: (name, piece); the default 16-bit pieces are `pp_<i>_<j>` (i, j the
+    /// piece indices of a, b), a truncated product's `pt_<k>` in list order.
+    fn terms(&self) -> Vec<(String, Piece)> {
+        if self._pieces.is_empty() {
+            Self::products()
+                .into_iter()
+                .map(|((alo, aw), (blo, bw), _)| (format!("pp_{}_{}", alo / PIECE, blo / PIECE), Piece::dsp(alo, aw, blo, bw)))
+                .collect()
+        } else {
+            self._pieces.iter().enumerate().map(|(k, p)| (format!("pt_{k}"), *p)).collect()
+        }
+    }
 }
 
 impl<const AW: usize, const BW: usize, const PW: usize> Default for MulDspPp<AW, BW, PW> {
@@ -238,6 +433,7 @@ impl<const AW: usize, const BW: usize, const PW: usize> Default for MulDspPp<AW,
             _a_r: Bits::default(),
             _b_r: Bits::default(),
             _pp_sum: 0,
+            _pieces: vec![],
         }
     }
 }
@@ -246,7 +442,8 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDspPp<AW, B
     fn update(&mut self) {
         if self.clock.pos_edge() && self.en.val() {
             self.p.next = from_u128::<PW>(self._pp_sum);
-            self._pp_sum = to_u128(self._a_r) * to_u128(self._b_r);
+            let (a, b) = (to_u128(self._a_r), to_u128(self._b_r));
+            self._pp_sum = if self._pieces.is_empty() { a * b } else { pieces_value(&self._pieces, a, b) };
             self._a_r = self.a.val();
             self._b_r = self.b.val();
         }
@@ -259,30 +456,13 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDspPp<AW, B
         let (mut decl, mut init, mut step, mut terms) = (String::new(), String::new(), String::new(), vec![]);
         decl += &format!("reg [{}:0] a_r;\nreg [{}:0] b_r;\n", AW - 1, BW - 1);
         init += &format!("   a_r = {};\n   b_r = {};\n   p = {};\n", zero(AW), zero(BW), zero(PW));
-        for ((alo, aw), (blo, bw), sh) in Self::products() {
-            let name = format!("pp_{}_{}", alo / PIECE, blo / PIECE);
-            let w = aw + bw;
+        for (name, pc) in self.terms() {
+            let w = pc.a_w + pc.b_w;
             decl += &format!("reg [{}:0] {name};\n", w - 1);
             init += &format!("   {name} = {};\n", zero(w));
-            // both operands widened to the product's width: an exact aw × bw product
-            step += &format!(
-                "      {name} <= {{{}'h0, a_r[{}:{alo}]}} * {{{}'h0, b_r[{}:{blo}]}};\n",
-                w - aw,
-                alo + aw - 1,
-                w - bw,
-                blo + bw - 1
-            );
+            step += &format!("      {name} <= {};\n", pc.verilog("a_r", "b_r"));
             // the product at its weight, exactly PW bits: {zeros, its bits below 2^PW, zeros}
-            let n = w.min(PW - sh);
-            let mut parts = vec![];
-            if PW - sh > n {
-                parts.push(zero(PW - sh - n));
-            }
-            parts.push(format!("{name}[{}:0]", n - 1));
-            if sh > 0 {
-                parts.push(zero(sh));
-            }
-            terms.push(format!("{{{}}}", parts.join(", ")));
+            terms.push(at_weight(&name, w, pc.shift(), PW));
         }
         Verilog::Custom(format!(
             "\
@@ -446,6 +626,103 @@ mod tests {
         assert!(t.contains("pp_0_1") && !t.contains("pp_1_1"), "{t}");
         assert!(t.contains("{pp_0_1[15:0], 16'h0}"), "{t}");
         assert_eq!(MulDspPp::<21, 37, 58>::products().len(), 6);
+    }
+
+    /// The pieces of a 28 × 23 product without its low × low piece (the tanh datapath's c1·Δ):
+    /// two DSP pieces and one 16 × 7 piece in the fabric.
+    fn trunc_pieces() -> Vec<Piece> {
+        vec![Piece::dsp(12, 16, 7, 16), Piece::dsp(0, 12, 7, 16), Piece::fabric(12, 16, 0, 7)]
+    }
+
+    /// The truncated product of the three shapes against its contract: the sum of the pieces,
+    /// modulo 2^PW, i.e. the full product minus the left-out low × low piece; each shape with
+    /// its latency (1 with reset, 2 and 3 advanced by `en`).
+    #[test]
+    fn truncated_products_are_the_sum_of_their_pieces() {
+        let want = |a: u128, b: u128| a * b - (a & 0xfff) * (b & 0x7f);
+        let mut s = 0x7f4a_7c15_9e37_79b9u64;
+        let mut m1: Mul<28, 23, 64> = Mul::truncated(trunc_pieces());
+        let mut m2: MulDsp<28, 23, 64> = MulDsp::truncated(trunc_pieces());
+        let mut m3: MulDspPp<28, 23, 64> = MulDspPp::truncated(trunc_pieces());
+        m1.connect_all();
+        m2.connect_all();
+        m3.connect_all();
+        let mut hist = [(0u128, 0u128); 3];
+        for cycle in 0..500 {
+            let r = xorshift(&mut s);
+            let a = match r % 8 { 0 => mask(28), 1 => 0, _ => xorshift(&mut s) as u128 & mask(28) };
+            let b = match (r >> 3) % 8 { 0 => mask(23), 1 => 0, _ => xorshift(&mut s) as u128 & mask(23) };
+            m1.clock.next = Clock { clk: false };
+            m2.clock.next = Clock { clk: false };
+            m3.clock.next = Clock { clk: false };
+            m1.rst.next = false;
+            m2.en.next = true;
+            m3.en.next = true;
+            m1.a.next = from_u128::<28>(a);
+            m1.b.next = from_u128::<23>(b);
+            m2.a.next = from_u128::<28>(a);
+            m2.b.next = from_u128::<23>(b);
+            m3.a.next = from_u128::<28>(a);
+            m3.b.next = from_u128::<23>(b);
+            assert!(simulate(&mut m1, 100) && simulate(&mut m2, 100) && simulate(&mut m3, 100));
+            m1.clock.next = Clock { clk: true };
+            m2.clock.next = Clock { clk: true };
+            m3.clock.next = Clock { clk: true };
+            assert!(simulate(&mut m1, 100) && simulate(&mut m2, 100) && simulate(&mut m3, 100));
+            hist = [(a, b), hist[0], hist[1]];
+            assert_eq!(m1.p.val(), from_u128::<64>(want(hist[0].0, hist[0].1)), "Mul, cycle {cycle}");
+            assert_eq!(m2.p.val(), from_u128::<64>(want(hist[1].0, hist[1].1)), "MulDsp, cycle {cycle}");
+            assert_eq!(m3.p.val(), from_u128::<64>(want(hist[2].0, hist[2].1)), "MulDspPp, cycle {cycle}");
+        }
+    }
+
+    /// Test top for the truncated 28 × 23 `MulDspPp`; `rst` is unused.
+    #[derive(LogicBlock)]
+    struct MulTruncTop {
+        clk: Signal<In, Clock>,
+        rst: Signal<In, Bit>,
+        en: Signal<In, Bit>,
+        a: Signal<In, Bits<28>>,
+        b: Signal<In, Bits<23>>,
+        p: Signal<Out, Bits<64>>,
+        m: MulDspPp<28, 23, 64>,
+    }
+    impl Default for MulTruncTop {
+        fn default() -> Self {
+            Self {
+                clk: Default::default(),
+                rst: Default::default(),
+                en: Default::default(),
+                a: Default::default(),
+                b: Default::default(),
+                p: Default::default(),
+                m: MulDspPp::truncated(trunc_pieces()),
+            }
+        }
+    }
+    impl Logic for MulTruncTop {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.m.clock.next = self.clk.val();
+            self.m.en.next = self.en.val();
+            self.m.a.next = self.a.val();
+            self.m.b.next = self.b.val();
+            self.p.next = self.m.p.val();
+        }
+    }
+
+    /// The truncated 28 × 23 product: two DSPs on both families (the fabric piece stays LUTs
+    /// and carries), where the full product takes four.
+    #[test]
+    fn truncated_28x23_maps_to_two_dsps() {
+        let top = emit_module(MulTruncTop::default(), "prims_mul_trunc", "prims", vec![]).unwrap();
+        lint(&top);
+        let c = cells(&top, "synth_ice40 -dsp");
+        eprintln!("ice40: {c:?}");
+        assert_eq!(c.get("SB_MAC16"), Some(&2), "{c:?}");
+        let c = cells(&top, "synth_ecp5");
+        eprintln!("ecp5: {c:?}");
+        assert_eq!(c.get("MULT18X18D"), Some(&2), "{c:?}");
     }
 
     // ---- what yosys 0.23 maps a 16×16 instance to

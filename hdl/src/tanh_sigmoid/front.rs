@@ -3,7 +3,7 @@
 
 use super::decode::{Decode, Widen};
 use super::tables::{tables, WORD_BITS};
-use crate::prims::{Delay, Mul, MulDsp, MulDspPp, RDff, StageReg};
+use crate::prims::{Delay, Mul, MulDsp, MulDspPp, Piece, RDff, StageReg};
 use rust_hdl::prelude::*;
 
 /// The coefficient ROM of both functions: address {sigmoid, row[8:0]}, word {k, c2, c1, c0}.
@@ -20,6 +20,17 @@ pub fn coefficient_rom() -> ROM<Bits<92>, 10> {
     ROM::new(map)
 }
 
+/// The pieces of the truncated coefficient product c1·Δ (issue 15, timing-closure §3.5: at most 8
+/// DSPs per all-formats lane). The operands split from the top, c1's 28-bit pattern u = uH·2^12 + uL
+/// (uH = u[27:12], 16 bits) and Δ = dH·2^7 + dL (dH = Δ[22:7], 16 bits, the squarer's input):
+/// uH·dH and uL·dH are DSP pieces (16 × 16, 12 × 16), uH·dL (16 × 7) is built in the fabric, and
+/// uL·dL is left out. It is below 2^19, the LSB kept by floor(p1 / 2^19), so the accumulator S
+/// loses at most one unit of 2^-32 (the full product took four DSPs). The golden model and the
+/// table fit compute the same: c1·Δ − (c1 mod 2^12)·(Δ mod 2^7).
+pub fn m1_pieces() -> Vec<Piece> {
+    vec![Piece::dsp(12, 16, 7, 16), Piece::dsp(0, 12, 7, 16), Piece::fabric(12, 16, 0, 7)]
+}
+
 fn bits_from_u128<const N: usize>(w: u128) -> Bits<N> {
     let lo: Bits<N> = bit_cast::<N, 64>(Bits::<64>::from(w as u64));
     let hi: Bits<N> = bit_cast::<N, 64>(Bits::<64>::from((w >> 64) as u64));
@@ -27,7 +38,8 @@ fn bits_from_u128<const N: usize>(w: u128) -> Bits<N> {
 }
 
 /// Stages 1-3 of a lane: 1 decode (widen to fp32, NaN/zero/ftz, bypass value, row and Delta),
-/// 2 ROM read and 16x16 squarer, 3 c1*Delta and c2*SQ (registered 32x32 multipliers). The `s3_*`
+/// 2 ROM read and 16x16 squarer, 3 c1*Delta (truncated: `m1_pieces`) and c2*SQ (registered
+/// multipliers). The `s3_*`
 /// outputs are the stage-3 registers. `x` is the widened fp32 input and `op` the op code, carried
 /// for the tails (sign, sigmoid/tanh, the fused multiplicand).
 ///
@@ -81,10 +93,10 @@ pub struct Front {
     rom: ROM<Bits<92>, 10>,
     /// the multipliers: `Mul` without cut C, `MulDsp` with it, `MulDspPp` with J (one of the three
     /// pairs holds them)
-    m1: Vec<Mul<32, 32, 64>>,
-    m2: Vec<Mul<32, 32, 64>>,
-    m1_dsp: Vec<MulDsp<32, 32, 64>>,
-    m2_dsp: Vec<MulDsp<32, 32, 64>>,
+    m1: Vec<Mul<28, 23, 64>>,
+    m2: Vec<Mul<24, 16, 64>>,
+    m1_dsp: Vec<MulDsp<28, 23, 64>>,
+    m2_dsp: Vec<MulDsp<24, 16, 64>>,
     m1_pp: Vec<MulDspPp<28, 23, 64>>,
     m2_pp: Vec<MulDspPp<24, 16, 64>>,
     // ---- stage 1 registers
@@ -169,11 +181,11 @@ impl Front {
             jg_ftz: StageReg::new(decode_reg),
             decode: Decode::new(fused),
             rom: coefficient_rom(),
-            m1: (0..1 - c).map(|_| Mul::default()).collect(),
+            m1: (0..1 - c).map(|_| Mul::truncated(m1_pieces())).collect(),
             m2: (0..1 - c).map(|_| Mul::default()).collect(),
-            m1_dsp: (0..c_only).map(|_| MulDsp::default()).collect(),
+            m1_dsp: (0..c_only).map(|_| MulDsp::truncated(m1_pieces())).collect(),
             m2_dsp: (0..c_only).map(|_| MulDsp::default()).collect(),
-            m1_pp: (0..j).map(|_| MulDspPp::default()).collect(),
+            m1_pp: (0..j).map(|_| MulDspPp::truncated(m1_pieces())).collect(),
             m2_pp: (0..j).map(|_| MulDspPp::default()).collect(),
             en1: Default::default(),
             byp1: Default::default(),
@@ -306,10 +318,10 @@ impl Logic for Front {
             self.m2[i].clock.next = self.clk.val();
             self.m1[i].rst.next = self.rst.val();
             self.m2[i].rst.next = self.rst.val();
-            self.m1[i].a.next = bit_cast::<32, 28>(self.c1.val());
-            self.m1[i].b.next = bit_cast::<32, 23>(self.d_mul.q.val());
-            self.m2[i].a.next = bit_cast::<32, 24>(self.c2.val());
-            self.m2[i].b.next = bit_cast::<32, 16>(self.sq_b.q.val());
+            self.m1[i].a.next = self.c1.val();
+            self.m1[i].b.next = self.d_mul.q.val();
+            self.m2[i].a.next = self.c2.val();
+            self.m2[i].b.next = self.sq_b.q.val();
             self.s3_p1.next = self.m1[i].p.val();
             self.s3_p2.next = self.m2[i].p.val();
         }
@@ -318,10 +330,10 @@ impl Logic for Front {
             self.m2_dsp[i].clock.next = self.clk.val();
             self.m1_dsp[i].en.next = true;
             self.m2_dsp[i].en.next = true;
-            self.m1_dsp[i].a.next = bit_cast::<32, 28>(self.c1.val());
-            self.m1_dsp[i].b.next = bit_cast::<32, 23>(self.d_mul.q.val());
-            self.m2_dsp[i].a.next = bit_cast::<32, 24>(self.c2.val());
-            self.m2_dsp[i].b.next = bit_cast::<32, 16>(self.sq_b.q.val());
+            self.m1_dsp[i].a.next = self.c1.val();
+            self.m1_dsp[i].b.next = self.d_mul.q.val();
+            self.m2_dsp[i].a.next = self.c2.val();
+            self.m2_dsp[i].b.next = self.sq_b.q.val();
             self.s3_p1.next = self.m1_dsp[i].p.val();
             self.s3_p2.next = self.m2_dsp[i].p.val();
         }

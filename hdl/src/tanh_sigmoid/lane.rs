@@ -6,8 +6,18 @@ use super::enc::op;
 use super::front::Front;
 use super::round_pack::RoundPack;
 use super::rtl::Cuts;
-use crate::prims::{Delay, Mul, MulDsp, MulDspPp, RDff, StageReg};
+use crate::prims::{Delay, Mul, MulDsp, MulDspPp, Piece, RDff, StageReg};
 use rust_hdl::prelude::*;
+
+/// The pieces of the truncated fused product N·m (issue 15: at most 8 DSPs per lane). N's low 32
+/// bits split as NH·2^16 + NL, the multiplicand m (u1.23) as mH·2^8 + mL (mH = m[23:8]): NH·mH,
+/// NL·mH and NH·mL are DSP pieces, NL·mL (< 2^24) is left out. The product is at least
+/// 2^31·1.5·2^23 > 2^54 when m < 1 (op TANH, |x| < 1: G = N·2^-32 > 0.76), so the left-out piece is
+/// below 2^-7 of the result's LSB (fp32: 2^31 or more); for m = 2^23 (every other op) mL = 0 and
+/// the product is exact. The golden model computes the same: N·m − (N mod 2^16)·(m mod 2^8).
+pub fn m3_pieces() -> Vec<Piece> {
+    vec![Piece::dsp(16, 16, 8, 16), Piece::dsp(0, 16, 8, 16), Piece::dsp(16, 16, 0, 8)]
+}
 
 /// One lane with the fused TANH tail (FUSED = 1, LAT = 6): stage 4 accumulates and selects the
 /// multiplicand m = min(|x|, 1) of op TANH (2^23, i.e. 1, for the other ops and |x| >= 1);
@@ -36,8 +46,8 @@ pub struct Lane {
     /// stage 4 in two cycles (cut H): one or none
     accum_h: Vec<AccumulateCut>,
     /// N*m: `Mul` without cut D, `MulDsp` with D, `MulDspPp` with I (one of the three holds one)
-    m3: Vec<Mul<32, 32, 64>>,
-    m3_dsp: Vec<MulDsp<32, 32, 64>>,
+    m3: Vec<Mul<32, 24, 64>>,
+    m3_dsp: Vec<MulDsp<32, 24, 64>>,
     m3_pp: Vec<MulDspPp<32, 24, 64>>,
     round: RoundPack,
     // ---- stage 4
@@ -91,9 +101,9 @@ impl Lane {
             front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, cuts.accum_reg, cuts.mul_pp),
             accum: Default::default(),
             accum_h: (0..h).map(|_| AccumulateCut::default()).collect(),
-            m3: (0..1 - d).map(|_| Mul::default()).collect(),
-            m3_dsp: (0..d_only).map(|_| MulDsp::default()).collect(),
-            m3_pp: (0..i).map(|_| MulDspPp::default()).collect(),
+            m3: (0..1 - d).map(|_| Mul::truncated(m3_pieces())).collect(),
+            m3_dsp: (0..d_only).map(|_| MulDsp::truncated(m3_pieces())).collect(),
+            m3_pp: (0..i).map(|_| MulDspPp::truncated(m3_pieces())).collect(),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             en4: Default::default(),
             byp4: Default::default(),
@@ -206,14 +216,14 @@ impl Logic for Lane {
             self.m3[i].clock.next = self.clk.val();
             self.m3[i].rst.next = self.rst.val();
             self.m3[i].a.next = self.n4.q.val().get_bits::<32>(0);
-            self.m3[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
+            self.m3[i].b.next = self.mm4.q.val();
             self.pp5.d.next = self.m3[i].p.val() + self.p5h.q.val();
         }
         for i in 0..self._n_m3_dsp {
             self.m3_dsp[i].clock.next = self.clk.val();
             self.m3_dsp[i].en.next = true;
             self.m3_dsp[i].a.next = self.n4.q.val().get_bits::<32>(0);
-            self.m3_dsp[i].b.next = bit_cast::<32, 24>(self.mm4.q.val());
+            self.m3_dsp[i].b.next = self.mm4.q.val();
             self.pp5.d.next = self.m3_dsp[i].p.val() + self.p5h.q.val();
         }
         for i in 0..self._n_m3_pp {

@@ -7,8 +7,9 @@
 //!
 //! Row word: c0 (unsigned, LSB 2^-32), c1 (signed, LSB 2^-28), c2 (signed, LSB 2^-28), k (sigmoid
 //! row scale: the row approximates 2^k * sigma(-t); tanh rows have k = 0).
-//! Accumulator (LSB 2^-32): S = c0 + floor(c1*D / 2^19) + floor(c2*SQ / 2^12), D = Delta (u0.23),
-//! SQ = ((D >> 7)^2) >> 16 (u0.16).
+//! Accumulator (LSB 2^-32): S = c0 + floor(T1 / 2^19) + floor(c2*SQ / 2^12), D = Delta (u0.23),
+//! SQ = ((D >> 7)^2) >> 16 (u0.16), T1 = c1*D - (c1 mod 2^12)*(D mod 2^7): the truncated product
+//! of the datapath (its low x low partial product, below 2^19, left out to save a DSP; issue 15).
 
 use std::sync::OnceLock;
 
@@ -124,7 +125,9 @@ pub fn row_k(func: Func, e: usize) -> u32 {
 fn acc(c0: i64, c1: i64, c2: i64, d: u64) -> i64 {
     let dh = d >> 7;
     let sq = ((dh * dh) >> 16) as i64;
-    c0 + ((c1 * d as i64) >> SH1) + ((c2 * sq) >> SH2)
+    // c1 mod 2^12 (the low bits of c1's two's complement pattern) times D mod 2^7 is not formed
+    let t1 = c1 * d as i64 - (c1 & 0xfff) * (d & 0x7f) as i64;
+    c0 + (t1 >> SH1) + ((c2 * sq) >> SH2)
 }
 
 fn solve4(mut a: [[f64; 5]; 4]) -> [f64; 4] {

@@ -156,13 +156,15 @@ pub fn index(ee: u32, m: u32, sig: u32) -> (usize, u64) {
     }
 }
 
-/// The accumulator S (LSB 2^-32) of the quadratic for one row: c0 + floor(c1*D/2^19) + floor(c2*SQ/2^12)
-/// with SQ = floor((D>>7)^2 / 2^16).
+/// The accumulator S (LSB 2^-32) of the quadratic for one row: c0 + floor(T1/2^19) + floor(c2*SQ/2^12)
+/// with SQ = floor((D>>7)^2 / 2^16) and T1 = c1*D - (c1 mod 2^12)*(D mod 2^7): the truncated
+/// product c1*D (docs/tanh_sigmoid.md, "DSP count": the partial product of c1's low 12 bits and
+/// D's low 7 bits, below 2^19, is not formed; S is at most one unit of 2^-32 below the exact sum).
 pub fn accumulate(r: &Row, d: u64) -> i64 {
     let dh = (d >> 7) as i64;
     let sq = (dh * dh) >> 16;
-    // arithmetic right shifts: floor division by 2^19 and 2^12
-    let t1 = (r.c1 * d as i64) >> 19;
+    // arithmetic right shifts: floor division by 2^19 and 2^12; c1 mod 2^12 = c1.rem_euclid(4096)
+    let t1 = (r.c1 * d as i64 - r.c1.rem_euclid(1 << 12) * (d % (1 << 7)) as i64) >> 19;
     let t2 = (r.c2 * sq) >> 12;
     r.c0 as i64 + t1 + t2
 }
@@ -234,8 +236,11 @@ pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
             let mag = if op == OP_TANH_PRE || e >= 127 {
                 round_to(g as u128, -32, fmt, ftz)
             } else {
-                // fused tail: exact product with min(|x|, 1) = |x|, rounded once
-                round_to(g as u128 * sig as u128, e as i32 - 127 - 23 - 32, fmt, ftz)
+                // fused tail: the product with min(|x|, 1) = |x|, rounded once; the product is
+                // truncated: (G*2^32 mod 2^16)*(sig mod 2^8), below 2^24 where the product is over
+                // 2^54, is not formed (docs/tanh_sigmoid.md, "DSP count")
+                let n = g as u128 * sig as u128 - (g as u128 % (1 << 16)) * (sig as u128 % (1 << 8));
+                round_to(n, e as i32 - 127 - 23 - 32, fmt, ftz)
             };
             sgn | mag
         }
