@@ -59,12 +59,11 @@ use rust_hdl::prelude::*;
 pub struct GroupBuffers<const NA: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
-    /// Issue read port: buffer and slot ix = {k, p} → line (b, p), ce[p][k], iptr[0][k].
-    pub issue_buf: Signal<In, Bits<2>>,
-    pub issue_slot: Signal<In, Bits<4>>,
+    /// Issue read port: line (b, p), ce[p][k] of the issuing slot ix = {k, p} of buffer b,
+    /// all selected by registers loaded from the next-cycle address below.
     /// R − 1 of the group issuing next cycle (rows above it are scratch).
     pub issue_next_rm1: Signal<In, Bits<2>>,
-    /// `issue_buf` and `issue_slot` of the next cycle (the RAM read address).
+    /// The buffer and slot {k, p} issuing next cycle (the RAM read address; the selects).
     pub issue_next_buf: Signal<In, Bits<2>>,
     pub issue_next_slot: Signal<In, Bits<4>>,
     pub issue_line: Vec<Signal<Out, Bits<32>>>,
@@ -164,8 +163,6 @@ impl<const NA: usize> GroupBuffers<NA> {
         Self {
             clock: Default::default(),
             rst: Default::default(),
-            issue_buf: Default::default(),
-            issue_slot: Default::default(),
             issue_next_rm1: Default::default(),
             issue_next_buf: Default::default(),
             issue_next_slot: Default::default(),

@@ -257,8 +257,6 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.sequencer.out_ready.next = self.out_ready.val();
 
         // ---- group buffers: issue, fill, drain and write-back ports ----
-        self.buffers.issue_buf.next = self.sequencer.issue_buf.val();
-        self.buffers.issue_slot.next = self.sequencer.issue_slot.val();
         self.buffers.issue_next_rm1.next = self.sequencer.issue_next_rm1.val();
         self.buffers.issue_next_buf.next = self.sequencer.issue_next_buf.val();
         self.buffers.issue_next_slot.next = self.sequencer.issue_next_slot.val();
