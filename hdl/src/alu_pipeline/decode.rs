@@ -4,15 +4,15 @@
 //! bits also in mask_t dropped) and the error bits OPCODE..RSV and IPTR with the lowest
 //! offending lane of codes 0..6. Errors count only when a slot issues.
 //!
-//! Registered (issue 16, S1 cut for the ECP5): the block decodes the instruction of the slot
-//! that issues in the *next* cycle (its fetch, `issue`, R − 1 come from the sequencer's and the
-//! buffers' next-cycle ports) and its outputs are flops, so in S1 the lanes, the control bank
-//! and the error log read the decode of the issuing slot from registers. The operand source
-//! codes (`src`) are registered here too, for the operand multiplexers. The fetch reads IMEM
-//! and the P0 iptrs before the edge: neither is written at an edge before an issue cycle (IMEM
-//! only while not busy; a P0 iptr only by a fill row that leaves its buffer FILL), so every
-//! issue cycle sees the same decode as before; in other cycles these outputs reach no port
-//! (the banks load only under en1, the errors are masked by `issue`).
+//! Fetch registered (issue 16, S1 cut for the ECP5): the inputs are the instruction of the slot
+//! that issues in the *next* cycle (fetched with the buffers' next-cycle P0 iptr), whether it
+//! issues and its group's R − 1, and the block registers them (`w_r`, `fok_r`, `iss_r`,
+//! `rm1_r`), so S1 decodes from flops instead of from the sequencer → P0 iptr → IMEM
+//! multiplexers. The operand source codes (`src`) are fields of the registered words. The
+//! fetch reads IMEM and the P0 iptrs before the edge: neither is written at an edge before an
+//! issue cycle (IMEM only while not busy; a P0 iptr only by a fill row that leaves its buffer
+//! FILL), so every issue cycle decodes the same words as before; in other cycles the outputs
+//! reach no port (the banks load only under en1, the errors are masked by `issue`).
 
 use super::enc;
 use crate::prims::RDff;
@@ -22,15 +22,14 @@ use rust_hdl::prelude::*;
 pub struct Decode<const NA: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
-    /// The fetched instruction (of the next cycle's slot): lane words 0..3, control word 4.
+    /// The fetched instruction of the next cycle's slot: lane words 0..3, control word 4.
     pub words: Vec<Signal<In, Bits<32>>>,
     /// iptr < IMEM_DEPTH (else the words are 0 and ERR_IPTR is raised).
     pub fetch_ok: Signal<In, Bit>,
     /// A slot issues next cycle, with R − 1 of its group.
     pub issue: Signal<In, Bit>,
     pub issue_rm1: Signal<In, Bits<2>>,
-    /// Registered, for the slot issuing now. Per lane: op and destination as the lane executes
-    /// them.
+    /// For the slot issuing now. Per lane: op and destination as the lane executes them.
     pub op: Vec<Signal<Out, Bits<4>>>,
     pub dst: Vec<Signal<Out, Bits<5>>>,
     /// The control word as it travels down the pipe.
@@ -56,13 +55,12 @@ pub struct Decode<const NA: usize> {
     cxn: Signal<Local, Bits<13>>,
     enew: Signal<Local, Bits<16>>,
     elane: Vec<Signal<Local, Bits<2>>>,
-    op_r: Vec<RDff<Bits<4>>>,
-    dst_r: Vec<RDff<Bits<5>>>,
-    control_r: RDff<Bits<13>>,
-    errors_r: RDff<Bits<16>>,
-    error_lanes_r: RDff<Bits<14>>,
-    src_r: Vec<RDff<Bits<5>>>,
-    elanes: Signal<Local, Bits<14>>,
+    /// the inputs, registered: the issuing slot's words, fetch_ok, issue, R − 1
+    w_r: Vec<RDff<Bits<32>>>,
+    fok_r: RDff<Bit>,
+    iss_r: RDff<Bit>,
+    rm1_r: RDff<Bits<2>>,
+    w: Vec<Signal<Local, Bits<32>>>,
 }
 
 impl<const NA: usize> Decode<NA> {
@@ -98,14 +96,12 @@ impl<const NA: usize> Decode<NA> {
             cxn: Default::default(),
             enew: Default::default(),
             elane: v(7),
-            op_r: v(NA),
-            // the decode of the all-zero IMEM word after reset: a NOP writes nothing
-            dst_r: (0..NA).map(|_| RDff::with_reset(enc::src::DST_NONE.into())).collect(),
-            control_r: Default::default(),
-            errors_r: Default::default(),
-            error_lanes_r: Default::default(),
-            src_r: v(4 * NA),
-            elanes: Default::default(),
+            w_r: v(5),
+            // after reset the fetch reads IMEM entry 0 (all words 0), which exists
+            fok_r: RDff::with_reset(true),
+            iss_r: Default::default(),
+            rm1_r: Default::default(),
+            w: v(5),
         }
     }
 }
@@ -113,26 +109,28 @@ impl<const NA: usize> Decode<NA> {
 impl<const NA: usize> Logic for Decode<NA> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, control_r, errors_r, error_lanes_r);
-        self.control_r.rst.next = self.rst.val();
-        self.errors_r.rst.next = self.rst.val();
-        self.error_lanes_r.rst.next = self.rst.val();
+        dff_setup!(self, clock, fok_r, iss_r, rm1_r);
+        self.fok_r.rst.next = self.rst.val();
+        self.iss_r.rst.next = self.rst.val();
+        self.rm1_r.rst.next = self.rst.val();
+        self.fok_r.d.next = self.fetch_ok.val();
+        self.iss_r.d.next = self.issue.val();
+        self.rm1_r.d.next = self.issue_rm1.val();
+        for i in 0..5 {
+            self.w_r[i].clock.next = self.clock.val();
+            self.w_r[i].rst.next = self.rst.val();
+            self.w_r[i].d.next = self.words[i].val();
+            self.w[i].next = self.w_r[i].q.val();
+        }
         for j in 0..NA {
-            self.op_r[j].clock.next = self.clock.val();
-            self.op_r[j].rst.next = self.rst.val();
-            self.dst_r[j].clock.next = self.clock.val();
-            self.dst_r[j].rst.next = self.rst.val();
             for s in 0..4 {
-                self.src_r[j * 4 + s].clock.next = self.clock.val();
-                self.src_r[j * 4 + s].rst.next = self.rst.val();
-                self.src_r[j * 4 + s].d.next = self.words[j].val().get_bits::<5>(4 + 5 * s);
-                self.src[j * 4 + s].next = self.src_r[j * 4 + s].q.val();
+                self.src[j * 4 + s].next = self.w[j].val().get_bits::<5>(4 + 5 * s);
             }
         }
         // rows present in the issuing group
         self.vmask.next = 1.into();
         for k in 1..4 {
-            if self.c2[k].val() <= self.issue_rm1.val() {
+            if self.c2[k].val() <= self.rm1_r.q.val() {
                 self.vmask.next = self.vmask.val().replace_bit(k, true);
             }
         }
@@ -148,23 +146,23 @@ impl<const NA: usize> Logic for Decode<NA> {
             self.llose[j].next = false;
         }
         for j in 0..NA {
-            self.lop[j].next = self.words[j].val().get_bits::<4>(0);
-            self.ldst[j].next = self.words[j].val().get_bits::<5>(24);
-            if self.words[j].val().get_bits::<4>(0) == self.k_op_illegal.val() {
+            self.lop[j].next = self.w[j].val().get_bits::<4>(0);
+            self.ldst[j].next = self.w[j].val().get_bits::<5>(24);
+            if self.w[j].val().get_bits::<4>(0) == self.k_op_illegal.val() {
                 self.lop[j].next = self.k_op_nop.val();
                 if !self.enew.val().get_bit(0) {
                     self.elane[0].next = self.c2[j].val();
                 }
                 self.enew.next = self.enew.val().replace_bit(0, true);
             }
-            if (self.words[j].val().get_bits::<5>(24) >= self.k_src_k0.val()) & (self.words[j].val().get_bits::<5>(24) != self.k_src_dst_none.val()) {
+            if (self.w[j].val().get_bits::<5>(24) >= self.k_src_k0.val()) & (self.w[j].val().get_bits::<5>(24) != self.k_src_dst_none.val()) {
                 self.ldst[j].next = self.k_src_dst_none.val();
                 if !self.enew.val().get_bit(1) {
                     self.elane[1].next = self.c2[j].val();
                 }
                 self.enew.next = self.enew.val().replace_bit(1, true);
             }
-            if self.words[j].val().get_bits::<3>(29).any() {
+            if self.w[j].val().get_bits::<3>(29).any() {
                 if !self.enew.val().get_bit(6) {
                     self.elane[6].next = self.c2[j].val();
                 }
@@ -193,7 +191,7 @@ impl<const NA: usize> Logic for Decode<NA> {
             }
         }
         for j in NA..4 {
-            if self.words[j].val().any() {
+            if self.w[j].val().any() {
                 if !self.enew.val().get_bit(6) {
                     self.elane[6].next = self.c2[j].val();
                 }
@@ -201,18 +199,18 @@ impl<const NA: usize> Logic for Decode<NA> {
             }
         }
         // control word
-        self.cxn.next = self.words[4].val().get_bits::<13>(0);
-        if self.words[4].val().get_bits::<19>(13).any() {
+        self.cxn.next = self.w[4].val().get_bits::<13>(0);
+        if self.w[4].val().get_bits::<19>(13).any() {
             self.enew.next = self.enew.val().replace_bit(6, true);
         }
         self.csrc_ok.next = false;
         for j in 0..NA {
-            if self.words[4].val().get_bits::<2>(1) == self.c2[j].val() {
+            if self.w[4].val().get_bits::<2>(1) == self.c2[j].val() {
                 self.csrc_ok.next = true;
             }
         }
-        if self.words[4].val().get_bit(0) {
-            if self.words[4].val().get_bits::<2>(3) == self.k_cxw_fn_illegal.val() {
+        if self.w[4].val().get_bit(0) {
+            if self.w[4].val().get_bits::<2>(3) == self.k_cxw_fn_illegal.val() {
                 self.cxn.next = self.cxn.val().replace_bit(0, false);
                 self.enew.next = self.enew.val().replace_bit(3, true);
             }
@@ -220,8 +218,8 @@ impl<const NA: usize> Logic for Decode<NA> {
                 self.cxn.next = self.cxn.val().replace_bit(0, false);
                 self.enew.next = self.enew.val().replace_bit(4, true);
             }
-            if ((self.words[4].val().get_bits::<4>(5) | self.words[4].val().get_bits::<4>(9)) & !self.vmask.val()).any()
-                | (self.words[4].val().get_bits::<4>(5) & self.words[4].val().get_bits::<4>(9)).any()
+            if ((self.w[4].val().get_bits::<4>(5) | self.w[4].val().get_bits::<4>(9)) & !self.vmask.val()).any()
+                | (self.w[4].val().get_bits::<4>(5) & self.w[4].val().get_bits::<4>(9)).any()
             {
                 self.enew.next = self.enew.val().replace_bit(5, true);
             }
@@ -235,28 +233,22 @@ impl<const NA: usize> Logic for Decode<NA> {
                 self.cxn.next = self.cxn.val().replace_bit(9 + k, false);
             }
         }
-        if !self.fetch_ok.val() {
+        if !self.fok_r.q.val() {
             self.enew.next = self.enew.val().replace_bit(10, true);
         }
-        if !self.issue.val() {
+        if !self.iss_r.q.val() {
             self.enew.next = 0.into();
         }
 
         for j in 0..NA {
-            self.op_r[j].d.next = self.lop[j].val();
-            self.dst_r[j].d.next = self.ldst[j].val();
-            self.op[j].next = self.op_r[j].q.val();
-            self.dst[j].next = self.dst_r[j].q.val();
+            self.op[j].next = self.lop[j].val();
+            self.dst[j].next = self.ldst[j].val();
         }
-        self.control_r.d.next = self.cxn.val();
-        self.errors_r.d.next = self.enew.val();
-        self.elanes.next = 0.into();
+        self.control.next = self.cxn.val();
+        self.errors.next = self.enew.val();
+        self.error_lanes.next = 0.into();
         for c in 0..7 {
-            self.elanes.next = self.elanes.val().replace_bit(2 * c, self.elane[c].val().get_bit(0)).replace_bit(2 * c + 1, self.elane[c].val().get_bit(1));
+            self.error_lanes.next = self.error_lanes.val().replace_bit(2 * c, self.elane[c].val().get_bit(0)).replace_bit(2 * c + 1, self.elane[c].val().get_bit(1));
         }
-        self.error_lanes_r.d.next = self.elanes.val();
-        self.control.next = self.control_r.q.val();
-        self.errors.next = self.errors_r.q.val();
-        self.error_lanes.next = self.error_lanes_r.q.val();
     }
 }
