@@ -40,6 +40,15 @@
 //!   same clock), the P0 iptrs (12 × 5: fetch and ERR_SIMD), `dirty` and the forwarding
 //!   registers.
 //!
+//! * Issue selects registered (issue 16, S1 cut for the ECP5): which store each word of the
+//!   issue line comes from (the forwarded S4 write, the S4 store by the LVT, the fill store for
+//!   rows < R, else 0) and the slot's CE bit depend only on the next cycle's issue address and
+//!   on this edge's writes, so they are computed here one cycle early (`isel_*`, `ice_r`: from
+//!   the `dirty`/`ce` flops at `issue_next_*` with this edge's S4 and fill writes applied, the
+//!   same next values the flops take) and registered. S1 is then: registered selects → one
+//!   AND-OR per word → operand multiplexer. The P0 iptr of the next slot (`issue_next_iptr0`)
+//!   goes to the instruction fetch a cycle early (the decode is registered too, decode.rs).
+//!
 //! Ports are as before, plus the one-cycle-early addresses and the issuing group's R − 1.
 //! Every read port depends only on registers; no read data depends on a write port.
 
@@ -50,17 +59,19 @@ use rust_hdl::prelude::*;
 pub struct GroupBuffers<const NA: usize> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
-    /// Issue read port: buffer and slot ix = {k, p} → line (b, p), ce[p][k], iptr[0][k].
-    pub issue_buf: Signal<In, Bits<2>>,
-    pub issue_slot: Signal<In, Bits<4>>,
-    /// R − 1 of the issuing group (rows above it are scratch).
-    pub issue_rm1: Signal<In, Bits<2>>,
-    /// `issue_buf` and `issue_slot` of the next cycle (the RAM read address).
+    /// Issue read port: line (b, p), ce[p][k] of the issuing slot ix = {k, p} of buffer b,
+    /// all selected by registers loaded from the next-cycle address below.
+    /// R − 1 of the group issuing next cycle (rows above it are scratch).
+    pub issue_next_rm1: Signal<In, Bits<2>>,
+    /// The buffer and slot {k, p} issuing next cycle (the RAM read address; the selects).
     pub issue_next_buf: Signal<In, Bits<2>>,
     pub issue_next_slot: Signal<In, Bits<4>>,
     pub issue_line: Vec<Signal<Out, Bits<32>>>,
     pub issue_ce: Signal<Out, Bit>,
-    pub issue_iptr0: Signal<Out, Bits<5>>,
+    /// iptr[0][k] of the next cycle's slot (the instruction fetch runs a cycle early). From the
+    /// flops before this edge: a P0 iptr is written only by a fill row with p = 0, never a
+    /// group's last row, so that buffer is FILL next cycle and does not issue.
+    pub issue_next_iptr0: Signal<Out, Bits<5>>,
     /// Fill write port: row n = {k, p} of buffer `fill_buf` takes the row and its sideband.
     pub fill_we: Signal<In, Bit>,
     pub fill_buf: Signal<In, Bits<2>>,
@@ -99,7 +110,6 @@ pub struct GroupBuffers<const NA: usize> {
     /// would be constant for k = 0, which the lint gate rejects).
     k_all_rows: Constant<Bits<4>>,
     k_three: Constant<Bits<2>>,
-    irows: Signal<Local, Bits<4>>,
     c4: Vec<Constant<Bits<4>>>,
     c5: Vec<Constant<Bits<5>>>,
     /// fill store, issue copy: row bank k, address {b, p}
@@ -125,10 +135,21 @@ pub struct GroupBuffers<const NA: usize> {
     swd: Vec<Signal<Local, Bits<32>>>,
     cwe: Vec<Signal<Local, Bit>>,
     cwd: Vec<Signal<Local, Bit>>,
-    /// dirty bits of the issuing / drained line; the forwarded write hits that line
-    idirty: Signal<Local, Bits<16>>,
+    /// issue line word n comes from the forwarded S4 write / the S4 store / the fill store
+    /// (else 0), and the slot's CE bit: computed for the next slot, registered
+    isel_fwd: RDff<Bits<16>>,
+    isel_s4: RDff<Bits<16>>,
+    isel_fill: RDff<Bits<16>>,
+    ice_r: RDff<Bit>,
+    /// the next slot's dirty bits, forwarded words, CE bit (this edge's writes applied)
+    ndq: Signal<Local, Bits<16>>,
+    ndirty: Signal<Local, Bits<16>>,
+    nfill: Signal<Local, Bits<16>>,
+    nfwd: Signal<Local, Bits<16>>,
+    nce: Signal<Local, Bit>,
+    nrows: Signal<Local, Bits<4>>,
+    /// the drained line's dirty bits; the forwarded write hits that line
     ddirty: Signal<Local, Bits<16>>,
-    ifwd: Signal<Local, Bit>,
     dfwd: Signal<Local, Bit>,
     /// the drained row's four words
     ow: Vec<Signal<Local, Bits<32>>>,
@@ -142,14 +163,12 @@ impl<const NA: usize> GroupBuffers<NA> {
         Self {
             clock: Default::default(),
             rst: Default::default(),
-            issue_buf: Default::default(),
-            issue_slot: Default::default(),
-            issue_rm1: Default::default(),
+            issue_next_rm1: Default::default(),
             issue_next_buf: Default::default(),
             issue_next_slot: Default::default(),
             issue_line: v(16),
             issue_ce: Default::default(),
-            issue_iptr0: Default::default(),
+            issue_next_iptr0: Default::default(),
             fill_we: Default::default(),
             fill_buf: Default::default(),
             fill_n: Default::default(),
@@ -178,7 +197,6 @@ impl<const NA: usize> GroupBuffers<NA> {
             c2: (0..4u64).map(|i| Constant::new(i.into())).collect(),
             k_all_rows: Constant::new(15u64.into()),
             k_three: Constant::new(3u64.into()),
-            irows: Default::default(),
             c4: (0..16u64).map(|i| Constant::new(i.into())).collect(),
             c5: (0..16u64).map(|i| Constant::new(i.into())).collect(),
             fill_rows: v(4),
@@ -196,9 +214,18 @@ impl<const NA: usize> GroupBuffers<NA> {
             swd: v(16),
             cwe: v(48),
             cwd: v(48),
-            idirty: Default::default(),
+            isel_fwd: Default::default(),
+            isel_s4: Default::default(),
+            // after reset: R - 1 = 0, nothing dirty or forwarded: row 0 from the fill store
+            isel_fill: RDff::with_reset(0x000Fu64.into()),
+            ice_r: Default::default(),
+            ndq: Default::default(),
+            ndirty: Default::default(),
+            nfill: Default::default(),
+            nfwd: Default::default(),
+            nce: Default::default(),
+            nrows: Default::default(),
             ddirty: Default::default(),
-            ifwd: Default::default(),
             dfwd: Default::default(),
             ow: v(4),
         }
@@ -224,7 +251,11 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
             self.iptr0[i].rst.next = self.rst.val();
             self.iptr0[i].d.next = self.iptr0[i].q.val();
         }
-        dff_setup!(self, clock, fwd_we, fwd_buf, fwd_pix);
+        dff_setup!(self, clock, fwd_we, fwd_buf, fwd_pix, isel_fwd, isel_s4, isel_fill, ice_r);
+        self.isel_fwd.rst.next = self.rst.val();
+        self.isel_s4.rst.next = self.rst.val();
+        self.isel_fill.rst.next = self.rst.val();
+        self.ice_r.rst.next = self.rst.val();
         self.fwd_we.rst.next = self.rst.val();
         self.fwd_buf.rst.next = self.rst.val();
         self.fwd_pix.rst.next = self.rst.val();
@@ -300,43 +331,79 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
             }
         }
 
-        // ---- issue read port: RAM data read last cycle, the last edge's S4 write over it ----
-        self.issue_ce.next = false;
-        self.issue_iptr0.next = 0.into();
-        self.idirty.next = 0.into();
-        for b in 0..3 {
-            for p in 0..4 {
-                for k in 0..4 {
-                    if (self.issue_buf.val() == self.c2[b].val()) & (self.issue_slot.val() == self.c4[k * 4 + p].val()) {
-                        self.issue_ce.next = self.ce[b * 16 + p * 4 + k].q.val();
-                    }
-                }
-                if (self.issue_buf.val() == self.c2[b].val()) & (self.issue_slot.val().get_bits::<2>(0) == self.c2[p].val()) {
-                    self.idirty.next = self.dirty[b * 4 + p].q.val();
-                }
-            }
-            for k in 0..4 {
-                if (self.issue_buf.val() == self.c2[b].val()) & (self.issue_slot.val().get_bits::<2>(2) == self.c2[k].val()) {
-                    self.issue_iptr0.next = self.iptr0[b * 4 + k].q.val();
-                }
-            }
-        }
-        self.ifwd.next = (self.fwd_buf.q.val() == self.issue_buf.val()) & (self.fwd_pix.q.val() == self.issue_slot.val().get_bits::<2>(0));
-        self.irows.next = self.k_all_rows.val() >> (self.k_three.val() - self.issue_rm1.val());
+        // ---- issue read port: RAM data read last cycle, selected by last cycle's registers ----
+        self.issue_ce.next = self.ice_r.q.val();
         for k in 0..4 {
             for f in 0..4 {
                 self.issue_line[k * 4 + f].next = 0.into();
-                if self.irows.val().get_bit(k) {
+                if self.isel_fill.q.val().get_bit(k * 4 + f) {
                     self.issue_line[k * 4 + f].next = self.fill_rows[k].read_data.val().get_bits::<32>(f * 32);
                 }
-                if self.idirty.val().get_bit(k * 4 + f) {
+                if self.isel_s4.q.val().get_bit(k * 4 + f) {
                     self.issue_line[k * 4 + f].next = self.s4_issue[k * 4 + f].read_data.val();
                 }
-                if self.ifwd.val() & self.fwd_we.q.val().get_bit(k * 4 + f) {
+                if self.isel_fwd.q.val().get_bit(k * 4 + f) {
                     self.issue_line[k * 4 + f].next = self.fwd_data[k * 4 + f].q.val();
                 }
             }
         }
+
+        // ---- the next slot's selects (registered for the issue read port above) ----
+        // The next slot is line (issue_next_buf, p) row k, {k, p} = issue_next_slot. Its dirty
+        // bits and CE bit are the flops' values after this edge: the flops before it at that
+        // address, then this edge's writes to it (fill clears / S4 sets dirty bits; S4's cxw,
+        // then fill, write CE bits), as in the flops' next state below. The forwarded words are
+        // this edge's S4 write when it is to that line (`fwd_*` next cycle).
+        self.issue_next_iptr0.next = 0.into();
+        self.ndq.next = 0.into();
+        self.nce.next = false;
+        for b in 0..3 {
+            for p in 0..4 {
+                for k in 0..4 {
+                    if (self.issue_next_buf.val() == self.c2[b].val()) & (self.issue_next_slot.val() == self.c4[k * 4 + p].val()) {
+                        self.nce.next = self.ce[b * 16 + p * 4 + k].q.val();
+                    }
+                }
+                if (self.issue_next_buf.val() == self.c2[b].val()) & (self.issue_next_slot.val().get_bits::<2>(0) == self.c2[p].val()) {
+                    self.ndq.next = self.dirty[b * 4 + p].q.val();
+                }
+            }
+            for k in 0..4 {
+                if (self.issue_next_buf.val() == self.c2[b].val()) & (self.issue_next_slot.val().get_bits::<2>(2) == self.c2[k].val()) {
+                    self.issue_next_iptr0.next = self.iptr0[b * 4 + k].q.val();
+                }
+            }
+        }
+        self.ndirty.next = self.ndq.val();
+        if self.fill_we.val() & (self.fill_buf.val() == self.issue_next_buf.val()) & (self.fill_n.val() == self.c4[0].val()) {
+            self.ndirty.next = 0.into();
+        }
+        self.nfwd.next = 0.into();
+        if (self.wb_buf.val() == self.issue_next_buf.val()) & (self.wb_pix.val() == self.issue_next_slot.val().get_bits::<2>(0)) {
+            self.nfwd.next = self.swe.val();
+            if self.wb_we.val() {
+                self.ndirty.next = self.ndq.val() | self.swe.val();
+                for k in 0..4 {
+                    if (self.issue_next_slot.val().get_bits::<2>(2) == self.c2[k].val()) & self.ce_we.val().get_bit(k) {
+                        self.nce.next = self.ce_data.val().get_bit(k);
+                    }
+                }
+            }
+        }
+        if self.fill_we.val() & (self.fill_buf.val() == self.issue_next_buf.val()) & (self.fill_n.val() == self.issue_next_slot.val()) {
+            self.nce.next = self.fill_ce.val();
+        }
+        self.nrows.next = self.k_all_rows.val() >> (self.k_three.val() - self.issue_next_rm1.val());
+        self.ice_r.d.next = self.nce.val();
+        self.isel_fwd.d.next = self.nfwd.val();
+        self.isel_s4.d.next = self.ndirty.val() & !self.nfwd.val();
+        self.nfill.next = 0.into();
+        for k in 0..4 {
+            for f in 0..4 {
+                self.nfill.next = self.nfill.val().replace_bit(k * 4 + f, self.nrows.val().get_bit(k));
+            }
+        }
+        self.isel_fill.d.next = self.nfill.val() & !self.ndirty.val() & !self.nfwd.val();
 
         // ---- fill read port ----
         self.fill_iptr0.next = 0.into();

@@ -13,8 +13,8 @@ use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct OperandRead<const NA: usize> {
-    /// The lane words of the fetched instruction (source fields at bits 4 + 5s).
-    pub words: Vec<Signal<In, Bits<32>>>,
+    /// Source code of operand s of lane j at index 4j + s (registered in `Decode`).
+    pub src_code: Vec<Signal<In, Bits<5>>>,
     /// r0..r15 of the issuing pixel, G and K.
     pub line: Vec<Signal<In, Bits<32>>>,
     pub g: Vec<Signal<In, Bits<32>>>,
@@ -36,7 +36,7 @@ impl<const NA: usize> OperandRead<NA> {
             (0..n).map(|_| T::default()).collect()
         }
         Self {
-            words: v(NA),
+            src_code: v(4 * NA),
             line: v(16),
             g: v(8),
             k: v(8),
@@ -55,7 +55,7 @@ impl<const NA: usize> Logic for OperandRead<NA> {
     fn update(&mut self) {
         for j in 0..NA {
             for s in 0..4 {
-                self.src[j * 4 + s].next = self.words[j].val().get_bits::<5>(4 + 5 * s);
+                self.src[j * 4 + s].next = self.src_code[j * 4 + s].val();
                 // code bit 0: pairs of r0..r15 (t1 0..7), g0..g7 (8..11), k0..k7 (12..15)
                 for m in 0..8 {
                     self.t1[(j * 4 + s) * 16 + m].next = self.line[2 * m].val();

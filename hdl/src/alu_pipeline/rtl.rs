@@ -257,9 +257,7 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.sequencer.out_ready.next = self.out_ready.val();
 
         // ---- group buffers: issue, fill, drain and write-back ports ----
-        self.buffers.issue_buf.next = self.sequencer.issue_buf.val();
-        self.buffers.issue_slot.next = self.sequencer.issue_slot.val();
-        self.buffers.issue_rm1.next = self.sequencer.issue_rm1.val();
+        self.buffers.issue_next_rm1.next = self.sequencer.issue_next_rm1.val();
         self.buffers.issue_next_buf.next = self.sequencer.issue_next_buf.val();
         self.buffers.issue_next_slot.next = self.sequencer.issue_next_slot.val();
         self.buffers.fill_we.next = self.sequencer.fill.val();
@@ -292,16 +290,18 @@ impl<const NA: usize> Logic for AluPipe<NA> {
         self.cfg_store.cfg_addr.next = self.cfg_addr.val();
         self.cfg_store.cfg_wdata.next = self.cfg_wdata.val();
         self.cfg_store.busy.next = self.sequencer.buffers_busy.val() | self.shadow.occupied.val();
-        self.cfg_store.fetch_addr.next = self.buffers.issue_iptr0.val();
+        self.cfg_store.fetch_addr.next = self.buffers.issue_next_iptr0.val();
         self.cfg_store.wb_we.next = self.shadow.we_s4.val();
 
-        // ---- S1: decode and operand read ----
+        // ---- decode of the next cycle's slot (registered), S1 operand read ----
+        self.decode.clock.next = self.clk.val();
+        self.decode.rst.next = self.rst.val();
         for w in 0..5 {
             self.decode.words[w].next = self.cfg_store.fetch_words[w].val();
         }
         self.decode.fetch_ok.next = self.cfg_store.fetch_ok.val();
-        self.decode.issue.next = self.sequencer.issue.val();
-        self.decode.issue_rm1.next = self.sequencer.issue_rm1.val();
+        self.decode.issue.next = self.sequencer.issue_next.val();
+        self.decode.issue_rm1.next = self.sequencer.issue_next_rm1.val();
         for n in 0..16 {
             self.operands.line[n].next = self.buffers.issue_line[n].val();
         }
@@ -312,7 +312,9 @@ impl<const NA: usize> Logic for AluPipe<NA> {
 
         // ---- S1..S3: the lanes' banks and the control word's ----
         for j in 0..NA {
-            self.operands.words[j].next = self.cfg_store.fetch_words[j].val();
+            for s in 0..4 {
+                self.operands.src_code[j * 4 + s].next = self.decode.src[j * 4 + s].val();
+            }
             self.lanes[j].en_s1.next = self.shadow.en_s1.val();
             self.lanes[j].en_s2.next = self.shadow.en_s2.val();
             self.lanes[j].en_s3.next = self.shadow.en_s3.val();

@@ -3,6 +3,13 @@
 //! counter, R − 1 and seq, the round-robin pointers fp/ip/dp, the issue index ix and the group
 //! counter. It reads only the handshake inputs and its own registers, so every output is
 //! settled early in the cycle (the other blocks address the buffers with it).
+//!
+//! `issue` is a register (issue 16, S1 cut): `issue_r` takes "B[ip] is FULL or RUN" of the
+//! next state (`issue_next`, from the pointers' and states' `d`), so `issue_r.q` equals that
+//! test on the current state in every cycle (both are 0 after reset: EMPTY), and the bank
+//! enables, the CE bit and the sequencer's own next state start from a flop instead of the
+//! state multiplexer. `issue_next` and `issue_next_rm1` let S1's selects (buffers, decode)
+//! be computed one cycle early and registered.
 
 use super::enc;
 use crate::prims::RDff;
@@ -33,11 +40,12 @@ pub struct Sequencer {
     pub issue: Signal<Out, Bit>,
     pub issue_buf: Signal<Out, Bits<2>>,
     pub issue_slot: Signal<Out, Bits<4>>,
-    /// R − 1 of the issuing group.
-    pub issue_rm1: Signal<Out, Bits<2>>,
     /// `issue_buf` and `issue_slot` of the next cycle (the buffers read their RAM one cycle early).
     pub issue_next_buf: Signal<Out, Bits<2>>,
     pub issue_next_slot: Signal<Out, Bits<4>>,
+    /// `issue` and R − 1 of the issuing group, of the next cycle (S1's selects are computed a cycle early).
+    pub issue_next: Signal<Out, Bit>,
+    pub issue_next_rm1: Signal<Out, Bits<2>>,
     /// err_first info of issue-side errors: {seq, slot}.
     pub issue_info: Signal<Out, Bits<32>>,
 
@@ -75,8 +83,10 @@ pub struct Sequencer {
     dp: RDff<Bits<2>>,
     ix: RDff<Bits<4>>,
     gcount: RDff<Bits<8>>,
-
-    ip_st: Signal<Local, Bits<3>>,
+    /// B[ip] is FULL or RUN (a slot issues), registered from the next state
+    issue_r: RDff<Bit>,
+    /// state of the buffer the next cycle issues from
+    nip_st: Signal<Local, Bits<3>>,
     ip_rm1: Signal<Local, Bits<2>>,
     ip_seq: Signal<Local, Bits<8>>,
     ilast: Signal<Local, Bit>,
@@ -120,9 +130,10 @@ impl Sequencer {
             issue: Default::default(),
             issue_buf: Default::default(),
             issue_slot: Default::default(),
-            issue_rm1: Default::default(),
             issue_next_buf: Default::default(),
             issue_next_slot: Default::default(),
+            issue_next: Default::default(),
+            issue_next_rm1: Default::default(),
             issue_info: Default::default(),
             out_valid: Default::default(),
             drain_buf: Default::default(),
@@ -150,7 +161,8 @@ impl Sequencer {
             dp: Default::default(),
             ix: Default::default(),
             gcount: Default::default(),
-            ip_st: Default::default(),
+            issue_r: Default::default(),
+            nip_st: Default::default(),
             ip_rm1: Default::default(),
             ip_seq: Default::default(),
             ilast: Default::default(),
@@ -174,7 +186,8 @@ impl Sequencer {
 impl Logic for Sequencer {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fp, ip, dp, ix, gcount);
+        dff_setup!(self, clock, fp, ip, dp, ix, gcount, issue_r);
+        self.issue_r.rst.next = self.rst.val();
         self.fp.rst.next = self.rst.val();
         self.ip.rst.next = self.rst.val();
         self.dp.rst.next = self.rst.val();
@@ -195,7 +208,6 @@ impl Logic for Sequencer {
             self.bseq[b].d.next = self.bseq[b].q.val();
         }
         // the buffer each pointer selects
-        self.ip_st.next = 0.into();
         self.ip_rm1.next = 0.into();
         self.ip_seq.next = 0.into();
         self.fp_st.next = 0.into();
@@ -208,7 +220,6 @@ impl Logic for Sequencer {
         self.buffers_busy.next = false;
         for b in 0..3 {
             if self.ip.q.val() == self.c2[b].val() {
-                self.ip_st.next = self.bst[b].q.val();
                 self.ip_rm1.next = self.brm1[b].q.val();
                 self.ip_seq.next = self.bseq[b].q.val();
             }
@@ -229,7 +240,8 @@ impl Logic for Sequencer {
         }
 
         // issue: one slot per clock while B[ip] is FULL or RUN; DONE after slot 4R − 1
-        self.issue.next = (self.ip_st.val() == self.k_state_full.val()) | (self.ip_st.val() == self.k_state_run.val());
+        // (= B[ip] is FULL or RUN, registered: see the module comment)
+        self.issue.next = self.issue_r.q.val();
         self.ilast.next = (self.ix.q.val().get_bits::<2>(2) == self.ip_rm1.val()) & (self.ix.q.val().get_bits::<2>(0) == 3);
         if self.issue.val() {
             if self.ilast.val() {
@@ -330,7 +342,6 @@ impl Logic for Sequencer {
         self.group_count.next = self.gcount.q.val();
         self.issue_buf.next = self.ip.q.val();
         self.issue_slot.next = self.ix.q.val();
-        self.issue_rm1.next = self.ip_rm1.val();
         self.issue_info.next = bit_cast::<32, 8>(self.ip_seq.val()) << 16 | bit_cast::<32, 4>(self.ix.q.val()) << 12;
         self.out_valid.next = self.ovalid.val();
         self.drain_buf.next = self.dp.q.val();
@@ -341,6 +352,17 @@ impl Logic for Sequencer {
         self.issue_next_slot.next = self.ix.d.val();
         self.drain_next_buf.next = self.dp.d.val();
         self.drain_next_n.next = self.dp_n.val();
+        // the next cycle's issue test and R - 1, from the states' and pointers' next values
+        self.nip_st.next = 0.into();
+        self.issue_next_rm1.next = 0.into();
+        for b in 0..3 {
+            if self.ip.d.val() == self.c2[b].val() {
+                self.nip_st.next = self.bst[b].d.val();
+                self.issue_next_rm1.next = self.brm1[b].d.val();
+            }
+        }
+        self.issue_next.next = (self.nip_st.val() == self.k_state_full.val()) | (self.nip_st.val() == self.k_state_run.val());
+        self.issue_r.d.next = self.issue_next.val();
         if self.drain.val() {
             if self.dlast.val() {
                 self.drain_next_n.next = 0.into();
