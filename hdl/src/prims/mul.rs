@@ -286,14 +286,18 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDsp<AW, BW,
     }
     fn hdl(&self) -> Verilog {
         let (za, zb, zp) = (Bits::<AW>::default().verilog(), Bits::<BW>::default().verilog(), Bits::<PW>::default().verilog());
-        if !self._pieces.is_empty() {
+        // the full product, or (truncated) the sum of the listed pieces with their declarations
+        let (mid, sum) = if self._pieces.is_empty() {
+            (String::new(), "a_r * b_r".to_string())
+        } else {
             let (decl, sum) = pieces_comb(&self._pieces, "a_r", "b_r", PW);
-            return Verilog::Custom(format!(
-                "\
+            (format!("// truncated product: the sum of the listed pieces only\n{decl}"), sum)
+        };
+        Verilog::Custom(format!(
+            "\
 reg [{aw}:0] a_r;
 reg [{bw}:0] b_r;
-// truncated product: the sum of the listed pieces only
-{decl}
+{mid}
 initial begin
    a_r = {za:x};
    b_r = {zb:x};
@@ -306,30 +310,6 @@ always @(posedge clock) begin
       a_r <= a;
       b_r <= b;
       p <= {sum};
-   end
-end
-",
-                aw = AW - 1,
-                bw = BW - 1
-            ));
-        }
-        Verilog::Custom(format!(
-            "\
-reg [{aw}:0] a_r;
-reg [{bw}:0] b_r;
-
-initial begin
-   a_r = {za:x};
-   b_r = {zb:x};
-   p = {zp:x};
-end
-
-// No reset: yosys' ice40_dsp absorbs only reset-free registers into SB_MAC16.
-always @(posedge clock) begin
-   if (en) begin
-      a_r <= a;
-      b_r <= b;
-      p <= a_r * b_r;
    end
 end
 ",
