@@ -62,7 +62,7 @@ case "$mutate" in
     # lane 0's park arm: `if (commit) begin <newline> cnt_n$0$d = park_n;` loses its commit gate
     perl -0pi -e 's/if \(commit\) begin(\s*)cnt_n\$0\$d = park_n;/if (1\x27b1) begin$1cnt_n\$0\$d = park_n;/' "$design" ;;
   mask)
-    sed -i 's/^\(\s*\)lane_mask = ((cut\$o_e)/\1lane_mask = ((lanes$en_next)/' "$design" ;;
+    sed -i 's/^\(\s*\)lane_mask = ((step_y\$y_e)/\1lane_mask = ((lanes$en_next)/' "$design" ;;
 esac
 if [ -n "$mutate" ] && cmp -s "$src" "$design"; then echo "mutation did not apply" >&2; exit 2; fi
 

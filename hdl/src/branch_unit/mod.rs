@@ -17,6 +17,7 @@
 
 mod body;
 mod cut;
+mod step_y;
 mod decode;
 pub mod enc;
 mod errors;

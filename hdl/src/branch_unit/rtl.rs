@@ -2,19 +2,18 @@
 //!
 //! Request decode ([`Decode`], [`Targets`]) → the step over the state: the lane-counter bank
 //! ([`LaneBank`], [`LaneMasks`]), the per-type stacks ([`Stacks`]), the open levels ([`Levels`]:
-//! label match, counter codes; [`Rejoin`]), the §2.4 bodies ([`BodyState`], [`BodyResponse`]) and the
+//! label match, counter codes; [`Rejoin`]), the §2.4 bodies ([`StepY`]: `BodyState`, `BodyResponse`) and the
 //! §7 errors ([`ErrorPriority`], beside the counter update: the state commits only without
 //! error) → the registered response ([`Response`]). State and response register on the same
 //! edge: latency 1 + `pipe`. With `pipe` = 2 the step itself takes two cycles: the levels, the
 //! lane compares, the rejoin and the verdict read the state as `q_x` (the RAM's data) and
-//! [`StepCut`] registers what the bodies read; the bodies and the write-back run a cycle later
+//! `StepCut` (in [`StepY`]) registers what the bodies read; the bodies and the write-back run a cycle later
 //! on the carried state (`q`). Every register is an `RDff` in the block that updates it, so no next-state
 //! logic reads `rst`. The blocks form a feed-forward graph (no block reads a signal that depends
 //! on its own outputs): Verilator orders whole always-blocks, so a block on both ends of the
 //! state loop would make it a combinational cycle (UNOPTFLAT) that it iterates every eval.
 
-use super::body::{BodyResponse, BodyState};
-use super::cut::StepCut;
+use super::step_y::StepY;
 use super::errors::ErrorPriority;
 use super::lanes::{LaneBank, LaneMasks};
 use super::levels::{Levels, Rejoin};
@@ -107,12 +106,10 @@ pub struct BranchUnit<const N: usize, const DW: usize, const CW: usize, const IP
     stacks: Stacks<IPW, DW, EW, SW>,
     levels: Levels<N, DW, CW, IPW>,
     rejoin: Rejoin<N, DW>,
-    state: BodyState<N, DW, CW, IPW>,
-    report: BodyResponse<N, IPW, XW>,
     errors: ErrorPriority<N, DW, IPW>,
-    /// The step's two cycles (pipe 2): what the bodies read from the levels, the verdict and
-    /// `StepPre`, registered; a pass-through otherwise.
-    cut: StepCut<N, DW, CW, IPW, XW>,
+    /// The step's second cycle (pipe 2; a pass-through stage otherwise): the cut register and
+    /// the bodies.
+    step_y: StepY<N, DW, CW, IPW, XW>,
     nest: NestFault<DW>,
     response: Response<N, IPW, XW>,
     debug: DebugView<DW, IPW, CICW, EW, TOSW, SW, STKW>,
@@ -170,10 +167,8 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             stacks: Stacks::new(maxd, maxd_call, storage),
             levels: Default::default(),
             rejoin: Default::default(),
-            state: Default::default(),
-            report: Default::default(),
             errors: ErrorPriority::new(maxd, maxd_call),
-            cut: StepCut::new(storage == Storage::RamSplit),
+            step_y: StepY::new(storage == Storage::RamSplit),
             nest: NestFault::new(storage),
             response: Default::default(),
             debug: Default::default(),
@@ -190,7 +185,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
     #[hdl_gen]
     fn update(&mut self) {
         // clocks and resets
-        clock!(self, clk, pre, lanes, stacks, cut, nest, response, threads);
+        clock!(self, clk, pre, lanes, stacks, step_y, nest, response, threads);
         self.threads.rst.next = self.rst.val();
         // the request through the stages (none with pipe 0), the thread controls, E_BUSY
         self.threads.req_valid.next = self.req_valid.val();
@@ -201,10 +196,10 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.threads.req_uip.next = self.req_uip.val();
         self.threads.req_pred.next = self.req_pred.val();
         self.busy_gate.busy.next = self.threads.s_busy.val();
-        self.busy_gate.err.next = self.cut.o_err.val();
-        self.busy_gate.err_code.next = self.cut.o_err_code.val();
-        self.busy_gate.err_type.next = self.cut.o_err_type.val();
-        self.busy_gate.commit.next = self.cut.o_commit.val();
+        self.busy_gate.err.next = self.step_y.y_err.val();
+        self.busy_gate.err_code.next = self.step_y.y_err_code.val();
+        self.busy_gate.err_type.next = self.step_y.y_err_type.val();
+        self.busy_gate.commit.next = self.step_y.y_commit.val();
         self.lanes.tc.next = self.threads.tc.val();
         self.stacks.tc.next = self.threads.tc.val();
         self.nest.tc.next = self.threads.tc.val();
@@ -212,7 +207,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.stacks.rst.next = self.rst.val();
         self.nest.rst.next = self.rst.val();
         self.response.rst.next = self.rst.val();
-        self.cut.rst.next = self.rst.val();
+        self.step_y.rst.next = self.rst.val();
         // what depends on the request and the thread's masks only (pipe ≥ 1: one stage early)
         self.pre.rst.next = self.rst.val();
         self.pre.op.next = self.threads.l_op.val();
@@ -224,23 +219,23 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.pre.live_in.next = self.masks.live.val();
         // lane-counter bank and lane masks
         self.lanes.pred.next = self.threads.s_pred.val();
-        self.lanes.e.next = self.cut.o_e.val();
-        self.lanes.rja_hit.next = self.cut.o_rja_hit.val();
-        self.lanes.rjb_en.next = self.state.rjb_en.val();
-        self.lanes.eqb.next = self.cut.o_eqb.val();
-        self.lanes.park_m.next = self.state.park_m.val();
-        self.lanes.park_code.next = self.state.park_code.val();
-        self.lanes.init.next = self.cut.o_ops.val().is_init;
+        self.lanes.e.next = self.step_y.y_e.val();
+        self.lanes.rja_hit.next = self.step_y.y_rja_hit.val();
+        self.lanes.rjb_en.next = self.step_y.rjb_en.val();
+        self.lanes.eqb.next = self.step_y.y_eqb.val();
+        self.lanes.park_m.next = self.step_y.park_m.val();
+        self.lanes.park_code.next = self.step_y.park_code.val();
+        self.lanes.init.next = self.step_y.y_ops.val().is_init;
         self.lanes.commit.next = self.busy_gate.f_commit.val();
         self.masks.cnt.next = self.lanes.cnt.val();
         self.masks.rja_code.next = self.levels.rja_code.val();
         self.masks.rjb_code.next = self.levels.cur_loop.val();
         // stacks
         self.stacks.commit.next = self.busy_gate.f_commit.val();
-        self.stacks.init.next = self.cut.o_ops.val().is_init;
-        self.stacks.stack_ops.next = self.state.stack_ops.val();
-        self.stacks.push_ip.next = self.state.push_ip.val();
-        self.stacks.push_aux.next = self.state.push_aux.val();
+        self.stacks.init.next = self.step_y.y_ops.val().is_init;
+        self.stacks.stack_ops.next = self.step_y.stack_ops.val();
+        self.stacks.push_ip.next = self.step_y.push_ip.val();
+        self.stacks.push_aux.next = self.step_y.push_aux.val();
         // levels: label match, codes, rejoin A
         self.levels.ops.next = self.pre.ops.val();
         self.levels.ip.next = self.threads.x_ip.val();
@@ -269,57 +264,6 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.rejoin.fc.next = self.pre.fc.val();
         self.rejoin.eqa.next = self.masks.eqa.val();
         self.rejoin.eqb.next = self.masks.eqb.val();
-        // body: state changes
-        self.state.ops.next = self.cut.o_ops.val();
-        self.state.e.next = self.cut.o_e.val();
-        self.state.t.next = self.cut.o_t.val();
-        self.state.wx.next = self.cut.o_wx.val();
-        self.state.e_none.next = self.cut.o_e_none.val();
-        self.state.t_none.next = self.cut.o_t_none.val();
-        self.state.t_all.next = self.cut.o_t_all.val();
-        self.state.fc.next = self.cut.o_fc.val();
-        self.state.still_any.next = self.cut.o_still_any.val();
-        self.state.wc_any.next = self.cut.o_wc_any.val();
-        self.state.wx_any.next = self.cut.o_wx_any.val();
-        self.state.eqb_none.next = self.cut.o_eqb_none.val();
-        self.state.m.next = self.cut.o_m.val();
-        self.state.label.next = self.cut.o_label.val();
-        self.state.cur_if.next = self.cut.o_cur_if.val();
-        self.state.new_if.next = self.cut.o_new_if.val();
-        self.state.park_loop.next = self.cut.o_park_loop.val();
-        self.state.park_cont.next = self.cut.o_park_cont.val();
-        self.state.cur_call.next = self.cut.o_cur_call.val();
-        self.state.new_call.next = self.cut.o_new_call.val();
-        self.state.park_br.next = self.cut.o_park_br.val();
-        self.state.halt1.next = self.cut.o_halt1.val();
-        self.state.lab_n.next = self.cut.o_lab_n.val();
-        self.state.jzero.next = self.cut.o_jzero.val();
-        self.state.cic_call.next = self.cut.o_cic_call.val();
-        self.state.cic_halt.next = self.cut.o_cic_halt.val();
-        self.state.tos_aux_call.next = self.cut.o_tos_aux_call.val();
-        self.state.loop_nest.next = self.cut.o_loop_nest.val();
-        // body: response
-        self.report.ops.next = self.cut.o_ops.val();
-        self.report.e.next = self.cut.o_e.val();
-        self.report.t.next = self.cut.o_t.val();
-        self.report.e1.next = self.cut.o_e1.val();
-        self.report.e_none.next = self.cut.o_e_none.val();
-        self.report.t_none.next = self.cut.o_t_none.val();
-        self.report.t_all.next = self.cut.o_t_all.val();
-        self.report.fc.next = self.cut.o_fc.val();
-        self.report.pred_all.next = self.cut.o_pred_all.val();
-        self.report.still_any.next = self.cut.o_still_any.val();
-        self.report.wc_any.next = self.cut.o_wc_any.val();
-        self.report.wx_any.next = self.cut.o_wx_any.val();
-        self.report.eqb_none.next = self.cut.o_eqb_none.val();
-        self.report.m.next = self.cut.o_m.val();
-        self.report.ip_x.next = self.cut.o_ip_x.val();
-        self.report.tgt_n.next = self.cut.o_tgt_n.val();
-        self.report.tgt_j.next = self.cut.o_tgt_j.val();
-        self.report.tgt_u.next = self.cut.o_tgt_u.val();
-        self.report.tgt_u1.next = self.cut.o_tgt_u1.val();
-        self.report.jzero.next = self.cut.o_jzero.val();
-        self.report.tos_ip_call.next = self.cut.o_tos_ip_call.val();
         // errors
         self.errors.valid.next = self.threads.x_valid.val();
         self.errors.pred.next = self.threads.x_pred.val();
@@ -356,68 +300,68 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         self.errors.tos_ip_halt.next = self.stacks.tos_ip_halt.val();
         self.errors.loop_nest.next = self.nest.loop_nest.val();
         // the cut between the step's two cycles (pipe 2; a pass-through otherwise)
-        self.cut.ops.next = self.pre.ops.val();
-        self.cut.e.next = self.pre.e.val();
-        self.cut.t.next = self.pre.t.val();
-        self.cut.e_none.next = self.pre.e_none.val();
-        self.cut.t_none.next = self.pre.t_none.val();
-        self.cut.t_all.next = self.pre.t_all.val();
-        self.cut.fc.next = self.pre.fc.val();
-        self.cut.pred_all.next = self.pre.pred_all.val();
-        self.cut.jzero.next = self.pre.jzero.val();
-        self.cut.ip_x.next = self.pre.ip_x.val();
-        self.cut.tgt_n.next = self.pre.tgt_n.val();
-        self.cut.tgt_j.next = self.pre.tgt_j.val();
-        self.cut.tgt_u.next = self.pre.tgt_u.val();
-        self.cut.tgt_u1.next = self.pre.tgt_u1.val();
-        self.cut.lab_n.next = self.pre.lab_n.val();
-        self.cut.m.next = self.levels.m.val();
-        self.cut.label.next = self.levels.label.val();
-        self.cut.cur_if.next = self.levels.cur_if.val();
-        self.cut.new_if.next = self.levels.new_if.val();
-        self.cut.park_loop.next = self.levels.park_loop.val();
-        self.cut.park_cont.next = self.levels.park_cont.val();
-        self.cut.cur_call.next = self.levels.cur_call.val();
-        self.cut.new_call.next = self.levels.new_call.val();
-        self.cut.park_br.next = self.levels.park_br.val();
-        self.cut.halt1.next = self.levels.halt1.val();
-        self.cut.rja_hit.next = self.rejoin.rja_hit.val();
-        self.cut.e1.next = self.rejoin.e1.val();
-        self.cut.wx.next = self.rejoin.wx.val();
-        self.cut.still_any.next = self.rejoin.still_any.val();
-        self.cut.wc_any.next = self.rejoin.wc_any.val();
-        self.cut.wx_any.next = self.rejoin.wx_any.val();
-        self.cut.eqb_none.next = self.rejoin.eqb_none.val();
-        self.cut.eqb.next = self.masks.eqb.val();
-        self.cut.cic_call.next = self.stacks.cic_call.val();
-        self.cut.cic_halt.next = self.stacks.cic_halt.val();
-        self.cut.tos_aux_call.next = self.stacks.tos_aux_call.val();
-        self.cut.tos_ip_call.next = self.stacks.tos_ip_call.val();
-        self.cut.err.next = self.errors.err.val();
-        self.cut.err_code.next = self.errors.err_code.val();
-        self.cut.err_type.next = self.errors.err_type.val();
-        self.cut.commit.next = self.errors.commit.val();
-        self.cut.loop_nest.next = self.nest.loop_nest.val();
+        self.step_y.ops.next = self.pre.ops.val();
+        self.step_y.e.next = self.pre.e.val();
+        self.step_y.t.next = self.pre.t.val();
+        self.step_y.e_none.next = self.pre.e_none.val();
+        self.step_y.t_none.next = self.pre.t_none.val();
+        self.step_y.t_all.next = self.pre.t_all.val();
+        self.step_y.fc.next = self.pre.fc.val();
+        self.step_y.pred_all.next = self.pre.pred_all.val();
+        self.step_y.jzero.next = self.pre.jzero.val();
+        self.step_y.ip_x.next = self.pre.ip_x.val();
+        self.step_y.tgt_n.next = self.pre.tgt_n.val();
+        self.step_y.tgt_j.next = self.pre.tgt_j.val();
+        self.step_y.tgt_u.next = self.pre.tgt_u.val();
+        self.step_y.tgt_u1.next = self.pre.tgt_u1.val();
+        self.step_y.lab_n.next = self.pre.lab_n.val();
+        self.step_y.m.next = self.levels.m.val();
+        self.step_y.label.next = self.levels.label.val();
+        self.step_y.cur_if.next = self.levels.cur_if.val();
+        self.step_y.new_if.next = self.levels.new_if.val();
+        self.step_y.park_loop.next = self.levels.park_loop.val();
+        self.step_y.park_cont.next = self.levels.park_cont.val();
+        self.step_y.cur_call.next = self.levels.cur_call.val();
+        self.step_y.new_call.next = self.levels.new_call.val();
+        self.step_y.park_br.next = self.levels.park_br.val();
+        self.step_y.halt1.next = self.levels.halt1.val();
+        self.step_y.rja_hit.next = self.rejoin.rja_hit.val();
+        self.step_y.e1.next = self.rejoin.e1.val();
+        self.step_y.wx.next = self.rejoin.wx.val();
+        self.step_y.still_any.next = self.rejoin.still_any.val();
+        self.step_y.wc_any.next = self.rejoin.wc_any.val();
+        self.step_y.wx_any.next = self.rejoin.wx_any.val();
+        self.step_y.eqb_none.next = self.rejoin.eqb_none.val();
+        self.step_y.eqb.next = self.masks.eqb.val();
+        self.step_y.cic_call.next = self.stacks.cic_call.val();
+        self.step_y.cic_halt.next = self.stacks.cic_halt.val();
+        self.step_y.tos_aux_call.next = self.stacks.tos_aux_call.val();
+        self.step_y.tos_ip_call.next = self.stacks.tos_ip_call.val();
+        self.step_y.err.next = self.errors.err.val();
+        self.step_y.err_code.next = self.errors.err_code.val();
+        self.step_y.err_type.next = self.errors.err_type.val();
+        self.step_y.commit.next = self.errors.commit.val();
+        self.step_y.loop_nest.next = self.nest.loop_nest.val();
         // loop_nest, fault, response register
         self.nest.commit.next = self.busy_gate.f_commit.val();
-        self.nest.init.next = self.cut.o_ops.val().is_init;
-        self.nest.ln_next.next = self.state.ln_next.val();
-        self.nest.fail.next = self.threads.f_write.val() && self.cut.o_err.val();
+        self.nest.init.next = self.step_y.y_ops.val().is_init;
+        self.nest.ln_next.next = self.step_y.ln_next.val();
+        self.nest.fail.next = self.threads.f_write.val() && self.step_y.y_err.val();
         self.response.valid.next = self.threads.s_valid.val();
         self.response.ip.next = self.threads.s_ip.val();
         self.response.err.next = self.busy_gate.f_err.val();
         self.response.err_code.next = self.busy_gate.f_err_code.val();
         self.response.err_type.next = self.busy_gate.f_err_type.val();
-        self.response.next_x.next = self.report.next_x.val();
-        self.response.go_on.next = self.report.go_on.val();
-        self.response.go_tgt.next = self.report.go_tgt.val();
-        self.response.pred_mask.next = self.report.pred_mask.val();
-        self.response.warn.next = self.report.warn.val();
-        self.response.evt.next = self.report.evt.val();
-        self.response.tgt_n.next = self.cut.o_tgt_n.val();
+        self.response.next_x.next = self.step_y.next_x.val();
+        self.response.go_on.next = self.step_y.go_on.val();
+        self.response.go_tgt.next = self.step_y.go_tgt.val();
+        self.response.pred_mask.next = self.step_y.pred_mask.val();
+        self.response.warn.next = self.step_y.warn.val();
+        self.response.evt.next = self.step_y.evt.val();
+        self.response.tgt_n.next = self.step_y.y_tgt_n.val();
         // timing-closure §3.2: INIT runs under no mask (exec mask 0)
-        self.response.exec.next = self.cut.o_e.val();
-        if self.cut.o_ops.val().is_init {
+        self.response.exec.next = self.step_y.y_e.val();
+        if self.step_y.y_ops.val().is_init {
             self.response.exec.next = 0.into();
         }
         self.response.lane.next = self.lanes.en_next.val();
@@ -455,7 +399,7 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
         // lane masks: from the counters with one register set, else the per-thread registers
         self.lane_mask.next = 0.into();
         for _k in 0..self._nflop {
-            self.lane_mask.next = bit_cast::<LM, N>(self.cut.o_e.val());
+            self.lane_mask.next = bit_cast::<LM, N>(self.step_y.y_e.val());
         }
         for k in 0..self._nregs {
             self.lane_regs[k].clock.next = self.clk.val();
@@ -464,9 +408,9 @@ impl<const N: usize, const DW: usize, const CW: usize, const IPW: usize, const X
             self.lane_regs[k].tid.next = self.threads.tc.val().wr_addr;
             self.lane_regs[k].commit.next = self.busy_gate.f_commit.val();
             self.lane_regs[k].en_next.next = self.lanes.en_next.val();
-            self.lane_regs[k].e.next = self.cut.o_e.val();
+            self.lane_regs[k].e.next = self.step_y.y_e.val();
             self.lane_regs[k].tc.next = self.threads.tc.val();
-            self.lane_regs[k].init.next = self.cut.o_ops.val().is_init;
+            self.lane_regs[k].init.next = self.step_y.y_ops.val().is_init;
             self.lane_regs[k].pred.next = self.threads.s_pred.val();
             self.pre.e_in.next = self.lane_regs[k].rd_e.val();
             self.pre.live_in.next = self.lane_regs[k].rd_live.val();
