@@ -3,8 +3,8 @@
 //! - retired instructions and RTL cycles from `start` to the last thread's end, IPC;
 //! - lane utilisation: running lanes / 8, averaged over the retired non-control instructions;
 //! - register-bank write cycles saved by the mask gating: every register write enables only the
-//!   lane memories of its running lanes (docs/eu_core.md "Register file"), so of 8 lane-bank
-//!   cycles per written register, 8 − running lanes are not spent;
+//!   byte memories of its destination region's bytes in the running lanes (docs/eu_core.md
+//!   "Register file"), so of 32 byte-bank cycles per written register, the others are not spent;
 //! - co-simulation speed: RTL cycles per second of `EuCoreRtl::run` (loading the program,
 //!   registers and memory, running, reading everything back), wall clock, on a shared machine.
 //! Every run is also compared with the ISA model (retired count per thread, every retired
@@ -66,7 +66,7 @@ fn run(rtl: &mut EuCoreRtl, variant: &'static str, name: &str, m: Model) -> Opti
         for w in &x.writes {
             if let Write::Reg { be, .. } = w {
                 reg_writes += 1;
-                written += (be.count_ones() / 4) as u64;
+                written += be.count_ones() as u64;
             }
         }
     }
@@ -76,7 +76,7 @@ fn run(rtl: &mut EuCoreRtl, variant: &'static str, name: &str, m: Model) -> Opti
         retired: r.trace.len(),
         cycles: r.cycles,
         lane_util: lanes as f64 / (8 * alu.max(1)) as f64,
-        saved: 1.0 - written as f64 / (8 * reg_writes.max(1)) as f64,
+        saved: 1.0 - written as f64 / (32 * reg_writes.max(1)) as f64,
         khz: r.cycles as f64 / secs / 1e3,
     })
 }
@@ -119,7 +119,7 @@ fn main() {
     }
     push(run(&mut rtl, "default", "3 gcd_collatz", m));
 
-    println!("| kernel | variant | retired | RTL cycles | IPC | lane utilisation | RF lane-bank writes saved | co-sim kHz |");
+    println!("| kernel | variant | retired | RTL cycles | IPC | lane utilisation | RF byte-bank writes saved | co-sim kHz |");
     println!("|---|---|---|---|---|---|---|---|");
     for r in &rows {
         println!(

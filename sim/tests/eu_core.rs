@@ -28,6 +28,8 @@ struct Checked {
     cycles: u64,
     mem: Vec<u8>,
     ops: Vec<u64>,
+    /// The retired instruction words.
+    words: Vec<u128>,
 }
 
 impl Checked {
@@ -80,7 +82,24 @@ fn check_run(rtl: &mut EuCoreRtl, name: &str, m: Model) -> Checked {
         panic!("{name}: final data memory differs first at byte {:#x}: ISA model {:02x?}, RTL {:02x?}", 4 * k, &gold.mem[4 * k..4 * k + 4], &r.mem[4 * k..4 * k + 4]);
     }
     let ops = r.trace.iter().map(|x| prog.code[x.ip as usize] as u64 & 0x7F).collect();
-    Checked { retired: r.trace.len(), cycles: r.cycles, mem: r.mem, ops }
+    let words = r.trace.iter().map(|x| prog.code[x.ip as usize]).collect();
+    Checked { retired: r.trace.len(), cycles: r.cycles, mem: r.mem, ops, words }
+}
+
+/// The instruction has a register operand whose region is not the ISA's default one (a 32-bit
+/// type, offset 0, `<N;N,1>` / `<1>`): a narrow type, an offset, a stride or a width of its own.
+fn has_own_region(w: u128) -> bool {
+    use sim::golden::eu_core::{operands, Inst, Region};
+    use sim::golden::region_addr_gen as rag;
+    let i = Inst::decode(w).unwrap();
+    let o = operands(i.op);
+    let wide = |r: &Region| matches!(r.ty, rag::T_D | rag::T_UD | rag::T_F);
+    let n = 1 << i.exec_log2.min(3);
+    let src = |r: &Region| !(wide(r) && r.sub == 0 && r.vs == n && r.width_log2 == i.exec_log2 && r.hs == 1);
+    let imm_src0 = o.src0 && !o.src1 && i.op != op::LD && i.imm.is_some();
+    (o.dst && !(wide(&i.dst) && i.dst.sub == 0 && i.dst.hs == 1))
+        || (o.src0 && !imm_src0 && src(&i.src0))
+        || (o.src1 && i.imm.is_none() && src(&i.src1))
 }
 
 fn report(name: &str, retired: usize, cycles: u64) {
@@ -311,7 +330,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     let ops = hdl::eu_core::slice_ops();
     let t0 = Instant::now();
     let (mut programs, mut retired, mut cycles, mut skipped, mut mem_ops) = (0usize, 0usize, 0u64, 0usize, 0usize);
-    let (mut math_ops, mut srd_ops) = (0usize, 0usize);
+    let (mut math_ops, mut srd_ops, mut own_regions, mut non_control) = (0usize, 0usize, 0usize, 0usize);
     while retired < RANDOM_RETIRED {
         let size = rng.gen_range(4..40);
         let p = gen::program_restricted(&mut rng, size, &ops);
@@ -332,6 +351,8 @@ fn eu_core_random_programs_match_the_isa_model() {
         mem_ops += run.count(|o| matches!(o, op::LD | op::ST));
         math_ops += run.count(|o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID | op::MULH));
         srd_ops += run.count(|o| o == op::SRD);
+        own_regions += run.words.iter().filter(|&&w| has_own_region(w)).count();
+        non_control += run.count(|o| !hdl::eu_core::enc::is_control(o));
         programs += 1;
         retired += run.retired;
         cycles += run.cycles;
@@ -341,6 +362,8 @@ fn eu_core_random_programs_match_the_isa_model() {
     assert!(mem_ops * 100 >= retired, "too few LD/ST: {mem_ops} of {retired}");
     println!("eu_core random: {math_ops} TANH_PRE/SIGMOID/TANH/MULH (the math unit), {srd_ops} SRD");
     assert!(math_ops * 200 >= retired && srd_ops * 200 >= retired, "too few math ops ({math_ops}) or SRD ({srd_ops}) of {retired}");
+    println!("eu_core random: {own_regions} of the {non_control} non-control instructions with a region of their own (type, offset, strides)");
+    assert!(own_regions * 4 >= non_control, "too few own regions: {own_regions} of {non_control}");
     println!("eu_core random: {skipped} programs skipped (the ISA model raised an exception)");
     assert!(skipped * 10 <= programs, "{skipped} of {} programs raise exceptions", programs + skipped);
     println!("eu_core random: {:.0} retired instructions/s of co-simulation", retired as f64 / t0.elapsed().as_secs_f64());
@@ -392,5 +415,89 @@ fn every_variant_kernel_and_random_programs() {
         }
         println!("{v}: {programs} random programs, {retired} retired, {mem_ops} LD/ST");
         assert!(mem_ops > 0, "{v}: no LD/ST retired");
+    }
+}
+
+/// The instructions of `src` (one per non-empty, non-comment line, straight-line code) whose
+/// operand regions each lie in one register (`gen::one_register`), reassembled; and how many
+/// were kept and left out.
+fn one_register_part(src: &str) -> (Program, usize, usize) {
+    use sim::golden::eu_core::{operands, Inst};
+    let lines: Vec<&str> = src.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with(';')).collect();
+    let all = assemble(src).unwrap();
+    // layout: JMP main; main; JOIN_HALT; EOT (no functions)
+    assert_eq!(all.code.len(), lines.len() + 3, "straight-line code");
+    let keep: Vec<&str> = lines
+        .iter()
+        .zip(&all.code[1..])
+        .filter(|(_, &w)| {
+            let i = Inst::decode(w).unwrap();
+            let o = operands(i.op);
+            let imm_src0 = o.src0 && !o.src1 && i.op != op::LD && i.imm.is_some();
+            (!o.dst || gen::one_register(&i.dst, i.exec_log2, true))
+                && (!o.src0 || imm_src0 || gen::one_register(&i.src0, i.exec_log2, false))
+                && (!o.src1 || i.imm.is_some() || gen::one_register(&i.src1, i.exec_log2, false))
+        })
+        .map(|(l, _)| *l)
+        .collect();
+    (assemble(&keep.join("\n")).unwrap(), keep.len(), lines.len() - keep.len())
+}
+
+/// Kernel 4 (kernels/regions.s: sub-register offsets, strides 0/1/2/4, word sources, a word
+/// destination with stride 2, 2-D regions) on the RTL, every instruction whose regions lie in one
+/// register: all of the convolution and of part (c) but its 2x4 block, which spans r30 and r31;
+/// the transpose's column regions span eight registers. 4 threads, random registers.
+#[test]
+fn eu_core_kernel_regions_one_register_part_matches_the_isa_model() {
+    let src = std::fs::read_to_string(format!("{}/../kernels/regions.s", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let (p, kept, left_out) = one_register_part(&src);
+    assert_eq!((kept, left_out), (58, 9), "the kernel's 67 instructions but the transpose's 8 moves and the 2x4 block");
+    let mut rtl = EuCoreRtl::new("default");
+    let mut rng = StdRng::seed_from_u64(4);
+    let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
+    for t in 0..4 {
+        for b in m.rf[t].iter_mut() {
+            *b = rng.gen();
+        }
+    }
+    let c = check_run(&mut rtl, "kernel 4, one-register part", m);
+    assert_eq!(c.count(|o| !hdl::eu_core::enc::is_control(o)), 4 * kept, "every thread retires the kept instructions");
+    report("kernel 4 (one-register part)", c.retired, c.cycles);
+}
+
+/// ILLEGAL_REGION: a region the region address generator rejects (reserved type, past the
+/// register file, exec size 16, a destination writing one byte twice, a register number >= 128)
+/// stops the thread with the ISA model's exception (thread, IP, cause ILLEGAL_REGION); a legal
+/// region spanning two registers stops it as "not yet" (this slice reads one register per
+/// operand) where the ISA model runs on. Only thread 2 runs the instruction (an IF on its TID),
+/// so the faulting thread does not depend on the order the threads issue in.
+#[test]
+fn eu_core_illegal_regions_fault_with_illegal_region() {
+    use hdl::eu_core::enc::cause;
+    let mut rtl = EuCoreRtl::new("default");
+    for (line, not_yet) in [
+        ("add r5, r4:rsv, 1", false),
+        ("mov r5, r127.4<8;8,1>:d", false),
+        ("mov (16) r5, r4", false),
+        ("mov r5.0<0>:d, r4", false),
+        ("add r5, r6, r200", false),
+        ("mov r5, r4.16<8;8,1>:d", true),
+        ("mov r5.4<1>:d, r4", true),
+    ] {
+        let src = format!("    srd r9:ud, tid\n    cmp.eq.f0 r9, 2\n    (f0) if\n        {line}\n    endif\n    add r3, r3, 1\n");
+        let p = assemble(&src).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p.clone());
+        let (rf, mem) = (m.rf.clone(), m.mem.clone());
+        let gold = m.run();
+        let r = rtl.run(&p, &rf, &mem, 10_000);
+        assert!(r.finished, "{line}");
+        if not_yet {
+            assert!(gold.exceptions.is_empty(), "{line}: legal in the ISA model");
+            assert_eq!(r.fault, Some((2, 4, cause::ILLEGAL_REGION, true)), "{line}: thread, IP, cause, not_yet");
+        } else {
+            let e = gold.exceptions.first().unwrap_or_else(|| panic!("{line}: the ISA model raises ILLEGAL_REGION"));
+            assert_eq!((e.thread, e.cause, e.ip), (2, cause::ILLEGAL_REGION, 4), "{line}: {e:?}");
+            assert_eq!(r.fault, Some((e.thread, e.ip, cause::ILLEGAL_REGION, false)), "{line}: thread, IP, cause, not_yet");
+        }
     }
 }

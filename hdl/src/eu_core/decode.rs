@@ -3,14 +3,12 @@
 //!
 //! Op classes are 128-bit maps computed in Rust from the named op codes (`super::op_map`), one
 //! bit per op code: the RTL indexes them with the op field, so no op code is a literal here.
-//! Operand regions: this slice reads a whole register per operand, so a region must be the
-//! ISA's default one (docs/isa.md): `r.0<N;N,1>` at exec size N for a source, `r.0<1>` for the
-//! destination, of a 32-bit type (`ud`, `d`, `f`). Any other region, and any op outside
-//! [`super::slice_ops`], is `not_yet`: the execute stage stops the thread with a fault.
+//! Operand regions are `regions::Regions`'s (the region address generators); decode says which
+//! operands the op reads and writes as registers. An op outside [`super::slice_ops`] is
+//! `not_yet`: the execute stage stops the thread with a fault.
 
-use super::enc::{cause, field, op, pred, sreg, Field, RESERVED_MASK};
+use super::enc::{field, op, pred, sreg, Field, RESERVED_MASK};
 use super::{op_map, ops_with_dst, ops_with_src1, slice_ops};
-use crate::region_addr_gen::enc::type_code;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -60,18 +58,18 @@ pub struct Decode {
     pub srd_lane: Signal<Out, Bit>,
     /// The instruction does not decode (ISA: ILLEGAL_INSTR).
     pub illegal: Signal<Out, Bit>,
-    /// Legal, but outside this slice (op or operand region).
+    /// Legal, but an op outside this slice (trap cause ILLEGAL_INSTR, like `illegal`).
     pub not_yet: Signal<Out, Bit>,
-    /// Trap cause of `illegal` / `not_yet` (ILLEGAL_INSTR for an op, ILLEGAL_REGION for a region).
-    pub trap_cause: Signal<Out, Bits<4>>,
+    /// src0 is read from a register (the op has src0 and it is not the immediate).
+    pub use_src0: Signal<Out, Bit>,
+    /// src1 is read from a register.
+    pub use_src1: Signal<Out, Bit>,
     exec_log2: Signal<Local, Bits<3>>,
     pred_mode: Signal<Local, Bits<2>>,
     op_ok: Signal<Local, Bit>,
     has_src0: Signal<Local, Bit>,
     has_src1: Signal<Local, Bit>,
-    region_ok: Signal<Local, Bit>,
-    row: Signal<Local, Bits<8>>,
-    k_at: [Constant<Bits<8>>; 24],
+    k_at: [Constant<Bits<8>>; 11],
     k_map_known: Constant<Bits<128>>,
     k_map_slice: Constant<Bits<128>>,
     k_map_dst: Constant<Bits<128>>,
@@ -87,8 +85,6 @@ pub struct Decode {
     k_reserved: Constant<Bits<128>>,
     k_above_imm: Constant<Bits<128>>,
     k_op_eot: Constant<Bits<7>>,
-    k_hs_one: Constant<Bits<7>>,
-    k_row_one: Constant<Bits<8>>,
     k_exec: [Constant<Bits<3>>; 3],
     k_op_cmp: Constant<Bits<7>>,
     k_op_nop: Constant<Bits<7>>,
@@ -98,15 +94,10 @@ pub struct Decode {
     k_pred_f: Constant<Bits<2>>,
     k_pred_not_f: Constant<Bits<2>>,
     k_pred_reserved: Constant<Bits<2>>,
-    k_type_ud: Constant<Bits<3>>,
-    k_type_d: Constant<Bits<3>>,
-    k_type_f: Constant<Bits<3>>,
-    k_cause_illegal_instr: Constant<Bits<4>>,
-    k_cause_illegal_region: Constant<Bits<4>>,
 }
 
 /// Index into `k_at` of each field's lsb.
-const FIELDS: [Field; 24] = [
+const FIELDS: [Field; 11] = [
     field::OP,
     field::CMOD,
     field::PRED,
@@ -114,21 +105,8 @@ const FIELDS: [Field; 24] = [
     field::EXEC,
     field::SRC1_IMM,
     field::DST_REG,
-    field::DST_SUB,
-    field::DST_HS,
-    field::DST_TYPE,
     field::SRC0_REG,
-    field::SRC0_SUB,
-    field::SRC0_VS,
-    field::SRC0_WIDTH,
-    field::SRC0_HS,
-    field::SRC0_TYPE,
     field::SRC1_REG,
-    field::SRC1_SUB,
-    field::SRC1_VS,
-    field::SRC1_WIDTH,
-    field::SRC1_HS,
-    field::SRC1_TYPE,
     field::IMM,
     field::JIP,
 ];
@@ -186,14 +164,13 @@ impl Default for Decode {
             is_srd: Default::default(),
             illegal: Default::default(),
             not_yet: Default::default(),
-            trap_cause: Default::default(),
+            use_src0: Default::default(),
+            use_src1: Default::default(),
             exec_log2: Default::default(),
             pred_mode: Default::default(),
             op_ok: Default::default(),
             has_src0: Default::default(),
             has_src1: Default::default(),
-            region_ok: Default::default(),
-            row: Default::default(),
             k_at: std::array::from_fn(|i| k(FIELDS[i].lsb as u64)),
             k_map_known: k128(op_map(&known)),
             k_map_slice: k128(op_map(&slice_ops())),
@@ -209,8 +186,6 @@ impl Default for Decode {
             k_reserved: k128(RESERVED_MASK),
             k_above_imm: k128(above_imm),
             k_op_eot: k(op::EOT),
-            k_hs_one: k(1),
-            k_row_one: k(1),
             k_exec: std::array::from_fn(|i| k(i as u64)),
             k_op_cmp: k(op::CMP),
             k_op_nop: k(op::NOP),
@@ -221,11 +196,6 @@ impl Default for Decode {
             k_pred_f: k(pred::F),
             k_pred_not_f: k(pred::NOT_F),
             k_pred_reserved: k(pred::NOT_F + 1),
-            k_type_ud: k(type_code::UD),
-            k_type_d: k(type_code::D),
-            k_type_f: k(type_code::F),
-            k_cause_illegal_instr: k(cause::ILLEGAL_INSTR),
-            k_cause_illegal_region: k(cause::ILLEGAL_REGION),
         }
     }
 }
@@ -233,8 +203,8 @@ impl Default for Decode {
 impl Logic for Decode {
     #[hdl_gen]
     fn update(&mut self) {
-        // k_at order: OP CMOD PRED FLAG EXEC SRC1_IMM DST_REG DST_SUB DST_HS DST_TYPE, SRC0 REG
-        // SUB VS WIDTH HS TYPE, SRC1 REG SUB VS WIDTH HS TYPE, IMM, JIP (UIP = JIP + 16)
+        // k_at order: OP CMOD PRED FLAG EXEC SRC1_IMM DST_REG SRC0_REG SRC1_REG IMM JIP (UIP =
+        // JIP + 16)
         self.op.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[0].val());
         self.cmod.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[1].val());
         self.pred_mode.next = bit_cast::<2, 128>(self.instr.val() >> self.k_at[2].val());
@@ -242,11 +212,11 @@ impl Logic for Decode {
         self.exec_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[4].val());
         self.src1_imm.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[5].val()).any();
         self.dst_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[6].val());
-        self.src0_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[10].val());
-        self.src1_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[16].val());
-        self.imm.next = bit_cast::<32, 128>(self.instr.val() >> self.k_at[22].val());
-        self.jip.next = bit_cast::<16, 128>(self.instr.val() >> self.k_at[23].val());
-        self.uip.next = bit_cast::<16, 128>(self.instr.val() >> self.k_at[23].val() >> 16);
+        self.src0_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[7].val());
+        self.src1_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[8].val());
+        self.imm.next = bit_cast::<32, 128>(self.instr.val() >> self.k_at[9].val());
+        self.jip.next = bit_cast::<16, 128>(self.instr.val() >> self.k_at[10].val());
+        self.uip.next = bit_cast::<16, 128>(self.instr.val() >> self.k_at[10].val() >> 16);
         // op classes
         self.is_control.next = (self.op.val() < self.k_op_control_end.val()) & (self.op.val() != self.k_op_nop.val());
         self.is_eot.next = self.op.val() == self.k_op_eot.val();
@@ -298,50 +268,8 @@ impl Logic for Decode {
             | (self.instr.val() & self.k_reserved.val()).any()
             | (self.pred_mode.val() == self.k_pred_reserved.val())
             | (self.src1_imm.val() & (self.instr.val() & self.k_above_imm.val()).any());
-        // the slice's regions: a whole register of a 32-bit type (vs = width = exec size, hs 1)
-        self.row.next = self.k_row_one.val() << self.exec_log2.val();
-        self.region_ok.next = !self.exec_log2.val().get_bit(2);
-        if self.has_dst.val() {
-            if bit_cast::<5, 128>(self.instr.val() >> self.k_at[7].val()).any()
-                | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[8].val()) != self.k_hs_one.val())
-                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[6].val() >> 7).any()
-                | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_ud.val())
-                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_d.val())
-                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[9].val()) != self.k_type_f.val()))
-            {
-                self.region_ok.next = false;
-            }
-        }
-        if self.has_src0.val() & !self.src0_imm.val() {
-            if bit_cast::<5, 128>(self.instr.val() >> self.k_at[11].val()).any()
-                | (bit_cast::<8, 128>(self.instr.val() >> self.k_at[12].val()) != self.row.val())
-                | (bit_cast::<3, 128>(self.instr.val() >> self.k_at[13].val()) != self.exec_log2.val())
-                | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[14].val()) != self.k_hs_one.val())
-                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[10].val() >> 7).any()
-                | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_ud.val())
-                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_d.val())
-                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[15].val()) != self.k_type_f.val()))
-            {
-                self.region_ok.next = false;
-            }
-        }
-        if self.has_src1.val() & !self.src1_imm.val() {
-            if bit_cast::<5, 128>(self.instr.val() >> self.k_at[17].val()).any()
-                | (bit_cast::<8, 128>(self.instr.val() >> self.k_at[18].val()) != self.row.val())
-                | (bit_cast::<3, 128>(self.instr.val() >> self.k_at[19].val()) != self.exec_log2.val())
-                | (bit_cast::<7, 128>(self.instr.val() >> self.k_at[20].val()) != self.k_hs_one.val())
-                | bit_cast::<1, 128>(self.instr.val() >> self.k_at[16].val() >> 7).any()
-                | ((bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_ud.val())
-                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_d.val())
-                    & (bit_cast::<3, 128>(self.instr.val() >> self.k_at[21].val()) != self.k_type_f.val()))
-            {
-                self.region_ok.next = false;
-            }
-        }
-        self.not_yet.next = !self.illegal.val() & (!self.op_ok.val() | (!self.is_control.val() & !self.region_ok.val()));
-        self.trap_cause.next = self.k_cause_illegal_instr.val();
-        if !self.illegal.val() & self.op_ok.val() {
-            self.trap_cause.next = self.k_cause_illegal_region.val();
-        }
+        self.use_src0.next = self.has_src0.val() & !self.src0_imm.val();
+        self.use_src1.next = self.has_src1.val() & !self.src1_imm.val();
+        self.not_yet.next = !self.illegal.val() & !self.op_ok.val();
     }
 }

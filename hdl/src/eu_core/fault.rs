@@ -18,9 +18,13 @@ pub struct FaultReg<const TW: usize> {
     pub ip: Signal<In, Bits<16>>,
     pub illegal: Signal<In, Bit>,
     pub not_yet: Signal<In, Bit>,
-    /// Decode's cause for `illegal` / `not_yet`; a branch-unit error is BRANCH_FAULT.
-    pub decode_cause: Signal<In, Bits<4>>,
-    /// A LD/ST with a bad address (MEM_FAULT), when neither `illegal` nor `not_yet`.
+    /// The branch unit's error (BRANCH_FAULT), after `illegal`.
+    pub bu_err: Signal<In, Bit>,
+    /// An operand's region error (ILLEGAL_REGION), after the branch unit's error.
+    pub region_err: Signal<In, Bit>,
+    /// An operand spans more than one register (ILLEGAL_REGION, not yet), after `region_err`.
+    pub region_multi: Signal<In, Bit>,
+    /// A LD/ST with a bad address (MEM_FAULT), last.
     pub mem_fault: Signal<In, Bit>,
     pub out_fault: Signal<Out, Bit>,
     pub out_tid: Signal<Out, Bits<TW>>,
@@ -32,7 +36,9 @@ pub struct FaultReg<const TW: usize> {
     ip_r: RDff<Bits<16>>,
     cause_r: RDff<Bits<4>>,
     not_yet_r: RDff<Bit>,
+    k_cause_illegal_instr: Constant<Bits<4>>,
     k_cause_branch_fault: Constant<Bits<4>>,
+    k_cause_illegal_region: Constant<Bits<4>>,
     k_cause_mem_fault: Constant<Bits<4>>,
 }
 
@@ -47,7 +53,9 @@ impl<const TW: usize> Default for FaultReg<TW> {
             ip: Default::default(),
             illegal: Default::default(),
             not_yet: Default::default(),
-            decode_cause: Default::default(),
+            bu_err: Default::default(),
+            region_err: Default::default(),
+            region_multi: Default::default(),
             mem_fault: Default::default(),
             out_fault: Default::default(),
             out_tid: Default::default(),
@@ -59,7 +67,9 @@ impl<const TW: usize> Default for FaultReg<TW> {
             ip_r: Default::default(),
             cause_r: Default::default(),
             not_yet_r: Default::default(),
+            k_cause_illegal_instr: Constant::new(cause::ILLEGAL_INSTR.into()),
             k_cause_branch_fault: Constant::new(cause::BRANCH_FAULT.into()),
+            k_cause_illegal_region: Constant::new(cause::ILLEGAL_REGION.into()),
             k_cause_mem_fault: Constant::new(cause::MEM_FAULT.into()),
         }
     }
@@ -85,11 +95,21 @@ impl<const TW: usize> Logic for FaultReg<TW> {
             self.seen.d.next = true;
             self.tid_r.d.next = self.tid.val();
             self.ip_r.d.next = self.ip.val();
-            self.not_yet_r.d.next = self.not_yet.val();
-            self.cause_r.d.next = self.decode_cause.val();
-            if !self.illegal.val() & !self.not_yet.val() {
-                self.cause_r.d.next = self.k_cause_branch_fault.val();
-                if self.mem_fault.val() {
+            // the ISA model's order: decode, the branch unit, the regions, the op (a slice
+            // limit), the memory access
+            self.cause_r.d.next = self.k_cause_illegal_instr.val();
+            self.not_yet_r.d.next = false;
+            if !self.illegal.val() {
+                if self.bu_err.val() {
+                    self.cause_r.d.next = self.k_cause_branch_fault.val();
+                } else if self.region_err.val() {
+                    self.cause_r.d.next = self.k_cause_illegal_region.val();
+                } else if self.region_multi.val() {
+                    self.cause_r.d.next = self.k_cause_illegal_region.val();
+                    self.not_yet_r.d.next = true;
+                } else if self.not_yet.val() {
+                    self.not_yet_r.d.next = true;
+                } else if self.mem_fault.val() {
                     self.cause_r.d.next = self.k_cause_mem_fault.val();
                 }
             }

@@ -64,8 +64,6 @@ pub struct Issue<const TW: usize> {
     pub in_illegal: Signal<In, Bit>,
     /// S1: outside this slice.
     pub in_not_yet: Signal<In, Bit>,
-    /// S1: trap cause of illegal / not_yet.
-    pub in_trap_cause: Signal<In, Bits<4>>,
     /// S3: the slot carries a live thread.
     pub valid: Signal<Out, Bit>,
     /// S3: the slot is the thread's INIT (no instruction).
@@ -120,8 +118,6 @@ pub struct Issue<const TW: usize> {
     pub illegal: Signal<Out, Bit>,
     /// S3: outside this slice.
     pub not_yet: Signal<Out, Bit>,
-    /// S3: trap cause of illegal / not_yet.
-    pub trap_cause: Signal<Out, Bits<4>>,
     valid_s2: RDff<Bit>,
     init_s2: RDff<Bit>,
     tid_s2: RDff<Bits<TW>>,
@@ -149,7 +145,6 @@ pub struct Issue<const TW: usize> {
     dst_reg_s2: RDff<Bits<7>>,
     illegal_s2: RDff<Bit>,
     not_yet_s2: RDff<Bit>,
-    trap_cause_s2: RDff<Bits<4>>,
     valid_s3: RDff<Bit>,
     init_s3: RDff<Bit>,
     tid_s3: RDff<Bits<TW>>,
@@ -177,13 +172,12 @@ pub struct Issue<const TW: usize> {
     dst_reg_s3: RDff<Bits<7>>,
     illegal_s3: RDff<Bit>,
     not_yet_s3: RDff<Bit>,
-    trap_cause_s3: RDff<Bits<4>>,
 }
 
 impl<const TW: usize> Logic for Issue<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, is_math_s2, fmt_s2, ftz_s2, srd_tid_s2, srd_lane_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, trap_cause_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, is_math_s3, fmt_s3, ftz_s3, srd_tid_s3, srd_lane_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3, trap_cause_s3);
+        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, is_math_s2, fmt_s2, ftz_s2, srd_tid_s2, srd_lane_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, is_math_s3, fmt_s3, ftz_s3, srd_tid_s3, srd_lane_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3);
         self.valid_s2.rst.next = self.rst.val();
         self.valid_s3.rst.next = self.rst.val();
         self.valid_s2.d.next = self.in_valid.val();
@@ -319,10 +313,5 @@ impl<const TW: usize> Logic for Issue<TW> {
         self.not_yet_s2.d.next = self.in_not_yet.val();
         self.not_yet_s3.d.next = self.not_yet_s2.q.val();
         self.not_yet.next = self.not_yet_s3.q.val();
-        self.trap_cause_s2.rst.next = self.rst.val();
-        self.trap_cause_s3.rst.next = self.rst.val();
-        self.trap_cause_s2.d.next = self.in_trap_cause.val();
-        self.trap_cause_s3.d.next = self.trap_cause_s2.q.val();
-        self.trap_cause.next = self.trap_cause_s3.q.val();
     }
 }

@@ -22,12 +22,14 @@ mod execute;
 mod fault;
 mod fetch;
 mod flags;
+mod gather;
 mod issue;
 mod lane;
 mod math;
 mod mem;
 mod mulh;
 mod regfile;
+mod regions;
 mod wb_flags;
 pub mod rtl;
 

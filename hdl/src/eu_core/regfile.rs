@@ -1,41 +1,70 @@
-//! The register file: `threads × 128` registers of 8 lanes × 32 bits, address `{tid, reg}`.
+//! The register file: `threads × 128` registers of 32 bytes, address `{tid, reg}`, with the
+//! source gathers between its block RAMs and its output registers.
 //!
 //! Two read ports (src0, src1) in one cycle from two copies written together (one write port
 //! each, same address and data): a block RAM has one read and one write port, and reading src0
 //! and src1 on alternate phases would need the RAM at twice the core clock or a second issue
-//! cycle per instruction. Two copies cost EBR (2 × 8 lane memories; at the default 4 threads
-//! each lane memory is 512 × 32 = 16 Kbit, one ECP5 DP16KD) and keep one issue per cycle.
+//! cycle per instruction. Two copies cost EBR and keep one issue per cycle.
 //!
-//! Each lane is its own memory so that a write stores only the lanes that run (the lane's write
-//! enable is its execution-mask bit, like Vortex's per-thread byte enables in `VX_operands`):
-//! no read-modify-write. Reads are registered twice (`prims::RamOutReg`: the EBR's read register,
-//! then an output register): the address goes in at decode (S1), the memory's read register
-//! holds the word in S2 and the output register in S3, execute. The second register takes the
-//! EBR's clock-to-out (5.6–5.8 ns on the ECP5-85F) out of the execute stage's path; yosys keeps
-//! it as fabric flops right after the EBR (its ECP5 mapping does not use the DP16KD's OUTREG).
+//! Each byte of a register is its own memory (32 per copy, `T·128 × 8`: one ECP5 DP16KD each at
+//! 4 threads), so that a write stores exactly the bytes of the destination region that run — a
+//! byte's write enable is its bit of the scatter's byte enables (`gather::Scatter`), like
+//! Vortex's per-thread byte enables in `VX_operands` — with no read-modify-write.
+//!
+//! Read timing: the address goes in at decode (S1); the memories' read registers hold the
+//! register in S2, where each port's `gather::Gather` picks the operand's elements (the region
+//! address generator's channel offsets, registered in S2 too); the output register holds the
+//! gathered operand in S3, execute. The output register also takes the EBR's clock-to-out
+//! (5.6–5.8 ns on the ECP5-85F) out of the execute stage's path.
 
-use crate::prims::RamOutReg;
+use super::gather::Gather;
+use crate::prims::Ram;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct RegFile<const RA: usize> {
+    /// Clock of the memories and the output registers.
     pub clk: Signal<In, Clock>,
+    /// S1: register `{tid, reg}` read on port 0.
     pub rd_addr0: Signal<In, Bits<RA>>,
+    /// S1: register read on port 1.
     pub rd_addr1: Signal<In, Bits<RA>>,
-    /// Registered twice: the registers at `rd_addr0`/`rd_addr1` of two cycles before.
+    /// S2: port 0's channel byte offsets (`gather::Gather::cols`).
+    pub cols0: Signal<In, Bits<40>>,
+    /// S2: port 0's element size, log2 bytes.
+    pub esize0: Signal<In, Bits<2>>,
+    /// S2: port 0's type is signed.
+    pub sext0: Signal<In, Bit>,
+    /// S2: port 1's channel byte offsets.
+    pub cols1: Signal<In, Bits<40>>,
+    /// S2: port 1's element size, log2 bytes.
+    pub esize1: Signal<In, Bits<2>>,
+    /// S2: port 1's type is signed.
+    pub sext1: Signal<In, Bit>,
+    /// S3: port 0's operand, lane l at bits [32l, 32l+32) (the register of `rd_addr0` two
+    /// cycles before, gathered with the selects of one cycle before).
     pub rd_data0: Signal<Out, Bits<256>>,
+    /// S3: port 1's operand.
     pub rd_data1: Signal<Out, Bits<256>>,
+    /// Write `wr_data`'s bytes of `wr_bytes` into register `wr_addr` at the next edge.
     pub we: Signal<In, Bit>,
+    /// Register written.
     pub wr_addr: Signal<In, Bits<RA>>,
-    /// Lane l is written when bit l is set.
-    pub wr_lanes: Signal<In, Bits<8>>,
+    /// Bit b: byte b is written.
+    pub wr_bytes: Signal<In, Bits<32>>,
+    /// The register's bytes (byte b at bits [8b, 8b+8)).
     pub wr_data: Signal<In, Bits<256>>,
-    copy0: [RamOutReg<32, RA>; 8],
-    copy1: [RamOutReg<32, RA>; 8],
+    copy0: [Ram<8, RA>; 32],
+    copy1: [Ram<8, RA>; 32],
+    gather0: Gather,
+    gather1: Gather,
+    /// The output registers (no reset: they only carry read data).
+    out0: DFF<Bits<256>>,
+    out1: DFF<Bits<256>>,
     collect0: Signal<Local, Bits<256>>,
-    out0: Signal<Local, Bits<32>>,
+    byte0: Signal<Local, Bits<8>>,
     collect1: Signal<Local, Bits<256>>,
-    out1: Signal<Local, Bits<32>>,
+    byte1: Signal<Local, Bits<8>>,
     k_top: Constant<Bits<16>>,
 }
 
@@ -45,19 +74,29 @@ impl<const RA: usize> Default for RegFile<RA> {
             clk: Default::default(),
             rd_addr0: Default::default(),
             rd_addr1: Default::default(),
+            cols0: Default::default(),
+            esize0: Default::default(),
+            sext0: Default::default(),
+            cols1: Default::default(),
+            esize1: Default::default(),
+            sext1: Default::default(),
             rd_data0: Default::default(),
             rd_data1: Default::default(),
             we: Default::default(),
             wr_addr: Default::default(),
-            wr_lanes: Default::default(),
+            wr_bytes: Default::default(),
             wr_data: Default::default(),
             copy0: Default::default(),
             copy1: Default::default(),
-            collect0: Default::default(),
+            gather0: Default::default(),
+            gather1: Default::default(),
             out0: Default::default(),
-            collect1: Default::default(),
             out1: Default::default(),
-            k_top: Constant::new(224u64.into()),
+            collect0: Default::default(),
+            byte0: Default::default(),
+            collect1: Default::default(),
+            byte1: Default::default(),
+            k_top: Constant::new(248u64.into()),
         }
     }
 }
@@ -65,28 +104,41 @@ impl<const RA: usize> Default for RegFile<RA> {
 impl<const RA: usize> Logic for RegFile<RA> {
     #[hdl_gen]
     fn update(&mut self) {
-        // lane l is bits [32l, 32l+32); the read data is shifted in from the top, lane by lane
+        // byte b is bits [8b, 8b+8); the read register is shifted in from the top, byte by byte
         self.collect0.next = 0.into();
         self.collect1.next = 0.into();
-        for l in 0..8 {
-            self.copy0[l].clock.next = self.clk.val();
-            self.copy1[l].clock.next = self.clk.val();
-            self.copy0[l].read_enable.next = true;
-            self.copy1[l].read_enable.next = true;
-            self.copy0[l].read_address.next = self.rd_addr0.val();
-            self.copy1[l].read_address.next = self.rd_addr1.val();
-            self.copy0[l].write_enable.next = self.we.val() & self.wr_lanes.val().get_bit(l);
-            self.copy1[l].write_enable.next = self.we.val() & self.wr_lanes.val().get_bit(l);
-            self.copy0[l].write_address.next = self.wr_addr.val();
-            self.copy1[l].write_address.next = self.wr_addr.val();
-            self.copy0[l].write_data.next = self.wr_data.val().get_bits::<32>(32 * l);
-            self.copy1[l].write_data.next = self.wr_data.val().get_bits::<32>(32 * l);
-            self.out0.next = self.copy0[l].read_data.val();
-            self.collect0.next = (self.collect0.val() >> 32) | (bit_cast::<256, 32>(self.out0.val()) << self.k_top.val());
-            self.out1.next = self.copy1[l].read_data.val();
-            self.collect1.next = (self.collect1.val() >> 32) | (bit_cast::<256, 32>(self.out1.val()) << self.k_top.val());
+        for b in 0..32 {
+            self.copy0[b].clock.next = self.clk.val();
+            self.copy1[b].clock.next = self.clk.val();
+            self.copy0[b].read_enable.next = true;
+            self.copy1[b].read_enable.next = true;
+            self.copy0[b].read_address.next = self.rd_addr0.val();
+            self.copy1[b].read_address.next = self.rd_addr1.val();
+            self.copy0[b].write_enable.next = self.we.val() & self.wr_bytes.val().get_bit(b);
+            self.copy1[b].write_enable.next = self.we.val() & self.wr_bytes.val().get_bit(b);
+            self.copy0[b].write_address.next = self.wr_addr.val();
+            self.copy1[b].write_address.next = self.wr_addr.val();
+            self.copy0[b].write_data.next = self.wr_data.val().get_bits::<8>(8 * b);
+            self.copy1[b].write_data.next = self.wr_data.val().get_bits::<8>(8 * b);
+            self.byte0.next = self.copy0[b].read_data.val();
+            self.collect0.next = (self.collect0.val() >> 8) | (bit_cast::<256, 8>(self.byte0.val()) << self.k_top.val());
+            self.byte1.next = self.copy1[b].read_data.val();
+            self.collect1.next = (self.collect1.val() >> 8) | (bit_cast::<256, 8>(self.byte1.val()) << self.k_top.val());
         }
-        self.rd_data0.next = self.collect0.val();
-        self.rd_data1.next = self.collect1.val();
+        // S2: the gathers, into the output registers
+        self.gather0.word.next = self.collect0.val();
+        self.gather0.cols.next = self.cols0.val();
+        self.gather0.esize_log2.next = self.esize0.val();
+        self.gather0.sext.next = self.sext0.val();
+        self.gather1.word.next = self.collect1.val();
+        self.gather1.cols.next = self.cols1.val();
+        self.gather1.esize_log2.next = self.esize1.val();
+        self.gather1.sext.next = self.sext1.val();
+        self.out0.clock.next = self.clk.val();
+        self.out1.clock.next = self.clk.val();
+        self.out0.d.next = self.gather0.data.val();
+        self.out1.d.next = self.gather1.data.val();
+        self.rd_data0.next = self.out0.q.val();
+        self.rd_data1.next = self.out1.q.val();
     }
 }

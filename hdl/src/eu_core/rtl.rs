@@ -20,10 +20,12 @@ use super::execute::Execute;
 use super::fault::FaultReg;
 use super::fetch::Fetch;
 use super::flags::FlagRegs;
+use super::gather::Scatter;
 use super::issue::Issue;
 use super::math::MathUnit;
 use super::mem::DataMemory;
 use super::regfile::RegFile;
+use super::regions::Regions;
 use crate::branch_unit::enc::op as bu_op;
 use crate::branch_unit::BranchUnit;
 use rust_hdl::prelude::*;
@@ -93,8 +95,12 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub retire_dst_we: Signal<Out, Bit>,
     /// Its destination register.
     pub retire_dst_reg: Signal<Out, Bits<7>>,
-    /// The values written (lanes outside the mask are not written); for ST the stored words.
+    /// The destination register's bytes written (byte b at bits [8b, 8b+8), the bytes of
+    /// `retire_dst_be`; the others are 0); for ST the stored words (lane l at bits [32l, 32l+32)).
     pub retire_dst_data: Signal<Out, Bits<256>>,
+    /// Bit b: byte b of the destination register is written (the destination region's bytes of
+    /// the lanes that run); 0 without a register write.
+    pub retire_dst_be: Signal<Out, Bits<32>>,
     /// Bit l: a ST wrote lane l's word (`retire_dst_data` lane l) to byte address
     /// `retire_mem_addr` lane l, lanes in ascending order.
     pub retire_mem_we: Signal<Out, Bits<8>>,
@@ -120,6 +126,8 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     decode: Decode,
     flag_regs: FlagRegs<TW, W16>,
     regfile: RegFile<RA>,
+    regions: Regions,
+    scatter: Scatter,
     branch: CoreBranchUnit<T, TW, LM>,
     issue: Issue<TW>,
     execute: Execute<TW>,
@@ -128,6 +136,7 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     fault_reg: FaultReg<TW>,
     k_bu_op_init: Constant<Bits<5>>,
     k_all_lanes: Constant<Bits<8>>,
+    k_all_bytes: Constant<Bits<32>>,
 }
 
 impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> EuCore<T, TW, RA, IA, LM, W16, DR> {
@@ -162,6 +171,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             retire_dst_we: Default::default(),
             retire_dst_reg: Default::default(),
             retire_dst_data: Default::default(),
+            retire_dst_be: Default::default(),
             retire_mem_we: Default::default(),
             retire_mem_addr: Default::default(),
             retire_flag_we: Default::default(),
@@ -176,6 +186,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             decode: Default::default(),
             flag_regs: Default::default(),
             regfile: Default::default(),
+            regions: Default::default(),
+            scatter: Default::default(),
             branch: BranchUnit::new(8, 8, T, 1),
             issue: Default::default(),
             execute: Default::default(),
@@ -183,6 +195,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             fault_reg: Default::default(),
             k_bu_op_init: Constant::new(bu_op::INIT.into()),
             k_all_lanes: Constant::new(0xFFu64.into()),
+            k_all_bytes: Constant::new(0xFFFF_FFFFu64.into()),
         }
     }
 }
@@ -200,6 +213,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fetch.clk.next = self.clk.val();
         self.flag_regs.clk.next = self.clk.val();
         self.regfile.clk.next = self.clk.val();
+        self.regions.clk.next = self.clk.val();
         self.branch.clk.next = self.clk.val();
         self.issue.clk.next = self.clk.val();
         self.execute.clk.next = self.clk.val();
@@ -208,6 +222,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fault_reg.clk.next = self.clk.val();
         self.fetch.rst.next = self.rst.val();
         self.flag_regs.rst.next = self.rst.val();
+        self.regions.rst.next = self.rst.val();
         self.branch.rst.next = self.rst.val();
         self.issue.rst.next = self.rst.val();
         self.execute.rst.next = self.rst.val();
@@ -236,6 +251,18 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         }
         self.regfile.rd_addr1.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.decode.src1_reg.val());
         self.rf_rdata.next = self.regfile.rd_data0.val();
+        // S1 → S2: the operand regions (three region address generators); S2: the gathers
+        self.regions.instr.next = self.fetch.s1_instr.val();
+        self.regions.use_src0.next = self.decode.use_src0.val();
+        self.regions.use_src1.next = self.decode.use_src1.val();
+        self.regions.use_dst.next = self.decode.has_dst.val();
+        self.regions.host.next = !self.fetch.busy.val();
+        self.regfile.cols0.next = self.regions.cols0.val();
+        self.regfile.esize0.next = self.regions.esize0.val();
+        self.regfile.sext0.next = self.regions.sext0.val();
+        self.regfile.cols1.next = self.regions.cols1.val();
+        self.regfile.esize1.next = self.regions.esize1.val();
+        self.regfile.sext1.next = self.regions.sext1.val();
         self.branch.req_valid.next = self.fetch.s1_valid.val();
         self.branch.req_tid.next = self.fetch.s1_tid.val();
         self.branch.req_ip.next = self.fetch.s1_ip.val();
@@ -281,7 +308,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.in_dst_reg.next = self.decode.dst_reg.val();
         self.issue.in_illegal.next = self.decode.illegal.val();
         self.issue.in_not_yet.next = self.decode.not_yet.val();
-        self.issue.in_trap_cause.next = self.decode.trap_cause.val();
         // S3 execute (S2: the register file's second read register)
         self.execute.valid.next = self.issue.valid.val();
         self.execute.init.next = self.issue.init.val();
@@ -307,7 +333,9 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.src1_imm.next = self.issue.src1_imm.val();
         self.execute.dst_reg.next = self.issue.dst_reg.val();
         self.execute.illegal.next = self.issue.illegal.val();
-        self.execute.not_yet.next = self.issue.not_yet.val();
+        // a region error or a region outside the slice stops the instruction like an op
+        // outside it (FaultReg tells them apart)
+        self.execute.not_yet.next = self.issue.not_yet.val() | self.regions.err.val() | self.regions.multi.val();
         self.execute.rf_data0.next = self.regfile.rd_data0.val();
         self.execute.rf_data1.next = self.regfile.rd_data1.val();
         self.execute.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
@@ -324,7 +352,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.memory.init.next = self.issue.init.val();
         self.memory.is_mem.next = self.issue.is_mem.val();
         self.memory.illegal.next = self.issue.illegal.val();
-        self.memory.not_yet.next = self.issue.not_yet.val();
+        self.memory.not_yet.next = self.issue.not_yet.val() | self.regions.err.val() | self.regions.multi.val();
         self.memory.tid.next = self.issue.tid.val();
         self.memory.is_st.next = self.issue.is_st.val();
         self.memory.exec_lanes.next = self.issue.exec_lanes.val();
@@ -344,7 +372,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.math.init.next = self.issue.init.val();
         self.math.is_math.next = self.issue.is_math.val();
         self.math.illegal.next = self.issue.illegal.val();
-        self.math.not_yet.next = self.issue.not_yet.val();
+        self.math.not_yet.next = self.issue.not_yet.val() | self.regions.err.val() | self.regions.multi.val();
         self.math.tid.next = self.issue.tid.val();
         self.math.op.next = self.issue.op.val();
         self.math.fmt.next = self.issue.fmt.val();
@@ -366,17 +394,23 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fault_reg.ip.next = self.issue.ip.val();
         self.fault_reg.illegal.next = self.issue.illegal.val();
         self.fault_reg.not_yet.next = self.issue.not_yet.val();
-        self.fault_reg.decode_cause.next = self.issue.trap_cause.val();
+        self.fault_reg.bu_err.next = self.branch.rsp_err.val();
+        self.fault_reg.region_err.next = self.regions.err.val();
+        self.fault_reg.region_multi.next = self.regions.multi.val();
         self.fault_reg.mem_fault.next = self.issue.is_mem.val() & self.memory.fault.val();
         // S4 writeback: register file (or the host's write while idle), flags, retire port
         self.regfile.we.next = self.execute.wb_dst_we.val();
         self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());
-        self.regfile.wr_lanes.next = self.execute.wb_mask.val();
-        self.regfile.wr_data.next = self.execute.wb_data.val();
+        self.scatter.result.next = self.execute.wb_data.val();
+        self.scatter.mask.next = self.execute.wb_mask.val();
+        self.scatter.cols.next = self.regions.dst_cols.val();
+        self.scatter.esize_log2.next = self.regions.dst_esize.val();
+        self.regfile.wr_bytes.next = self.scatter.be.val();
+        self.regfile.wr_data.next = self.scatter.data.val();
         if self.rf_we.val() {
             self.regfile.we.next = true;
             self.regfile.wr_addr.next = self.rf_addr.val();
-            self.regfile.wr_lanes.next = self.k_all_lanes.val();
+            self.regfile.wr_bytes.next = self.k_all_bytes.val();
             self.regfile.wr_data.next = self.rf_wdata.val();
         }
         self.flag_regs.we.next = self.execute.wb_flag_we.val();
@@ -391,6 +425,11 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.retire_dst_we.next = self.execute.wb_dst_we.val();
         self.retire_dst_reg.next = self.execute.wb_dst_reg.val();
         self.retire_dst_data.next = self.execute.wb_data.val();
+        self.retire_dst_be.next = 0.into();
+        if self.execute.wb_dst_we.val() {
+            self.retire_dst_data.next = self.scatter.data.val();
+            self.retire_dst_be.next = self.scatter.be.val();
+        }
         self.retire_mem_we.next = self.execute.wb_mem_we.val();
         self.retire_mem_addr.next = self.execute.wb_mem_addr.val();
         self.retire_flag_we.next = self.execute.wb_flag_we.val();

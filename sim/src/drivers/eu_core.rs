@@ -5,7 +5,7 @@
 //! so a run compares with [`Model::run`] record by record. The data memory is loaded and read
 //! back whole through its host ports, a 32-byte row per cycle.
 //!
-//! The retire port carries the written lanes only; the driver keeps a copy of each thread's
+//! The retire port carries the written bytes only (`retire_dst_be`); the driver keeps a copy of each thread's
 //! registers (loaded, then updated from the retire port) to give a register write the ISA model's
 //! form (the register after the write). The final registers are read from the RTL's register
 //! file itself, not from that copy.
@@ -55,6 +55,7 @@ struct Ports {
     retire_dst_we: Out,
     retire_dst_reg: Out,
     retire_dst_data: Out,
+    retire_dst_be: Out,
     retire_mem_we: Out,
     retire_mem_addr: Out,
     retire_flag_we: Out,
@@ -110,6 +111,7 @@ impl EuCoreRtl {
             retire_dst_we: o("retire_dst_we"),
             retire_dst_reg: o("retire_dst_reg"),
             retire_dst_data: o("retire_dst_data"),
+            retire_dst_be: o("retire_dst_be"),
             retire_mem_we: o("retire_mem_we"),
             retire_mem_addr: o("retire_mem_addr"),
             retire_flag_we: o("retire_flag_we"),
@@ -247,11 +249,10 @@ impl EuCoreRtl {
         if self.dut.get(p.retire_dst_we) == 1 {
             let reg = self.dut.get(p.retire_dst_reg) as u32;
             let data = self.get_wide(p.retire_dst_data, 32);
+            let be = self.dut.get(p.retire_dst_be) as u32;
             let a = (reg * REG_BYTES) as usize;
-            let mut be = 0u32;
-            for l in (0..8).filter(|l| mask >> l & 1 == 1) {
-                shadow[thread][a + 4 * l..a + 4 * l + 4].copy_from_slice(&data[4 * l..4 * l + 4]);
-                be |= 0xF << (4 * l);
+            for b in (0..32).filter(|b| be >> b & 1 == 1) {
+                shadow[thread][a + b] = data[b];
             }
             writes.push(Write::Reg { reg, be, data: shadow[thread][a..a + 32].try_into().unwrap() });
         }

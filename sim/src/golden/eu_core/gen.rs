@@ -66,9 +66,10 @@ struct G<'a> {
     /// Lane-local programs: every operand is lane l of its register (`<8;8,1>:d`, exec 8), no
     /// memory, special registers or traps, so each lane can be run alone as scalar code.
     local: bool,
-    /// Restricted programs: only these ops (the control flow of the skeleton always), default
-    /// regions only (`r.0<N;N,1>:d` sources, `r.0<1>:d` destinations; LD/ST address register
-    /// [`ADDR_REG`]), no special registers but TID and LANE, no traps or handler: the subset an RTL slice runs
+    /// Restricted programs: only these ops (the control flow of the skeleton always), random
+    /// regions that each lie in one register (any type, sub-register offset and strides;
+    /// [`one_register`]) (LD/ST address register [`ADDR_REG`] as `r.0<N;N,1>:ud`), no special
+    /// registers but TID and LANE, no traps or handler: the subset an RTL slice runs
     /// (`hdl::eu_core::slice_ops`).
     ops: Option<&'a [u64]>,
 }
@@ -159,6 +160,29 @@ impl G<'_> {
         i
     }
 
+    /// A random source region of [`G::src`] that lies in one register (drawn again until it
+    /// does; the default region after 64 tries).
+    fn src_one_register(&mut self, exec_log2: u32) -> Region {
+        for _ in 0..64 {
+            let r = self.src(exec_log2);
+            if one_register(&r, exec_log2, false) {
+                return r;
+            }
+        }
+        Region { reg: self.rng.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: rag::T_D, sub: 0 }
+    }
+
+    /// A random destination region of [`G::dst`] that lies in one register.
+    fn dst_one_register(&mut self, exec_log2: u32) -> Region {
+        for _ in 0..64 {
+            let r = self.dst();
+            if one_register(&r, exec_log2, true) {
+                return r;
+            }
+        }
+        Region { reg: self.rng.gen_range(0..80), hs: 1, ty: rag::T_D, ..Default::default() }
+    }
+
     fn restricted_inst(&mut self, ops: &[u64]) -> Inst {
         let o = ops[self.rng.gen_range(0..ops.len())];
         let exec_log2 = if self.rng.gen_bool(0.7) { 3 } else { self.rng.gen_range(0..3) };
@@ -168,16 +192,16 @@ impl G<'_> {
         let ty = |r: &mut StdRng| if r.gen_bool(0.5) { rag::T_D } else { rag::T_UD };
         let src = |r: &mut StdRng| Region { reg: r.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: ty(r), sub: 0 };
         if opd.dst {
-            i.dst = Region { reg: self.rng.gen_range(0..80), hs: 1, ty: ty(self.rng), ..Default::default() };
+            i.dst = self.dst_one_register(exec_log2);
         }
         if opd.src0 {
-            i.src0 = src(self.rng);
+            i.src0 = self.src_one_register(exec_log2);
         }
         if opd.src1 {
             if self.rng.gen_bool(0.3) {
                 i.imm = Some(if self.rng.gen_bool(0.5) { self.rng.gen_range(0..64) } else { self.rng.gen() });
             } else {
-                i.src1 = src(self.rng);
+                i.src1 = self.src_one_register(exec_log2);
             }
         } else if opd.src0 && self.rng.gen_bool(0.2) {
             // a one-source op takes an immediate in place of src0
@@ -343,6 +367,14 @@ pub const HANDLER: &str = "
     endif
     tret
 ";
+
+/// The region lies in one register: no region error, and every channel's element inside the
+/// origin register (the ISA model's region address generator decides).
+pub fn one_register(r: &Region, exec_log2: u32, dst: bool) -> bool {
+    let ro = rag::rag(&super::rag_cfg(), &super::desc(r, exec_log2, dst));
+    let reg0 = ro.addr[0] / super::REG_BYTES;
+    ro.err == 0 && (0..super::LANES).filter(|&c| ro.ch_valid >> c & 1 == 1).all(|c| ro.addr[c] / super::REG_BYTES == reg0 && ro.straddle >> c & 1 == 0)
+}
 
 /// A random program of about `size` skeleton nodes.
 pub fn program(rng: &mut StdRng, size: i32) -> Program {
