@@ -56,6 +56,114 @@ const FIELDS: [Field; 17] = [
     field::SRC1_TYPE,
 ];
 
+/// One operand slot: its region address generator and what the core reads of its answer — each
+/// channel's byte offset in the register, the element size, the error verdict, and whether some
+/// channel's element lies outside the origin register.
+#[derive(LogicBlock)]
+pub struct OperandRegion {
+    /// Rising-edge clock.
+    pub clk: Signal<In, Clock>,
+    /// Synchronous, active-high reset of the generator.
+    pub rst: Signal<In, Bit>,
+    /// S1: the register field (8 bits: 128 and up are an illegal region).
+    pub field_reg: Signal<In, Bits<8>>,
+    /// S1: the byte offset.
+    pub field_sub: Signal<In, Bits<5>>,
+    /// S1: the vertical stride (0 for a destination).
+    pub field_vs: Signal<In, Bits<8>>,
+    /// S1: log2 of the width (the exec size for a destination).
+    pub field_width_log2: Signal<In, Bits<3>>,
+    /// S1: the horizontal stride.
+    pub field_hs: Signal<In, Bits<7>>,
+    /// S1: the type code.
+    pub field_type: Signal<In, Bits<3>>,
+    /// S1: log2 of the exec size.
+    pub exec_log2: Signal<In, Bits<3>>,
+    /// S2: channel i's byte offset in its register at bits [5i, 5i+5).
+    pub cols: Signal<Out, Bits<40>>,
+    /// S2: log2 of the element size in bytes.
+    pub esize: Signal<Out, Bits<2>>,
+    /// S2: some error bit (ILLEGAL_REGION).
+    pub err: Signal<Out, Bit>,
+    /// S2: a channel's element is not (wholly) in the origin register.
+    pub multi: Signal<Out, Bit>,
+    generator: CoreRag,
+    col: Signal<Local, Bits<5>>,
+    chan_reg: Signal<Local, Bits<7>>,
+    acc: Signal<Local, Bits<40>>,
+    spans: Signal<Local, Bit>,
+    k_is_dst: Constant<Bit>,
+    k_top: Constant<Bits<8>>,
+}
+
+impl OperandRegion {
+    /// `is_dst`: the destination slot (E_DST_OVERLAP and the destination profile checked).
+    pub fn new(is_dst: bool) -> Self {
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            field_reg: Default::default(),
+            field_sub: Default::default(),
+            field_vs: Default::default(),
+            field_width_log2: Default::default(),
+            field_hs: Default::default(),
+            field_type: Default::default(),
+            exec_log2: Default::default(),
+            cols: Default::default(),
+            esize: Default::default(),
+            err: Default::default(),
+            multi: Default::default(),
+            generator: Rag::new(&rag_config()),
+            col: Default::default(),
+            chan_reg: Default::default(),
+            acc: Default::default(),
+            spans: Default::default(),
+            k_is_dst: Constant::new(is_dst),
+            k_top: Constant::new(35u64.into()),
+        }
+    }
+}
+
+impl Logic for OperandRegion {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.generator.clk.next = self.clk.val();
+        self.generator.rst.next = self.rst.val();
+        // a pure function of the fields: a request every cycle, its answer read the next
+        self.generator.in_valid.next = true;
+        self.generator.out_ready.next = true;
+        self.generator.in_enc_err.next = self.field_reg.val().get_bit(7);
+        self.generator.in_reg.next = bit_cast::<7, 8>(self.field_reg.val());
+        self.generator.in_sub.next = self.field_sub.val();
+        self.generator.in_vs.next = self.field_vs.val();
+        self.generator.in_width_log2.next = self.field_width_log2.val();
+        self.generator.in_hs.next = self.field_hs.val();
+        self.generator.in_type.next = self.field_type.val();
+        self.generator.in_exec_log2.next = self.exec_log2.val();
+        self.generator.in_is_dst.next = self.k_is_dst.val();
+        self.generator.in_colmajor.next = false;
+        self.generator.in_tag.next = 0.into();
+        // S2: each channel's byte field; its register against channel 0's (the origin: the
+        // last channel has the largest address, but a middle one may straddle)
+        self.acc.next = 0.into();
+        self.spans.next = false;
+        for i in 0..8 {
+            self.col.next = self.generator.out_addr.val().get_bits::<5>(12 * i);
+            self.acc.next = (self.acc.val() >> 5) | (bit_cast::<40, 5>(self.col.val()) << self.k_top.val());
+            self.chan_reg.next = self.generator.out_addr.val().get_bits::<7>(12 * i + 5);
+            if self.generator.out_ch_valid.val().get_bit(i)
+                & ((self.chan_reg.val() != self.generator.out_addr.val().get_bits::<7>(5)) | self.generator.out_straddle.val().get_bit(i))
+            {
+                self.spans.next = true;
+            }
+        }
+        self.cols.next = self.acc.val();
+        self.esize.next = self.generator.out_esize_log2.val();
+        self.err.next = self.generator.out_err.val().any();
+        self.multi.next = self.spans.val();
+    }
+}
+
 #[derive(LogicBlock)]
 pub struct Regions {
     /// Rising-edge clock.
@@ -92,9 +200,9 @@ pub struct Regions {
     pub dst_cols: Signal<Out, Bits<40>>,
     /// S4: the destination's element size, log2 bytes.
     pub dst_esize: Signal<Out, Bits<2>>,
-    rag_src0: CoreRag,
-    rag_src1: CoreRag,
-    rag_dst: CoreRag,
+    src0: OperandRegion,
+    src1: OperandRegion,
+    dst: OperandRegion,
     use_s2: RDff<Bits<3>>,
     sext_s2: RDff<Bits<2>>,
     err_s3: RDff<Bit>,
@@ -104,29 +212,17 @@ pub struct Regions {
     dst_cols_s4: RDff<Bits<40>>,
     dst_esize_s4: RDff<Bits<2>>,
     exec_log2: Signal<Local, Bits<3>>,
-    type0: Signal<Local, Bits<3>>,
-    type1: Signal<Local, Bits<3>>,
     signed0: Signal<Local, Bit>,
     signed1: Signal<Local, Bit>,
-    c0: Signal<Local, Bits<40>>,
-    c1: Signal<Local, Bits<40>>,
-    c2: Signal<Local, Bits<40>>,
-    m0: Signal<Local, Bit>,
-    m1: Signal<Local, Bit>,
-    m2: Signal<Local, Bit>,
-    col: Signal<Local, Bits<5>>,
-    chan_reg: Signal<Local, Bits<7>>,
     k_at: [Constant<Bits<8>>; 17],
     k_type_b: Constant<Bits<3>>,
     k_type_w: Constant<Bits<3>>,
-    k_top: Constant<Bits<8>>,
     k_identity: Constant<Bits<40>>,
     k_word: Constant<Bits<2>>,
 }
 
 impl Default for Regions {
     fn default() -> Self {
-        let cfg = rag_config();
         // channel i at byte 4i: the whole register as eight 32-bit lanes
         let identity = (0..8u64).fold(0u64, |a, i| a | (4 * i) << (5 * i));
         Self {
@@ -147,9 +243,9 @@ impl Default for Regions {
             multi: Default::default(),
             dst_cols: Default::default(),
             dst_esize: Default::default(),
-            rag_src0: Rag::new(&cfg),
-            rag_src1: Rag::new(&cfg),
-            rag_dst: Rag::new(&cfg),
+            src0: OperandRegion::new(false),
+            src1: OperandRegion::new(false),
+            dst: OperandRegion::new(true),
             use_s2: Default::default(),
             sext_s2: Default::default(),
             err_s3: Default::default(),
@@ -159,22 +255,11 @@ impl Default for Regions {
             dst_cols_s4: Default::default(),
             dst_esize_s4: Default::default(),
             exec_log2: Default::default(),
-            type0: Default::default(),
-            type1: Default::default(),
             signed0: Default::default(),
             signed1: Default::default(),
-            c0: Default::default(),
-            c1: Default::default(),
-            c2: Default::default(),
-            m0: Default::default(),
-            m1: Default::default(),
-            m2: Default::default(),
-            col: Default::default(),
-            chan_reg: Default::default(),
             k_at: std::array::from_fn(|i| Constant::new((FIELDS[i].lsb as u64).into())),
             k_type_b: Constant::new(type_code::B.into()),
             k_type_w: Constant::new(type_code::W.into()),
-            k_top: Constant::new(35u64.into()),
             k_identity: Constant::new(identity.into()),
             k_word: Constant::new(2u64.into()),
         }
@@ -184,13 +269,13 @@ impl Default for Regions {
 impl Logic for Regions {
     #[hdl_gen]
     fn update(&mut self) {
-        self.rag_src0.clk.next = self.clk.val();
-        self.rag_src1.clk.next = self.clk.val();
-        self.rag_dst.clk.next = self.clk.val();
+        self.src0.clk.next = self.clk.val();
+        self.src1.clk.next = self.clk.val();
+        self.dst.clk.next = self.clk.val();
         clock!(self, clk, use_s2, sext_s2, err_s3, multi_s3, dst_cols_s3, dst_esize_s3, dst_cols_s4, dst_esize_s4);
-        self.rag_src0.rst.next = self.rst.val();
-        self.rag_src1.rst.next = self.rst.val();
-        self.rag_dst.rst.next = self.rst.val();
+        self.src0.rst.next = self.rst.val();
+        self.src1.rst.next = self.rst.val();
+        self.dst.rst.next = self.rst.val();
         self.use_s2.rst.next = self.rst.val();
         self.sext_s2.rst.next = self.rst.val();
         self.err_s3.rst.next = self.rst.val();
@@ -199,101 +284,44 @@ impl Logic for Regions {
         self.dst_esize_s3.rst.next = self.rst.val();
         self.dst_cols_s4.rst.next = self.rst.val();
         self.dst_esize_s4.rst.next = self.rst.val();
-        // S1: the requests (k_at order: EXEC, DST REG SUB HS TYPE, SRC0 REG SUB VS WIDTH HS
-        // TYPE, SRC1 REG SUB VS WIDTH HS TYPE); a pure function of the fields, every cycle
+        // S1: the fields (k_at order: EXEC, DST REG SUB HS TYPE, SRC0 REG SUB VS WIDTH HS TYPE,
+        // SRC1 REG SUB VS WIDTH HS TYPE)
         self.exec_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[0].val());
-        self.type0.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[10].val());
-        self.type1.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[16].val());
-        self.rag_src0.in_valid.next = true;
-        self.rag_src0.out_ready.next = true;
-        self.rag_src0.in_enc_err.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[5].val() >> 7).any();
-        self.rag_src0.in_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[5].val());
-        self.rag_src0.in_sub.next = bit_cast::<5, 128>(self.instr.val() >> self.k_at[6].val());
-        self.rag_src0.in_vs.next = bit_cast::<8, 128>(self.instr.val() >> self.k_at[7].val());
-        self.rag_src0.in_width_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[8].val());
-        self.rag_src0.in_hs.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[9].val());
-        self.rag_src0.in_type.next = self.type0.val();
-        self.rag_src0.in_exec_log2.next = self.exec_log2.val();
-        self.rag_src0.in_is_dst.next = false;
-        self.rag_src0.in_colmajor.next = false;
-        self.rag_src0.in_tag.next = 0.into();
-        self.rag_src1.in_valid.next = true;
-        self.rag_src1.out_ready.next = true;
-        self.rag_src1.in_enc_err.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[11].val() >> 7).any();
-        self.rag_src1.in_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[11].val());
-        self.rag_src1.in_sub.next = bit_cast::<5, 128>(self.instr.val() >> self.k_at[12].val());
-        self.rag_src1.in_vs.next = bit_cast::<8, 128>(self.instr.val() >> self.k_at[13].val());
-        self.rag_src1.in_width_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[14].val());
-        self.rag_src1.in_hs.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[15].val());
-        self.rag_src1.in_type.next = self.type1.val();
-        self.rag_src1.in_exec_log2.next = self.exec_log2.val();
-        self.rag_src1.in_is_dst.next = false;
-        self.rag_src1.in_colmajor.next = false;
-        self.rag_src1.in_tag.next = 0.into();
+        self.src0.exec_log2.next = self.exec_log2.val();
+        self.src0.field_reg.next = bit_cast::<8, 128>(self.instr.val() >> self.k_at[5].val());
+        self.src0.field_sub.next = bit_cast::<5, 128>(self.instr.val() >> self.k_at[6].val());
+        self.src0.field_vs.next = bit_cast::<8, 128>(self.instr.val() >> self.k_at[7].val());
+        self.src0.field_width_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[8].val());
+        self.src0.field_hs.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[9].val());
+        self.src0.field_type.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[10].val());
+        self.src1.exec_log2.next = self.exec_log2.val();
+        self.src1.field_reg.next = bit_cast::<8, 128>(self.instr.val() >> self.k_at[11].val());
+        self.src1.field_sub.next = bit_cast::<5, 128>(self.instr.val() >> self.k_at[12].val());
+        self.src1.field_vs.next = bit_cast::<8, 128>(self.instr.val() >> self.k_at[13].val());
+        self.src1.field_width_log2.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[14].val());
+        self.src1.field_hs.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[15].val());
+        self.src1.field_type.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[16].val());
         // a destination is one row: width = exec size, no vertical stride (docs/isa.md)
-        self.rag_dst.in_valid.next = true;
-        self.rag_dst.out_ready.next = true;
-        self.rag_dst.in_enc_err.next = bit_cast::<1, 128>(self.instr.val() >> self.k_at[1].val() >> 7).any();
-        self.rag_dst.in_reg.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[1].val());
-        self.rag_dst.in_sub.next = bit_cast::<5, 128>(self.instr.val() >> self.k_at[2].val());
-        self.rag_dst.in_vs.next = 0.into();
-        self.rag_dst.in_width_log2.next = self.exec_log2.val();
-        self.rag_dst.in_hs.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[3].val());
-        self.rag_dst.in_type.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[4].val());
-        self.rag_dst.in_exec_log2.next = self.exec_log2.val();
-        self.rag_dst.in_is_dst.next = true;
-        self.rag_dst.in_colmajor.next = false;
-        self.rag_dst.in_tag.next = 0.into();
+        self.dst.exec_log2.next = self.exec_log2.val();
+        self.dst.field_reg.next = bit_cast::<8, 128>(self.instr.val() >> self.k_at[1].val());
+        self.dst.field_sub.next = bit_cast::<5, 128>(self.instr.val() >> self.k_at[2].val());
+        self.dst.field_vs.next = 0.into();
+        self.dst.field_width_log2.next = self.exec_log2.val();
+        self.dst.field_hs.next = bit_cast::<7, 128>(self.instr.val() >> self.k_at[3].val());
+        self.dst.field_type.next = bit_cast::<3, 128>(self.instr.val() >> self.k_at[4].val());
+        // S1 → S2: which operands the op uses, the sources' signedness
         self.use_s2.d.next = bit_cast::<3, 1>(self.use_src0.val().into())
             | (bit_cast::<3, 1>(self.use_src1.val().into()) << 1)
             | (bit_cast::<3, 1>(self.use_dst.val().into()) << 2);
-        self.signed0.next = (self.type0.val() == self.k_type_b.val()) | (self.type0.val() == self.k_type_w.val());
-        self.signed1.next = (self.type1.val() == self.k_type_b.val()) | (self.type1.val() == self.k_type_w.val());
+        self.signed0.next = (self.src0.field_type.val() == self.k_type_b.val()) | (self.src0.field_type.val() == self.k_type_w.val());
+        self.signed1.next = (self.src1.field_type.val() == self.k_type_b.val()) | (self.src1.field_type.val() == self.k_type_w.val());
         self.sext_s2.d.next = bit_cast::<2, 1>(self.signed0.val().into()) | (bit_cast::<2, 1>(self.signed1.val().into()) << 1);
-        // S2: channel offsets (the byte field of each address), and whether every channel's
-        // element lies in the register of channel 0 (the origin; the last channel has the
-        // largest address, but a middle one may straddle)
-        self.c0.next = 0.into();
-        self.m0.next = false;
-        for i in 0..8 {
-            self.col.next = self.rag_src0.out_addr.val().get_bits::<5>(12 * i);
-            self.c0.next = (self.c0.val() >> 5) | (bit_cast::<40, 5>(self.col.val()) << self.k_top.val());
-            self.chan_reg.next = self.rag_src0.out_addr.val().get_bits::<7>(12 * i + 5);
-            if self.rag_src0.out_ch_valid.val().get_bit(i)
-                & ((self.chan_reg.val() != self.rag_src0.out_addr.val().get_bits::<7>(5)) | self.rag_src0.out_straddle.val().get_bit(i))
-            {
-                self.m0.next = true;
-            }
-        }
-        self.c1.next = 0.into();
-        self.m1.next = false;
-        for i in 0..8 {
-            self.col.next = self.rag_src1.out_addr.val().get_bits::<5>(12 * i);
-            self.c1.next = (self.c1.val() >> 5) | (bit_cast::<40, 5>(self.col.val()) << self.k_top.val());
-            self.chan_reg.next = self.rag_src1.out_addr.val().get_bits::<7>(12 * i + 5);
-            if self.rag_src1.out_ch_valid.val().get_bit(i)
-                & ((self.chan_reg.val() != self.rag_src1.out_addr.val().get_bits::<7>(5)) | self.rag_src1.out_straddle.val().get_bit(i))
-            {
-                self.m1.next = true;
-            }
-        }
-        self.c2.next = 0.into();
-        self.m2.next = false;
-        for i in 0..8 {
-            self.col.next = self.rag_dst.out_addr.val().get_bits::<5>(12 * i);
-            self.c2.next = (self.c2.val() >> 5) | (bit_cast::<40, 5>(self.col.val()) << self.k_top.val());
-            self.chan_reg.next = self.rag_dst.out_addr.val().get_bits::<7>(12 * i + 5);
-            if self.rag_dst.out_ch_valid.val().get_bit(i)
-                & ((self.chan_reg.val() != self.rag_dst.out_addr.val().get_bits::<7>(5)) | self.rag_dst.out_straddle.val().get_bit(i))
-            {
-                self.m2.next = true;
-            }
-        }
-        self.cols0.next = self.c0.val();
-        self.esize0.next = self.rag_src0.out_esize_log2.val();
+        // S2: the gathers' selects (the identity for the host while idle)
+        self.cols0.next = self.src0.cols.val();
+        self.esize0.next = self.src0.esize.val();
         self.sext0.next = self.sext_s2.q.val().get_bit(0);
-        self.cols1.next = self.c1.val();
-        self.esize1.next = self.rag_src1.out_esize_log2.val();
+        self.cols1.next = self.src1.cols.val();
+        self.esize1.next = self.src1.esize.val();
         self.sext1.next = self.sext_s2.q.val().get_bit(1);
         if self.host.val() {
             self.cols0.next = self.k_identity.val();
@@ -301,17 +329,17 @@ impl Logic for Regions {
             self.sext0.next = false;
         }
         // S2 → S3: the verdicts of the operands the op uses
-        self.err_s3.d.next = (self.use_s2.q.val().get_bit(0) & self.rag_src0.out_err.val().any())
-            | (self.use_s2.q.val().get_bit(1) & self.rag_src1.out_err.val().any())
-            | (self.use_s2.q.val().get_bit(2) & self.rag_dst.out_err.val().any());
-        self.multi_s3.d.next = (self.use_s2.q.val().get_bit(0) & self.m0.val())
-            | (self.use_s2.q.val().get_bit(1) & self.m1.val())
-            | (self.use_s2.q.val().get_bit(2) & self.m2.val());
+        self.err_s3.d.next = (self.use_s2.q.val().get_bit(0) & self.src0.err.val())
+            | (self.use_s2.q.val().get_bit(1) & self.src1.err.val())
+            | (self.use_s2.q.val().get_bit(2) & self.dst.err.val());
+        self.multi_s3.d.next = (self.use_s2.q.val().get_bit(0) & self.src0.multi.val())
+            | (self.use_s2.q.val().get_bit(1) & self.src1.multi.val())
+            | (self.use_s2.q.val().get_bit(2) & self.dst.multi.val());
         self.err.next = self.err_s3.q.val();
         self.multi.next = self.multi_s3.q.val();
         // S2 → S3 → S4: the destination's scatter selects
-        self.dst_cols_s3.d.next = self.c2.val();
-        self.dst_esize_s3.d.next = self.rag_dst.out_esize_log2.val();
+        self.dst_cols_s3.d.next = self.dst.cols.val();
+        self.dst_esize_s3.d.next = self.dst.esize.val();
         self.dst_cols_s4.d.next = self.dst_cols_s3.q.val();
         self.dst_esize_s4.d.next = self.dst_esize_s3.q.val();
         self.dst_cols.next = self.dst_cols_s4.q.val();
