@@ -72,7 +72,7 @@ pub struct Lane {
     s5: Delay<Bit>,
     p5h: Delay<Bits<64>>,
     /// `ShiftPre` of exb4 and fmt4, delayed with the stage-5 signals
-    pre: ShiftPre,
+    shift_pre: ShiftPre,
     pre5: Delay<Bits<27>>,
     /// pp = N*m: a register with cut E, else a wire
     pp5: StageReg<Bits<64>>,
@@ -128,7 +128,7 @@ impl Lane {
             s5: Delay::new(1 + d + e + i),
             p5h: Delay::new(1 + d + i),
             pp5: StageReg::new(cuts.sum_reg),
-            pre: Default::default(),
+            shift_pre: Default::default(),
             pre5: Delay::new(1 + d + e + i),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
@@ -251,9 +251,9 @@ impl Logic for Lane {
         self.pp5.rst.next = self.rst.val();
         self.pp5.en.next = true;
         self.round.pp.next = self.pp5.q.val();
-        self.pre.exb.next = bit_cast::<12, 10>(self.exb4.q.val());
-        self.pre.fmt.next = self.fmt4.q.val();
-        self.pre5.d.next = self.pre.pre.val();
+        self.shift_pre.exb.next = bit_cast::<12, 10>(self.exb4.q.val());
+        self.shift_pre.fmt.next = self.fmt4.q.val();
+        self.pre5.d.next = self.shift_pre.word.val();
         self.en5.d.next = self.en4.q.val();
         self.byp5.d.next = self.byp4.q.val();
         self.bv5.d.next = self.bv4.q.val();
@@ -262,7 +262,7 @@ impl Logic for Lane {
         self.s5.d.next = self.s4.q.val();
 
         // ================= stage 6: normalise, round, pack =================
-        self.round.pre.next = self.pre5.q.val();
+        self.round.shw.next = self.pre5.q.val();
         self.round.fmt.next = self.fmt5.q.val();
         self.round.ftz.next = self.ftz5.q.val();
         self.round.s.next = self.s5.q.val();
@@ -288,7 +288,7 @@ pub struct LaneUnfused {
     pub dout: Signal<Out, Bits<32>>,
     front: Front,
     accum: Accumulate,
-    pre: ShiftPre,
+    shift_pre: ShiftPre,
     round: RoundPack,
     out4: RDff<Bits<32>>,
 }
@@ -306,7 +306,7 @@ impl LaneUnfused {
             dout: Default::default(),
             front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, 0, cuts.mul_pp),
             accum: Default::default(),
-            pre: Default::default(),
+            shift_pre: Default::default(),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             out4: Default::default(),
         }
@@ -340,9 +340,9 @@ impl Logic for LaneUnfused {
         self.accum.neg.next = self.front.s3_x.val().get_bit(31);
         // m = 1 = 2^23 * 2^-23: N*m is a shift
         self.round.pp.next = bit_cast::<64, 34>(self.accum.n.val()) << 23;
-        self.pre.exb.next = bit_cast::<12, 10>(self.accum.exb.val());
-        self.pre.fmt.next = self.front.s3_fmt.val();
-        self.round.pre.next = self.pre.pre.val();
+        self.shift_pre.exb.next = bit_cast::<12, 10>(self.accum.exb.val());
+        self.shift_pre.fmt.next = self.front.s3_fmt.val();
+        self.round.shw.next = self.shift_pre.word.val();
         self.round.fmt.next = self.front.s3_fmt.val();
         self.round.ftz.next = self.front.s3_ftz.val();
         self.round.s.next = self.accum.s.val();

@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 /// What the normalising shift amount needs from the exponent and the format, a stage ahead of
 /// `RoundPack` (combinational; the fused lane registers `pre` with the stage before the round
 /// stage, so its subtracts are off the round stage's path; the ECP5's seed-1 worst path at
-/// lat 16 was fmt → the shift amount → `round.jf_sh1`). Packed as `pre` = {ek, tc, b1}
+/// lat 16 was fmt → the shift amount → `round.jf_sh1`). Packed as `word` = {ek, tc, b1}
 /// (12 + 3 + 12 bits), with kx = 1025 − (1280 + emin − (p−1)) + 256 − … per format (106 fp32,
 /// 231 fp16, 122 bf16, the constants the round stage used):
 /// - b1 = kx − exb: the shift amount minus one when the exponent limits it (gradual underflow);
@@ -22,7 +22,7 @@ use rust_hdl::prelude::*;
 pub struct ShiftPre {
     pub exb: Signal<In, Bits<12>>,
     pub fmt: Signal<In, Bits<2>>,
-    pub pre: Signal<Out, Bits<27>>,
+    pub word: Signal<Out, Bits<27>>,
     kx: Signal<Local, Bits<12>>,
     kb: Signal<Local, Bits<12>>,
     kx1: Signal<Local, Bits<12>>,
@@ -39,7 +39,7 @@ impl Default for ShiftPre {
         Self {
             exb: Default::default(),
             fmt: Default::default(),
-            pre: Default::default(),
+            word: Default::default(),
             kx: Default::default(),
             kb: Default::default(),
             kx1: Default::default(),
@@ -82,7 +82,7 @@ impl Logic for ShiftPre {
         if self.t.val().get_bit(11) {
             self.tc.next = 0.into();
         }
-        self.pre.next = bit_cast::<27, 12>(self.b1.val()) | (bit_cast::<27, 3>(self.tc.val()) << 12) | (bit_cast::<27, 12>(self.ek.val()) << 15);
+        self.word.next = bit_cast::<27, 12>(self.b1.val()) | (bit_cast::<27, 3>(self.tc.val()) << 12) | (bit_cast::<27, 12>(self.ek.val()) << 15);
     }
 }
 
@@ -99,8 +99,8 @@ pub struct RoundPack {
     /// synchronous reset of the cut registers
     pub rst: Signal<In, Bit>,
     pub pp: Signal<In, Bits<64>>,
-    /// `ShiftPre`'s output for the value's biased exponent exb and `fmt`
-    pub pre: Signal<In, Bits<27>>,
+    /// `ShiftPre`'s `word` for the value's biased exponent exb and `fmt`
+    pub shw: Signal<In, Bits<27>>,
     pub fmt: Signal<In, Bits<2>>,
     pub ftz: Signal<In, Bit>,
     pub s: Signal<In, Bit>,
@@ -158,7 +158,7 @@ impl RoundPack {
             clk: Default::default(),
             rst: Default::default(),
             pp: Default::default(),
-            pre: Default::default(),
+            shw: Default::default(),
             fmt: Default::default(),
             ftz: Default::default(),
             s: Default::default(),
@@ -238,10 +238,10 @@ impl Logic for RoundPack {
         if self.fmt.val() == self.k_fmt_bf16.val() {
             self.base.next = 44.into();
         }
-        self.tc.next = self.pre.val().get_bits::<3>(12);
+        self.tc.next = self.shw.val().get_bits::<3>(12);
         self.sh1.next = self.base.val() + bit_cast::<12, 3>(self.mo.val());
         if self.tc.val() > self.mo.val() {
-            self.sh1.next = self.pre.val().get_bits::<12>(0);
+            self.sh1.next = self.shw.val().get_bits::<12>(0);
         }
         // ================= cut F =================
         self.jf_pp.clock.next = self.clk.val();
@@ -273,7 +273,7 @@ impl Logic for RoundPack {
         self.jf_bv.en.next = true;
         self.jf_pp.d.next = self.pp.val();
         self.jf_sh1.d.next = self.sh1.val();
-        self.jf_ek.d.next = self.pre.val().get_bits::<12>(15);
+        self.jf_ek.d.next = self.shw.val().get_bits::<12>(15);
         self.jf_fmt.d.next = self.fmt.val();
         self.jf_ftz.d.next = self.ftz.val();
         self.jf_s.d.next = self.s.val();
@@ -396,7 +396,7 @@ mod tests {
                 pre.exb.next = exb.into();
                 pre.fmt.next = (f as u64).into();
                 assert!(simulate(&mut pre, 100));
-                let w = pre.pre.val().index() as u64;
+                let w = pre.word.val().index() as u64;
                 let (b1, tc, ek) = (w & 0xFFF, w >> 12 & 7, w >> 15 & 0xFFF);
                 for msb in 52..58u64 {
                     let m = |v: u64| v & 0xFFF;
