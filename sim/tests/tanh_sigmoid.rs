@@ -472,3 +472,55 @@ fn every_variant_directed_and_random_20k_cycles() {
         }
     }
 }
+
+/// The half-only datapath (config `formats = "half"`, issue 15; golden model `lane_half`, tables
+/// `hdl::tanh_sigmoid::tables_half`; the RTL is not built yet): every fp16 and bf16 input x 3 ops
+/// x ftz meets §0.1's bounds (the same `check_bounds` as the all-formats unit), the special values
+/// are the all-formats lane's, and fp32 / reserved-format requests give the reserved-format result
+/// (§6.4). Prints the maxima (docs/tanh_sigmoid.md, "formats = half").
+#[test]
+fn half_datapath_golden_every_fp16_and_bf16_input_meets_the_bounds() {
+    for params in [Params::default(), Params { fused: false, canon_nan: true }] {
+        for fmt in [FMT_FP32, FMT_RESERVED] {
+            for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, OP_RESERVED] {
+                for raw in [0, 0x3F80_0000, 0x7FC0_0000, 0x3C00] {
+                    assert_eq!(lane_half(params, op, fmt, false, raw), RESERVED_NAN);
+                }
+            }
+        }
+    }
+    let p = Params::default();
+    for fmt in [FMT_FP16, FMT_BF16] {
+        for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH] {
+            let (mut worst_u, mut worst_abs) = (0.0f64, 0.0f64);
+            for ftz in [false, true] {
+                for raw in 0..=0xFFFFu32 {
+                    let out = lane_half(p, op, fmt, ftz, raw);
+                    let full = lane(op, fmt, ftz, raw);
+                    let x = f32::from_bits(widen(raw, fmt, ftz)) as f64;
+                    // not interpolated (NaN, zero, tiny, saturated: sigmoid |x| >= 32, tanh |x| >= 16
+                    // or < 2^-12): the all-formats lane's result
+                    let interpolated = x.is_finite()
+                        && x != 0.0
+                        && if op == OP_SIGMOID { x.abs() < 32.0 } else { x.abs() < 16.0 && x.abs() >= 2f64.powi(-12) };
+                    if !interpolated {
+                        assert_eq!(out, full, "op {op} fmt {fmt} ftz {ftz} raw {raw:#x}");
+                    }
+                    if !ftz {
+                        check_bounds(op, fmt, raw, out);
+                        if op != OP_TANH_PRE && !x.is_nan() {
+                            let f = reference(op, x);
+                            let err = (to_f64(out, fmt) - f).abs();
+                            if fmt == FMT_FP16 && f.abs() < 2f64.powi(-14) {
+                                worst_abs = worst_abs.max(err);
+                            } else if fmt == FMT_FP16 || op == OP_TANH || x > -16.0 {
+                                worst_u = worst_u.max(err / ulp(f, fmt));
+                            }
+                        }
+                    }
+                }
+            }
+            println!("half datapath: fmt {fmt} op {op}: max {worst_u:.4} ulp, max abs below fp16 normal {:.3} x 2^-24", worst_abs / 2f64.powi(-24));
+        }
+    }
+}

@@ -11,6 +11,7 @@ pub mod lane;
 pub mod rtl;
 pub mod round_pack;
 pub mod tables;
+pub mod tables_half;
 
 use crate::check::{check_one_of, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
