@@ -334,12 +334,13 @@ fn invariants_symmetry_and_ranges() {
 /// (A-D, E the register on the sum of the N*m product parts, F the register on the shift amount,
 /// G the register inside the stage-1 decode), LAT + 8 (A-G, H the register inside the stage-4
 /// accumulate), LAT + 9 (A-H, I the N*m multiplier's piece products registered before their sum,
-/// `prims::MulDspPp`), LAT + 10 (A-I, J the coefficient multipliers' piece products registered
-/// the same way), and FUSED = 0 / CANON_NAN = 1 at LAT + 6 (A, B, C, F, G, which is all of its cuts,
+/// `prims::MulDspPp`), LAT + 11 (A-J, J the coefficient multipliers' piece products registered
+/// the same way, K the register between the shift and the subtract of the sigmoid reflection;
+/// LAT + 10, A-J, is in `every_variant_directed_and_random_20k_cycles`), and FUSED = 0 / CANON_NAN = 1 at LAT + 6 (A, B, C, F, G, which is all of its cuts,
 /// and one output register behind them). Each is checked against the same transaction-level golden
 /// model behind a `FixedLatency` of its `lat`, every port every cycle.
 const DEEPER: [&str; 7] =
-    ["lanes1_lat7", "lanes1_lat10", "lanes1_lat13", "lanes1_lat14", "lanes1_lat15", "lanes1_lat16", "lanes1_unfused_canon_lat10"];
+    ["lanes1_lat7", "lanes1_lat10", "lanes1_lat13", "lanes1_lat14", "lanes1_lat15", "lanes1_lat17", "lanes1_unfused_canon_lat10"];
 
 /// The ops a variant implements (op TANH is reserved without the fused tail; the reserved op is
 /// covered by the random-control and directed tests).
@@ -386,7 +387,7 @@ fn deeper_pipelines_fp32_directed_and_random_1e6_per_op() {
 
 #[test]
 fn deeper_pipelines_match_the_golden_model_through_the_latency_wrapper() {
-    for (variant, lat) in DEEPER.into_iter().zip([7, 10, 13, 14, 15, 16, 10]) {
+    for (variant, lat) in DEEPER.into_iter().zip([7, 10, 13, 14, 15, 17, 10]) {
         let mut b = Bench::new(variant);
         assert_eq!(b.gold.lat(), lat);
         let mut rng = rand::rngs::StdRng::seed_from_u64(9);
@@ -411,7 +412,7 @@ fn deeper_pipelines_match_the_golden_model_through_the_latency_wrapper() {
 
 #[test]
 fn deeper_pipeline_result_leaves_exactly_lat_cycles_after_its_input() {
-    for (variant, lat) in DEEPER.into_iter().zip([7u32, 10, 13, 14, 15, 16, 10]) {
+    for (variant, lat) in DEEPER.into_iter().zip([7u32, 10, 13, 14, 15, 17, 10]) {
         let mut b = Bench::new(variant);
         let (o_valid, o_tag, o_data) = (b.p.out_valid, b.p.out_tag, b.p.out_data);
         let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 0x5A, data: vec![0], ..Default::default() };
@@ -429,11 +430,11 @@ fn deeper_pipeline_result_leaves_exactly_lat_cycles_after_its_input() {
 fn lat_below_the_spec_or_too_far_above_is_rejected_naming_the_key() {
     use hdl::BlockGen;
     use hdl::tanh_sigmoid::{Block, Config};
-    for (fused, lat) in [(1, 5), (0, 3), (1, 17), (0, 15)] {
+    for (fused, lat) in [(1, 5), (0, 3), (1, 18), (0, 16)] {
         let e = Block::validate(&Config { fused, lat, ..Config::default() }).unwrap_err();
         assert_eq!(e.key, "tanh_sigmoid.lat", "{e}");
     }
-    for (fused, lat) in [(1, 0), (1, 6), (1, 16), (0, 4), (0, 14)] {
+    for (fused, lat) in [(1, 0), (1, 6), (1, 16), (1, 17), (0, 4), (0, 15)] {
         Block::validate(&Config { fused, lat, ..Config::default() }).unwrap();
     }
 }
@@ -468,6 +469,58 @@ fn every_variant_directed_and_random_20k_cycles() {
                 b.dut.reset(1);
                 b.gold.reset();
             }
+        }
+    }
+}
+
+/// The half-only datapath (config `formats = "half"`, issue 15; golden model `lane_half`, tables
+/// `hdl::tanh_sigmoid::tables_half`; the RTL is not built yet): every fp16 and bf16 input x 3 ops
+/// x ftz meets §0.1's bounds (the same `check_bounds` as the all-formats unit), the special values
+/// are the all-formats lane's, and fp32 / reserved-format requests give the reserved-format result
+/// (§6.4). Prints the maxima (docs/tanh_sigmoid.md, "formats = half").
+#[test]
+fn half_datapath_golden_every_fp16_and_bf16_input_meets_the_bounds() {
+    for params in [Params::default(), Params { fused: false, canon_nan: true }] {
+        for fmt in [FMT_FP32, FMT_RESERVED] {
+            for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, OP_RESERVED] {
+                for raw in [0, 0x3F80_0000, 0x7FC0_0000, 0x3C00] {
+                    assert_eq!(lane_half(params, op, fmt, false, raw), RESERVED_NAN);
+                }
+            }
+        }
+    }
+    let p = Params::default();
+    for fmt in [FMT_FP16, FMT_BF16] {
+        for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH] {
+            let (mut worst_u, mut worst_abs) = (0.0f64, 0.0f64);
+            for ftz in [false, true] {
+                for raw in 0..=0xFFFFu32 {
+                    let out = lane_half(p, op, fmt, ftz, raw);
+                    let full = lane(op, fmt, ftz, raw);
+                    let x = f32::from_bits(widen(raw, fmt, ftz)) as f64;
+                    // not interpolated (NaN, zero, tiny, saturated: sigmoid |x| >= 32, tanh |x| >= 16
+                    // or < 2^-12): the all-formats lane's result
+                    let interpolated = x.is_finite()
+                        && x != 0.0
+                        && if op == OP_SIGMOID { x.abs() < 32.0 } else { x.abs() < 16.0 && x.abs() >= 2f64.powi(-12) };
+                    if !interpolated {
+                        assert_eq!(out, full, "op {op} fmt {fmt} ftz {ftz} raw {raw:#x}");
+                    }
+                    if !ftz {
+                        check_bounds(op, fmt, raw, out);
+                        if op != OP_TANH_PRE && !x.is_nan() {
+                            let f = reference(op, x);
+                            let err = (to_f64(out, fmt) - f).abs();
+                            if fmt == FMT_FP16 && f.abs() < 2f64.powi(-14) {
+                                worst_abs = worst_abs.max(err);
+                            } else if fmt == FMT_FP16 || op == OP_TANH || x > -16.0 {
+                                worst_u = worst_u.max(err / ulp(f, fmt));
+                            }
+                        }
+                    }
+                }
+            }
+            println!("half datapath: fmt {fmt} op {op}: max {worst_u:.4} ulp, max abs below fp16 normal {:.3} x 2^-24", worst_abs / 2f64.powi(-24));
         }
     }
 }

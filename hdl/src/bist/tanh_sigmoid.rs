@@ -130,9 +130,9 @@ pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
     emit_module(BistTanh::new(cfg, p), TOP, "tanh_sigmoid", super::bist_params(p, SW, RW))
 }
 
-/// The small config: one lane, every datapath cut (`lat` 14 = LAT + 8), spec defaults otherwise.
+/// The small config: one lane, every datapath cut (`lat` 17 = LAT + 11, configs/tanh_sigmoid-small.toml), spec defaults otherwise.
 pub fn small_config() -> Config {
-    Config { lanes: 1, lat: 16, ..Config::default() }
+    Config { lanes: 1, lat: 17, ..Config::default() }
 }
 
 pub fn cosim_params() -> BistParams {

@@ -1,7 +1,8 @@
 //! `Accumulate`: the combinational sum of the coefficient products, the tanh clamp and the
-//! sigmoid reflection (stage 4 of a lane); `AccumulateCut`: the same over two cycles (cut H).
+//! sigmoid reflection (stage 4 of a lane); `AccumulateCut`: the same over two cycles (cut H), or
+//! three (cut K).
 
-use crate::prims::RDff;
+use crate::prims::{RDff, StageReg};
 use rust_hdl::prelude::*;
 
 /// Accumulator and range handling (combinational): S = c0 + floor(c1*D/2^19) + floor(c2*SQ/2^12);
@@ -95,7 +96,16 @@ impl Logic for Accumulate {
 /// subtract behind the shift) and `n`/`exb`/`s` exactly as in `Accumulate`; `isig` and `neg`
 /// arrive already one cycle later (the `Front`'s side signals with cut H). `Accumulate` keeps its
 /// one-cycle form so that every lat below LAT + 8 emits the Verilog it had before cut H.
-#[derive(LogicBlock, Default)]
+///
+/// With `refl_cut` (cut K of `lat`, LAT + 11) the second half is itself two cycles: the shift
+/// floor(S / 2^k) (a barrel shifter, no carry chain) into a register beside S mod 2^34, the tanh
+/// clamp test and k; then the reflection's 34-bit subtract 2^32 − floor(S / 2^k) and the n/exb/s
+/// select from those registers. After cut H the shift and the subtract in series were the worst
+/// path on the UP5K (both seeds) and on the ECP5 (seed 2). Only the low 34 bits of the
+/// reflection are kept, so only the low 34 bits of the shifted sum are registered; `isig` and
+/// `neg` then arrive one more cycle later (the `Front`'s side delay is one longer). Without
+/// `refl_cut` the registers are wires (`StageReg`): the same function and timing as before.
+#[derive(LogicBlock)]
 pub struct AccumulateCut {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
@@ -127,9 +137,63 @@ pub struct AccumulateCut {
     carry2: Signal<Local, Bits<36>>,
     save3: Signal<Local, Bits<36>>,
     carry3: Signal<Local, Bits<36>>,
-    refl: Signal<Local, Bits<36>>,
+    shr: Signal<Local, Bits<36>>,
+    refl: Signal<Local, Bits<34>>,
     sum_h: RDff<Bits<36>>,
     k_h: RDff<Bits<6>>,
+    // ---- cut K (registers with `refl_cut`, wires without): the shift -> the subtract and select
+    jk_shr: StageReg<Bits<34>>,
+    jk_sum: StageReg<Bits<34>>,
+    jk_over: StageReg<Bit>,
+    jk_k: StageReg<Bits<6>>,
+}
+
+impl AccumulateCut {
+    /// With `refl_cut` (cut K) a register between the shift by k and the reflection's subtract.
+    pub fn new(refl_cut: bool) -> Self {
+        Self {
+            clk: Default::default(),
+            rst: Default::default(),
+            c0: Default::default(),
+            p1: Default::default(),
+            p2: Default::default(),
+            c1neg: Default::default(),
+            c2neg: Default::default(),
+            d: Default::default(),
+            sq: Default::default(),
+            k: Default::default(),
+            isig: Default::default(),
+            neg: Default::default(),
+            n: Default::default(),
+            exb: Default::default(),
+            s: Default::default(),
+            term_c0: Default::default(),
+            term_p1: Default::default(),
+            term_p2: Default::default(),
+            term_m1: Default::default(),
+            term_m2: Default::default(),
+            save1: Default::default(),
+            carry1: Default::default(),
+            save2: Default::default(),
+            carry2: Default::default(),
+            save3: Default::default(),
+            carry3: Default::default(),
+            shr: Default::default(),
+            refl: Default::default(),
+            sum_h: Default::default(),
+            k_h: Default::default(),
+            jk_shr: StageReg::new(refl_cut),
+            jk_sum: StageReg::new(refl_cut),
+            jk_over: StageReg::new(refl_cut),
+            jk_k: StageReg::new(refl_cut),
+        }
+    }
+}
+
+impl Default for AccumulateCut {
+    fn default() -> Self {
+        Self::new(false)
+    }
 }
 
 impl Logic for AccumulateCut {
@@ -169,19 +233,41 @@ impl Logic for AccumulateCut {
             << 1;
         self.sum_h.d.next = self.save3.val() + self.carry3.val();
         self.k_h.d.next = self.k.val();
-        // ---- second half: as in `Accumulate`, from the registered sum
-        self.refl.next = 0x1_0000_0000_u64 - (self.sum_h.q.val() >> self.k_h.q.val());
-        self.n.next = self.sum_h.q.val().get_bits::<34>(0);
+        // ---- second half: as in `Accumulate`, from the registered sum; with cut K a register
+        // between the shift and the subtract (the tanh clamp's test and k beside it)
+        self.jk_shr.clock.next = self.clk.val();
+        self.jk_sum.clock.next = self.clk.val();
+        self.jk_over.clock.next = self.clk.val();
+        self.jk_k.clock.next = self.clk.val();
+        self.jk_shr.rst.next = self.rst.val();
+        self.jk_sum.rst.next = self.rst.val();
+        self.jk_over.rst.next = self.rst.val();
+        self.jk_k.rst.next = self.rst.val();
+        self.jk_shr.en.next = true;
+        self.jk_sum.en.next = true;
+        self.jk_over.en.next = true;
+        self.jk_k.en.next = true;
+        self.shr.next = self.sum_h.q.val() >> self.k_h.q.val();
+        self.jk_shr.d.next = self.shr.val().get_bits::<34>(0);
+        self.jk_sum.d.next = self.sum_h.q.val().get_bits::<34>(0);
+        self.jk_over.d.next = false;
+        if self.sum_h.q.val().get_bits::<4>(32) != 0 {
+            self.jk_over.d.next = true;
+        }
+        self.jk_k.d.next = self.k_h.q.val();
+        // 2^32 − floor(S / 2^k) modulo 2^34: only the low 34 bits of the shifted sum matter
+        self.refl.next = 0x1_0000_0000_u64 - self.jk_shr.q.val();
+        self.n.next = self.jk_sum.q.val();
         self.exb.next = 201.into();
         self.s.next = self.neg.val();
         if self.isig.val() {
             self.s.next = false;
             if self.neg.val() {
-                self.exb.next = 201 - bit_cast::<10, 6>(self.k_h.q.val());
+                self.exb.next = 201 - bit_cast::<10, 6>(self.jk_k.q.val());
             } else {
-                self.n.next = self.refl.val().get_bits::<34>(0);
+                self.n.next = self.refl.val();
             }
-        } else if self.sum_h.q.val().get_bits::<4>(32) != 0 {
+        } else if self.jk_over.q.val() {
             // tanh: G <= 1
             self.n.next = 0x1_0000_0000_u64.into();
         }
@@ -192,15 +278,17 @@ impl Logic for AccumulateCut {
 mod tests {
     use super::*;
 
-    /// The two-cycle form gives `Accumulate`'s n, exb and s for products of any coefficient bit
-    /// patterns (u28·u23, u24·u16, the signs their top bits), any c0, k and sign: random inputs
-    /// and the all-zero / all-one extremes of every operand.
+    /// The two-cycle form (and the three-cycle form of cut K) gives `Accumulate`'s n, exb and s
+    /// for products of any coefficient bit patterns (u28·u23, u24·u16, the signs their top bits),
+    /// any c0, k and sign: random inputs and the all-zero / all-one extremes of every operand.
     #[test]
     fn accumulate_cut_equals_accumulate() {
         let mut one = Accumulate::default();
         let mut two = AccumulateCut::default();
+        let mut three = AccumulateCut::new(true);
         one.connect_all();
         two.connect_all();
+        three.connect_all();
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
             state ^= state << 13;
@@ -251,6 +339,25 @@ mod tests {
             let want = (one.n.val(), one.exb.val(), one.s.val());
             let got = (two.n.val(), two.exb.val(), two.s.val());
             assert_eq!(got, want, "c0 {c0:#x} c1 {c1:#x} d {d:#x} c2 {c2:#x} sq {sq:#x} k {k} isig {isig} neg {neg}");
+            // cut K: two edges, then the side signals
+            three.c0.next = c0.into();
+            three.p1.next = p1.into();
+            three.p2.next = p2.into();
+            three.c1neg.next = c1neg;
+            three.c2neg.next = c2neg;
+            three.d.next = d.into();
+            three.sq.next = sq.into();
+            three.k.next = k.into();
+            three.rst.next = false;
+            for edge in [false, true, false, true] {
+                three.clk.next = Clock { clk: edge };
+                assert!(simulate(&mut three, 100));
+            }
+            three.isig.next = isig;
+            three.neg.next = neg;
+            assert!(simulate(&mut three, 100));
+            let got = (three.n.val(), three.exb.val(), three.s.val());
+            assert_eq!(got, want, "cut K: c0 {c0:#x} c1 {c1:#x} d {d:#x} c2 {c2:#x} sq {sq:#x} k {k} isig {isig} neg {neg}");
         }
     }
 }

@@ -50,9 +50,10 @@ fn bits_from_u128<const N: usize>(w: u128) -> Bits<N> {
 /// the multipliers as `MulDspPp` (their 16x16 piece products registered before their sum,
 /// latency 3) instead of `MulDsp`. Each adds one cycle; the signals
 /// that only travel along are `Delay` lines or `StageReg`s of the matching length. With cut H
-/// (`side_late`, the fused lane's register inside the stage-4 accumulate) the side signals
+/// (`side_late` = 1, the fused lane's register inside the stage-4 accumulate) the side signals
 /// (`s3_en` … `s3_x`) leave one cycle after the stage-3 registers (`s3_c0` … `s3_p2`): the
-/// accumulate's second half and the stage-4 registers read them then.
+/// accumulate's second half and the stage-4 registers read them then; with cut K as well
+/// (`side_late` = 2, the register before the sigmoid reflection's subtract) two cycles after.
 #[derive(LogicBlock)]
 pub struct Front {
     pub clk: Signal<In, Clock>,
@@ -141,10 +142,10 @@ pub struct Front {
 
 impl Front {
     /// `rom_reg`: cut B; `mul_dsp`: cut C; `decode_reg`: cut G; `mul_pp`: cut J (needs C);
-    /// `side_late`: cut H (see the struct).
-    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool, decode_reg: bool, side_late: bool, mul_pp: bool) -> Self {
+    /// `side_late`: the cycles of cuts H and K (see the struct).
+    pub fn new(fused: bool, canon_nan: bool, rom_reg: bool, mul_dsp: bool, decode_reg: bool, side_late: usize, mul_pp: bool) -> Self {
         assert!(mul_dsp || !mul_pp, "cut J comes after cut C");
-        let (b, c, h, j) = (rom_reg as usize, mul_dsp as usize, side_late as usize, mul_pp as usize);
+        let (b, c, h, j) = (rom_reg as usize, mul_dsp as usize, side_late, mul_pp as usize);
         // J replaces C's MulDsp pair
         let c_only = c - j;
         Self {

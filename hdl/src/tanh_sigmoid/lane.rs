@@ -4,7 +4,7 @@
 use super::accumulate::{Accumulate, AccumulateCut};
 use super::enc::op;
 use super::front::Front;
-use super::round_pack::RoundPack;
+use super::round_pack::{RoundPack, ShiftPre};
 use super::rtl::Cuts;
 use crate::prims::{Delay, Mul, MulDsp, MulDspPp, Piece, RDff, StageReg};
 use rust_hdl::prelude::*;
@@ -28,7 +28,9 @@ pub fn m3_pieces() -> Vec<Piece> {
 /// `Accumulate` by the two-cycle `AccumulateCut`; the `Front` then delivers the side signals one
 /// cycle later, so the stage-4 code reads them unchanged. Cut I (`Cuts::mul3_pp`) makes the N*m
 /// multiplier a `MulDspPp` (its 16x16 piece products registered before their sum: one cycle more
-/// in stage 5), so the DSP and the fabric sum of its partial products are separate paths.
+/// in stage 5), so the DSP and the fabric sum of its partial products are separate paths. Cut K
+/// (`Cuts::refl_reg`) adds a third cycle to `AccumulateCut` (the shift by k | the sigmoid
+/// reflection's subtract); the side signals come one more cycle later.
 #[derive(LogicBlock)]
 pub struct Lane {
     pub clk: Signal<In, Clock>,
@@ -69,7 +71,9 @@ pub struct Lane {
     ftz5: Delay<Bit>,
     s5: Delay<Bit>,
     p5h: Delay<Bits<64>>,
-    exb5: Delay<Bits<12>>,
+    /// `ShiftPre` of exb4 and fmt4, delayed with the stage-5 signals
+    shift_pre: ShiftPre,
+    pre5: Delay<Bits<27>>,
     /// pp = N*m: a register with cut E, else a wire
     pp5: StageReg<Bits<64>>,
     // ---- stage 6
@@ -86,6 +90,7 @@ impl Lane {
         let d = cuts.mul3_dsp as usize;
         let e = cuts.sum_reg as usize;
         let h = cuts.accum_reg as usize;
+        assert!(h == 1 || !cuts.refl_reg, "cut K is inside cut H's AccumulateCut");
         // I replaces D's MulDsp (I comes after D in the cut order)
         let i = cuts.mul3_pp as usize;
         let d_only = d - i;
@@ -98,9 +103,9 @@ impl Lane {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, cuts.accum_reg, cuts.mul_pp),
+            front: Front::new(true, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, h + cuts.refl_reg as usize, cuts.mul_pp),
             accum: Default::default(),
-            accum_h: (0..h).map(|_| AccumulateCut::default()).collect(),
+            accum_h: (0..h).map(|_| AccumulateCut::new(cuts.refl_reg)).collect(),
             m3: (0..1 - d).map(|_| Mul::truncated(m3_pieces())).collect(),
             m3_dsp: (0..d_only).map(|_| MulDsp::truncated(m3_pieces())).collect(),
             m3_pp: (0..i).map(|_| MulDspPp::truncated(m3_pieces())).collect(),
@@ -123,7 +128,8 @@ impl Lane {
             s5: Delay::new(1 + d + e + i),
             p5h: Delay::new(1 + d + i),
             pp5: StageReg::new(cuts.sum_reg),
-            exb5: Delay::new(1 + d + e + i),
+            shift_pre: Default::default(),
+            pre5: Delay::new(1 + d + e + i),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
             _n_m3: 1 - d,
@@ -137,7 +143,7 @@ impl Lane {
 impl Logic for Lane {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, en4, byp4, bv4, fmt4, ftz4, s4, n4, mm4, exb4, en5, byp5, bv5, fmt5, ftz5, s5, p5h, exb5, out6);
+        clock!(self, clk, en4, byp4, bv4, fmt4, ftz4, s4, n4, mm4, exb4, en5, byp5, bv5, fmt5, ftz5, s5, p5h, pre5, out6);
         self.en4.rst.next = self.rst.val();
         self.byp4.rst.next = self.rst.val();
         self.bv4.rst.next = self.rst.val();
@@ -154,7 +160,7 @@ impl Logic for Lane {
         self.ftz5.rst.next = self.rst.val();
         self.s5.rst.next = self.rst.val();
         self.p5h.rst.next = self.rst.val();
-        self.exb5.rst.next = self.rst.val();
+        self.pre5.rst.next = self.rst.val();
         self.out6.rst.next = self.rst.val();
         self.front.clk.next = self.clk.val();
         self.front.rst.next = self.rst.val();
@@ -245,7 +251,9 @@ impl Logic for Lane {
         self.pp5.rst.next = self.rst.val();
         self.pp5.en.next = true;
         self.round.pp.next = self.pp5.q.val();
-        self.exb5.d.next = bit_cast::<12, 10>(self.exb4.q.val());
+        self.shift_pre.exb.next = bit_cast::<12, 10>(self.exb4.q.val());
+        self.shift_pre.fmt.next = self.fmt4.q.val();
+        self.pre5.d.next = self.shift_pre.word.val();
         self.en5.d.next = self.en4.q.val();
         self.byp5.d.next = self.byp4.q.val();
         self.bv5.d.next = self.bv4.q.val();
@@ -254,7 +262,7 @@ impl Logic for Lane {
         self.s5.d.next = self.s4.q.val();
 
         // ================= stage 6: normalise, round, pack =================
-        self.round.exb.next = self.exb5.q.val();
+        self.round.shw.next = self.pre5.q.val();
         self.round.fmt.next = self.fmt5.q.val();
         self.round.ftz.next = self.ftz5.q.val();
         self.round.s.next = self.s5.q.val();
@@ -280,6 +288,7 @@ pub struct LaneUnfused {
     pub dout: Signal<Out, Bits<32>>,
     front: Front,
     accum: Accumulate,
+    shift_pre: ShiftPre,
     round: RoundPack,
     out4: RDff<Bits<32>>,
 }
@@ -295,8 +304,9 @@ impl LaneUnfused {
             ftz: Default::default(),
             din: Default::default(),
             dout: Default::default(),
-            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, false, cuts.mul_pp),
+            front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, 0, cuts.mul_pp),
             accum: Default::default(),
+            shift_pre: Default::default(),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             out4: Default::default(),
         }
@@ -330,7 +340,9 @@ impl Logic for LaneUnfused {
         self.accum.neg.next = self.front.s3_x.val().get_bit(31);
         // m = 1 = 2^23 * 2^-23: N*m is a shift
         self.round.pp.next = bit_cast::<64, 34>(self.accum.n.val()) << 23;
-        self.round.exb.next = bit_cast::<12, 10>(self.accum.exb.val());
+        self.shift_pre.exb.next = bit_cast::<12, 10>(self.accum.exb.val());
+        self.shift_pre.fmt.next = self.front.s3_fmt.val();
+        self.round.shw.next = self.shift_pre.word.val();
         self.round.fmt.next = self.front.s3_fmt.val();
         self.round.ftz.next = self.front.s3_ftz.val();
         self.round.s.next = self.accum.s.val();

@@ -11,6 +11,7 @@ pub mod lane;
 pub mod rtl;
 pub mod round_pack;
 pub mod tables;
+pub mod tables_half;
 
 use crate::check::{check_one_of, ConfigError};
 use crate::emit::{emit_module, EmitError, EmittedModule};
@@ -31,14 +32,15 @@ pub struct Config {
     pub canon_nan: u8,
     /// LAT, the latency in cycles (spec §6.2, timing-closure §3.5). 0: the spec's LAT (6 with the
     /// fused tail, 4 without), today's timing exactly. A larger value adds `lat − LAT` stages
-    /// (allowed up to LAT + 10): first the datapath cuts in their fixed order (`rtl::Cuts`: LAT + 1
+    /// (allowed up to LAT + 11): first the datapath cuts in their fixed order (`rtl::Cuts`: LAT + 1
     /// splits normalise | round + pack, LAT + 2 adds the ROM output register, LAT + 3 the DSP input
     /// registers of the coefficient multipliers, LAT + 4 and LAT + 5 (fused only) those of the N*m
     /// multiplier and a register on the sum of its product parts, then a register on the
     /// normalising shift amount (LAT + 6 fused, LAT + 4 unfused), one inside the stage-1 decode
     /// (LAT + 7 fused, LAT + 5 unfused), (fused only) one inside the stage-4 accumulate (LAT + 8)
     /// and (fused only) registers on the 16x16 piece products before their sum, first in the N*m
-    /// multiplier (LAT + 9), then in the two coefficient multipliers (LAT + 10)), then output
+    /// multiplier (LAT + 9), then in the two coefficient multipliers (LAT + 10)) and (fused only)
+    /// one between the shift and the subtract of the sigmoid reflection (LAT + 11), then output
     /// registers behind the datapath.
     pub lat: usize,
 }
@@ -63,7 +65,7 @@ pub fn spec_lat(cfg: &Config) -> usize {
 }
 
 /// How many output stages `lat` may add to the spec's latency.
-pub const MAX_EXTRA_LAT: usize = 10;
+pub const MAX_EXTRA_LAT: usize = 11;
 
 /// The configured latency: `lat`, or the spec's when `lat` is 0.
 pub fn lat(cfg: &Config) -> usize {
@@ -127,15 +129,16 @@ impl BlockGen for Block {
             ("lanes8", Config::default()),
             // FUSED = 0 (LAT = 4, op TANH reserved) and CANON_NAN = 1 together: one small model
             ("lanes1_unfused_canon", Config { lanes: 1, fused: 0, canon_nan: 1, ..Config::default() }),
-            // test-only: the latency raised by 1, 4, 7, 8, 9 and 10 cycles, i.e. the datapath cuts
-            // A, A-D, A-G, A-H, A-I and A-J of `lat` (rtl::Cuts), checked through the latency-aware golden
-            // wrapper (sim::latency::FixedLatency)
+            // test-only: the latency raised by 1, 4, 7, 8, 9, 10 and 11 cycles, i.e. the datapath
+            // cuts A, A-D, A-G, A-H, A-I, A-J and A-K of `lat` (rtl::Cuts), checked through the
+            // latency-aware golden wrapper (sim::latency::FixedLatency)
             ("lanes1_lat7", Config { lanes: 1, lat: 7, ..Config::default() }),
             ("lanes1_lat10", Config { lanes: 1, lat: 10, ..Config::default() }),
             ("lanes1_lat13", Config { lanes: 1, lat: 13, ..Config::default() }),
             ("lanes1_lat14", Config { lanes: 1, lat: 14, ..Config::default() }),
             ("lanes1_lat15", Config { lanes: 1, lat: 15, ..Config::default() }),
             ("lanes1_lat16", Config { lanes: 1, lat: 16, ..Config::default() }),
+            ("lanes1_lat17", Config { lanes: 1, lat: 17, ..Config::default() }),
             // FUSED = 0 at LAT + 6: all five of its cuts (A, B, C, F, G) and one output register
             ("lanes1_unfused_canon_lat10", Config { lanes: 1, fused: 0, canon_nan: 1, lat: 10, ..Config::default() }),
             // the config matrix's corners (docs "Config matrix"): the widest unit with the widest
@@ -150,7 +153,7 @@ impl BlockGen for Block {
             .key("tag_width", &["4", "8", "16"], "4, 8, 16: every value")
             .key("fused", &["0", "1"], "the fused TANH tail (LAT 6) or not (LAT 4)")
             .key("canon_nan", &["0", "1"], "NaN payloads kept or canonical")
-            .key("lat", &["0", "7", "16"], "0 (the spec's LAT) or LAT..=LAT+10: the spec's, one cut, every cut")
+            .key("lat", &["0", "7", "17"], "0 (the spec's LAT) or LAT..=LAT+11: the spec's, one cut, every cut")
             .pair(("fused", "0"), ("canon_nan", "0"))
             .pair(("fused", "0"), ("canon_nan", "1"))
             .pair(("fused", "1"), ("canon_nan", "0"))

@@ -4,6 +4,88 @@ use super::enc::fmt;
 use crate::prims::StageReg;
 use rust_hdl::prelude::*;
 
+/// What the normalising shift amount needs from the exponent and the format, a stage ahead of
+/// `RoundPack` (combinational; the fused lane registers `pre` with the stage before the round
+/// stage, so its subtracts are off the round stage's path; the ECP5's seed-1 worst path at
+/// lat 16 was fmt → the shift amount → `round.jf_sh1`). Packed as `word` = {ek, tc, b1}
+/// (12 + 3 + 12 bits), with kx = 1025 − (1280 + emin − (p−1)) + 256 − … per format (106 fp32,
+/// 231 fp16, 122 bf16, the constants the round stage used):
+/// - b1 = kx − exb: the shift amount minus one when the exponent limits it (gradual underflow);
+///   the old `cb − exb − 1025` (cb − 1025 = kx);
+/// - tc = clamp(b1 − base, 0, 6) with base = 51 − (p−1): the leading-one offset mo = msb − 52 ∈
+///   0..=5 gives b1 > base + mo exactly when tc > mo, so `RoundPack` compares 3 bits, not 12;
+/// - ek = exb + 1 − kx: the result's biased exponent is ek + (shift amount − 1).
+///
+/// The same shift amount and exponent as before for every exb (0..1023) and format, checked
+/// exhaustively in `tests::shift_pre_gives_the_old_shift_amount`.
+#[derive(LogicBlock)]
+pub struct ShiftPre {
+    pub exb: Signal<In, Bits<12>>,
+    pub fmt: Signal<In, Bits<2>>,
+    pub word: Signal<Out, Bits<27>>,
+    kx: Signal<Local, Bits<12>>,
+    kb: Signal<Local, Bits<12>>,
+    kx1: Signal<Local, Bits<12>>,
+    b1: Signal<Local, Bits<12>>,
+    t: Signal<Local, Bits<12>>,
+    tc: Signal<Local, Bits<3>>,
+    ek: Signal<Local, Bits<12>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+    k_fmt_bf16: Constant<Bits<2>>,
+}
+
+impl Default for ShiftPre {
+    fn default() -> Self {
+        Self {
+            exb: Default::default(),
+            fmt: Default::default(),
+            word: Default::default(),
+            kx: Default::default(),
+            kb: Default::default(),
+            kx1: Default::default(),
+            b1: Default::default(),
+            t: Default::default(),
+            tc: Default::default(),
+            ek: Default::default(),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+            k_fmt_bf16: Constant::new(fmt::BF16.into()),
+        }
+    }
+}
+
+impl Logic for ShiftPre {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // per format: kx = (p-1) + bias - 256 negated (= 1280 + emin - (p-1) - 1025),
+        // kb = kx - (51 - (p-1)), kx1 = kx - 1
+        self.kx.next = 106.into();
+        self.kb.next = 78.into();
+        self.kx1.next = 105.into();
+        if self.fmt.val() == self.k_fmt_fp16.val() {
+            self.kx.next = 231.into();
+            self.kb.next = 190.into();
+            self.kx1.next = 230.into();
+        }
+        if self.fmt.val() == self.k_fmt_bf16.val() {
+            self.kx.next = 122.into();
+            self.kb.next = 78.into();
+            self.kx1.next = 121.into();
+        }
+        self.b1.next = self.kx.val() - self.exb.val();
+        self.t.next = self.kb.val() - self.exb.val();
+        self.ek.next = self.exb.val() - self.kx1.val();
+        // t as a signed 12-bit value (|t| < 2^10), clamped to 0..=6
+        self.tc.next = self.t.val().get_bits::<3>(0);
+        if self.t.val() > 5 {
+            self.tc.next = 6.into();
+        }
+        if self.t.val().get_bit(11) {
+            self.tc.next = 0.into();
+        }
+        self.word.next = bit_cast::<27, 12>(self.b1.val()) | (bit_cast::<27, 3>(self.tc.val()) << 12) | (bit_cast::<27, 12>(self.ek.val()) << 15);
+    }
+}
+
 /// Normalise, round (RNE, fp16 gradual underflow, ftz on results) and pack the value
 /// `pp` * 2^(`exb` - 256), `pp` in [2^52, 2^58); then the bypass value and the enable. The
 /// lane registers `out`. Combinational unless built with `cut` (pipeline cut A of `lat`): then a
@@ -17,7 +99,8 @@ pub struct RoundPack {
     /// synchronous reset of the cut registers
     pub rst: Signal<In, Bit>,
     pub pp: Signal<In, Bits<64>>,
-    pub exb: Signal<In, Bits<12>>,
+    /// `ShiftPre`'s `word` for the value's biased exponent exb and `fmt`
+    pub shw: Signal<In, Bits<27>>,
     pub fmt: Signal<In, Bits<2>>,
     pub ftz: Signal<In, Bit>,
     pub s: Signal<In, Bit>,
@@ -25,22 +108,18 @@ pub struct RoundPack {
     pub byp: Signal<In, Bit>,
     pub bv: Signal<In, Bits<32>>,
     pub out: Signal<Out, Bits<32>>,
-    msb: Signal<Local, Bits<12>>,
-    pm1: Signal<Local, Bits<12>>,
-    cb: Signal<Local, Bits<12>>,
-    kx: Signal<Local, Bits<12>>,
-    sa: Signal<Local, Bits<12>>,
-    sb: Signal<Local, Bits<12>>,
-    sh: Signal<Local, Bits<12>>,
+    mo: Signal<Local, Bits<3>>,
+    base: Signal<Local, Bits<12>>,
     sh1: Signal<Local, Bits<12>>,
     hi1: Signal<Local, Bits<64>>,
     low: Signal<Local, Bits<64>>,
     stk: Signal<Local, Bit>,
     e0: Signal<Local, Bits<12>>,
+    tc: Signal<Local, Bits<3>>,
     // ---- cut F (registers with `shift_cut`, wires without): shift amount -> shift and sticky
     jf_pp: StageReg<Bits<64>>,
     jf_sh1: StageReg<Bits<12>>,
-    jf_e0: StageReg<Bits<12>>,
+    jf_ek: StageReg<Bits<12>>,
     jf_fmt: StageReg<Bits<2>>,
     jf_ftz: StageReg<Bit>,
     jf_s: StageReg<Bit>,
@@ -79,7 +158,7 @@ impl RoundPack {
             clk: Default::default(),
             rst: Default::default(),
             pp: Default::default(),
-            exb: Default::default(),
+            shw: Default::default(),
             fmt: Default::default(),
             ftz: Default::default(),
             s: Default::default(),
@@ -87,21 +166,17 @@ impl RoundPack {
             byp: Default::default(),
             bv: Default::default(),
             out: Default::default(),
-            msb: Default::default(),
-            pm1: Default::default(),
-            cb: Default::default(),
-            kx: Default::default(),
-            sa: Default::default(),
-            sb: Default::default(),
-            sh: Default::default(),
+            mo: Default::default(),
+            base: Default::default(),
             sh1: Default::default(),
             hi1: Default::default(),
             low: Default::default(),
             stk: Default::default(),
             e0: Default::default(),
+            tc: Default::default(),
             jf_pp: StageReg::new(shift_cut),
             jf_sh1: StageReg::new(shift_cut),
-            jf_e0: StageReg::new(shift_cut),
+            jf_ek: StageReg::new(shift_cut),
             jf_fmt: StageReg::new(shift_cut),
             jf_ftz: StageReg::new(shift_cut),
             jf_s: StageReg::new(shift_cut),
@@ -136,49 +211,42 @@ impl Logic for RoundPack {
     #[hdl_gen]
     fn update(&mut self) {
         // ================= first half: leading one, shift amount, shift, sticky =================
-        self.msb.next = 52.into();
+        // the leading one's offset mo = msb - 52 (pp in [2^52, 2^58))
+        self.mo.next = 0.into();
         if self.pp.val().get_bit(53) {
-            self.msb.next = 53.into();
+            self.mo.next = 1.into();
         }
         if self.pp.val().get_bit(54) {
-            self.msb.next = 54.into();
+            self.mo.next = 2.into();
         }
         if self.pp.val().get_bit(55) {
-            self.msb.next = 55.into();
+            self.mo.next = 3.into();
         }
         if self.pp.val().get_bit(56) {
-            self.msb.next = 56.into();
+            self.mo.next = 4.into();
         }
         if self.pp.val().get_bit(57) {
-            self.msb.next = 57.into();
+            self.mo.next = 5.into();
         }
-        // per format: p-1, 1280 + emin - (p-1), (p-1) + bias - 256 negated
-        self.pm1.next = 23.into();
-        self.cb.next = 1131.into();
-        self.kx.next = 106.into();
+        // shift - 1 = max(msb - (p-1), emin - (p-1) - e) - 1 = max(base + mo, b1) with
+        // base = 51 - (p-1) per format and b1, tc from `ShiftPre` (b1 > base + mo iff tc > mo): a
+        // 3-bit compare and a select instead of two subtracts, a 12-bit compare and a decrement
+        self.base.next = 28.into();
         if self.fmt.val() == self.k_fmt_fp16.val() {
-            self.pm1.next = 10.into();
-            self.cb.next = 1256.into();
-            self.kx.next = 231.into();
+            self.base.next = 41.into();
         }
         if self.fmt.val() == self.k_fmt_bf16.val() {
-            self.pm1.next = 7.into();
-            self.cb.next = 1147.into();
-            self.kx.next = 122.into();
+            self.base.next = 44.into();
         }
-        // shift = max(msb - (p-1), emin - (p-1) - e)  (offset 1024)
-        self.sa.next = self.msb.val() + 1024 - self.pm1.val();
-        self.sb.next = self.cb.val() - self.exb.val();
-        self.sh.next = self.sa.val() - 1024;
-        if self.sb.val() > self.sa.val() {
-            self.sh.next = self.sb.val() - 1024;
+        self.tc.next = self.shw.val().get_bits::<3>(12);
+        self.sh1.next = self.base.val() + bit_cast::<12, 3>(self.mo.val());
+        if self.tc.val() > self.mo.val() {
+            self.sh1.next = self.shw.val().get_bits::<12>(0);
         }
-        self.sh1.next = self.sh.val() - 1;
-        self.e0.next = self.exb.val() + self.sh.val() - self.kx.val();
         // ================= cut F =================
         self.jf_pp.clock.next = self.clk.val();
         self.jf_sh1.clock.next = self.clk.val();
-        self.jf_e0.clock.next = self.clk.val();
+        self.jf_ek.clock.next = self.clk.val();
         self.jf_fmt.clock.next = self.clk.val();
         self.jf_ftz.clock.next = self.clk.val();
         self.jf_s.clock.next = self.clk.val();
@@ -187,7 +255,7 @@ impl Logic for RoundPack {
         self.jf_bv.clock.next = self.clk.val();
         self.jf_pp.rst.next = self.rst.val();
         self.jf_sh1.rst.next = self.rst.val();
-        self.jf_e0.rst.next = self.rst.val();
+        self.jf_ek.rst.next = self.rst.val();
         self.jf_fmt.rst.next = self.rst.val();
         self.jf_ftz.rst.next = self.rst.val();
         self.jf_s.rst.next = self.rst.val();
@@ -196,7 +264,7 @@ impl Logic for RoundPack {
         self.jf_bv.rst.next = self.rst.val();
         self.jf_pp.en.next = true;
         self.jf_sh1.en.next = true;
-        self.jf_e0.en.next = true;
+        self.jf_ek.en.next = true;
         self.jf_fmt.en.next = true;
         self.jf_ftz.en.next = true;
         self.jf_s.en.next = true;
@@ -205,13 +273,15 @@ impl Logic for RoundPack {
         self.jf_bv.en.next = true;
         self.jf_pp.d.next = self.pp.val();
         self.jf_sh1.d.next = self.sh1.val();
-        self.jf_e0.d.next = self.e0.val();
+        self.jf_ek.d.next = self.shw.val().get_bits::<12>(15);
         self.jf_fmt.d.next = self.fmt.val();
         self.jf_ftz.d.next = self.ftz.val();
         self.jf_s.d.next = self.s.val();
         self.jf_en.d.next = self.en.val();
         self.jf_byp.d.next = self.byp.val();
         self.jf_bv.d.next = self.bv.val();
+        // the biased exponent: ek + shift - 1 (after cut F, beside the shift)
+        self.e0.next = self.jf_ek.q.val() + self.jf_sh1.q.val();
         // ================= shift and sticky =================
         self.hi1.next = self.jf_pp.q.val() >> self.jf_sh1.q.val();
         // sticky: any bit below the shift amount, as a mask (a shifter) and an OR, not as
@@ -250,7 +320,7 @@ impl Logic for RoundPack {
         // hi1[32:0] is all the rounding reads (rq = hi1[32:1], guard hi1[0], lsb hi1[1])
         self.j_hi.d.next = self.hi1.val().get_bits::<33>(0);
         self.j_stk.d.next = self.stk.val();
-        self.j_e0.d.next = self.jf_e0.q.val();
+        self.j_e0.d.next = self.e0.val();
         self.j_fmt.d.next = self.jf_fmt.q.val();
         self.j_ftz.d.next = self.jf_ftz.q.val();
         self.j_s.d.next = self.jf_s.q.val();
@@ -305,6 +375,38 @@ impl Logic for RoundPack {
             self.out.next = self.mag.val();
             if self.j_byp.q.val() {
                 self.out.next = self.j_bv.q.val();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ShiftPre` + the round stage's select give the old shift amount minus one and exponent
+    /// (sa = msb + 1024 − (p−1), sb = cb − exb, sh = max(sa, sb) − 1024, e0 = exb + sh − kx, all
+    /// modulo 2^12) for every exb, format and leading-one position.
+    #[test]
+    fn shift_pre_gives_the_old_shift_amount() {
+        let mut pre = ShiftPre::default();
+        pre.connect_all();
+        for (f, pm1, cb, kx) in [(fmt::FP32, 23u64, 1131u64, 106u64), (fmt::FP16, 10, 1256, 231), (fmt::BF16, 7, 1147, 122)] {
+            for exb in 0..1024u64 {
+                pre.exb.next = exb.into();
+                pre.fmt.next = (f as u64).into();
+                assert!(simulate(&mut pre, 100));
+                let w = pre.word.val().index() as u64;
+                let (b1, tc, ek) = (w & 0xFFF, w >> 12 & 7, w >> 15 & 0xFFF);
+                for msb in 52..58u64 {
+                    let m = |v: u64| v & 0xFFF;
+                    let (sa, sb) = (m(msb + 1024 - pm1), m(cb + 4096 - exb));
+                    let sh = if sb > sa { m(sb + 4096 - 1024) } else { m(sa + 4096 - 1024) };
+                    let want = (m(sh + 4095), m(exb + sh + 4096 - kx));
+                    let mo = msb - 52;
+                    let sh1 = if tc > mo { b1 } else { 51 - pm1 + mo };
+                    assert_eq!((sh1, m(ek + sh1)), want, "fmt {f} exb {exb} msb {msb}");
+                }
             }
         }
     }

@@ -29,8 +29,10 @@ use rust_hdl::prelude::*;
 /// widening to fp32 and the rest of the stage-1 decode, `Front`), with the fused tail only H
 /// `accum_reg` (a register inside the stage-4 accumulate, `AccumulateCut`) and I `mul3_pp` (the
 /// N*m multiplier as `prims::MulDspPp`: its 16x16 piece products registered before their sum,
-/// `Lane`) and J `mul_pp` (the two coefficient multipliers the same way, `Front`). Cycles beyond
-/// these are output registers behind the datapath.
+/// `Lane`) and J `mul_pp` (the two coefficient multipliers the same way, `Front`), and with the
+/// fused tail only K `refl_reg` (a register between the shift by k and the sigmoid reflection's
+/// subtract, in `AccumulateCut`'s second half: needs H). Cycles beyond these are output registers
+/// behind the datapath.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cuts {
     pub round_split: bool,
@@ -43,13 +45,14 @@ pub struct Cuts {
     pub accum_reg: bool,
     pub mul3_pp: bool,
     pub mul_pp: bool,
+    pub refl_reg: bool,
 }
 
 impl Cuts {
-    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G, H, I, J
-    /// (D, E, H, I and J only with the fused tail: D, E and I are in its N*m multiplier; H, I and J
-    /// come last so that every lat below them keeps the Verilog it had before they existed, and
-    /// FUSED = 0, whose extra cycles after G are output registers, keeps its Verilog too).
+    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G, H, I, J, K
+    /// (D, E, H, I, J and K only with the fused tail: D, E and I are in its N*m multiplier; H … K
+    /// come last so that every lat below them keeps the cuts, i.e. the timing, it had before they
+    /// existed; FUSED = 0's extra cycles after G are output registers).
     pub fn for_extra(extra: usize, fused: bool) -> Self {
         if fused {
             Self {
@@ -63,6 +66,7 @@ impl Cuts {
                 accum_reg: extra >= 8,
                 mul3_pp: extra >= 9,
                 mul_pp: extra >= 10,
+                refl_reg: extra >= 11,
             }
         } else {
             Self {
@@ -76,12 +80,13 @@ impl Cuts {
                 accum_reg: false,
                 mul3_pp: false,
                 mul_pp: false,
+                refl_reg: false,
             }
         }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg, self.accum_reg, self.mul3_pp, self.mul_pp]
+        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg, self.accum_reg, self.mul3_pp, self.mul_pp, self.refl_reg]
             .iter()
             .filter(|&&c| c)
             .count()

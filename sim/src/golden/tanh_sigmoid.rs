@@ -387,3 +387,85 @@ impl Pipeline {
         self.pipe.tick(v)
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The half-only datapath (config `formats = "half"`, issue 15; RTL not yet built): fp16 and bf16
+// with the narrow fixed point of `hdl::tanh_sigmoid::tables_half` (S LSB 2^-15, Δ's top 12 bits
+// in the linear term, the square of its top 6 bits in the quadratic one). The same decode, row
+// index, special values, clamp, reflection and single rounding as `lane_with`; fp32 (and the
+// reserved format) requests give the reserved-format result of spec §6.4.
+
+/// The half datapath's accumulator S (LSB 2^-15) for one row and Δ (u0.23).
+pub fn accumulate_half(r: &hdl::tanh_sigmoid::tables_half::HalfRow, d: u64) -> i64 {
+    hdl::tanh_sigmoid::tables_half::acc(r.c0 as i64, r.c1, r.c2, d)
+}
+
+/// One lane of the half-only datapath: (op, fmt, ftz, raw input bits) -> output bits.
+pub fn lane_half(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
+    use hdl::tanh_sigmoid::tables_half::{half_tables, SB};
+    let reserved_op = op >= OP_RESERVED || (op == OP_TANH && !params.fused);
+    if reserved_op || fmt != FMT_FP16 && fmt != FMT_BF16 {
+        return RESERVED_NAN;
+    }
+    let raw = raw & 0xFFFF;
+    let is_nan = match fmt {
+        FMT_FP16 => raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0,
+        _ => raw & 0x7F80 == 0x7F80 && raw & 0x7F != 0,
+    };
+    if is_nan {
+        let quiet_bit = if fmt == FMT_FP16 { 0x200 } else { 0x40 };
+        return if params.canon_nan { canonical_nan(fmt) } else { raw | quiet_bit };
+    }
+    let x = widen(raw, fmt, ftz);
+    let neg = x >> 31 == 1;
+    let sgn = if neg { sign_bit(fmt) } else { 0 };
+    let e = (x >> 23) & 0xFF;
+    let m = x & 0x7F_FFFF;
+    let sig = if e == 0 { m } else { m | 1 << 23 };
+    let zero = e == 0 && m == 0;
+    let t = half_tables();
+    match op {
+        OP_TANH_PRE | OP_TANH => {
+            let ee = e + 1;
+            if zero {
+                return if op == OP_TANH_PRE { sgn | one(fmt) } else { sgn };
+            }
+            if ee <= 115 {
+                return if op == OP_TANH_PRE { sgn | one(fmt) } else { raw };
+            }
+            if ee >= 132 {
+                return sgn | one(fmt);
+            }
+            let (row, d) = index(ee, m, sig);
+            let s = accumulate_half(&t.tanh.rows[row], d);
+            assert!(s >= 1 << (SB - 1));
+            let g = (s as u64).min(1 << SB);
+            let mag = if op == OP_TANH_PRE || e >= 127 {
+                round_to(g as u128, -(SB as i32), fmt, ftz)
+            } else {
+                // fused tail: G times |x| exactly (an fp16 significand has 11 bits, bf16 8: the
+                // product is at most 16 + 11 bits), rounded once
+                round_to(g as u128 * sig as u128, e as i32 - 127 - 23 - SB as i32, fmt, ftz)
+            };
+            sgn | mag
+        }
+        _ => {
+            if zero {
+                return half_val(fmt);
+            }
+            if e >= 132 {
+                return if neg { 0 } else { one(fmt) };
+            }
+            let (row, d) = index(e, m, sig);
+            let r = &t.sig.rows[row];
+            let s = accumulate_half(r, d);
+            assert!(s > 0);
+            if neg {
+                round_to(s as u128, -(SB as i32) - r.k as i32, fmt, ftz)
+            } else {
+                let p = (1u64 << SB) - ((s as u64) >> r.k);
+                round_to(p as u128, -(SB as i32), fmt, ftz)
+            }
+        }
+    }
+}
