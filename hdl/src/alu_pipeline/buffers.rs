@@ -43,15 +43,16 @@
 //! * Issue selects registered (issue 16, S1 cut for the ECP5): which store each word of the
 //!   issue line comes from (the forwarded S4 write, the S4 store by the LVT, the fill store for
 //!   rows < R, else 0) and the slot's CE bit depend only on the next cycle's issue address and
-//!   on this edge's writes, so they are computed here one cycle early (`isel_*`, `ice_r`: from
-//!   the `dirty`/`ce` flops at `issue_next_*` with this edge's S4 and fill writes applied, the
-//!   same next values the flops take) and registered. S1 is then: registered selects → one
+//!   on this edge's writes, so they are computed one cycle early (`IssueSelect`, issue_select.rs,
+//!   with `LineNext`: the `dirty`/`ce` flops at `issue_next_*` with this edge's S4 and fill
+//!   writes applied, the same next values the flops take) and registered. S1 is then: registered selects → one
 //!   AND-OR per word → operand multiplexer. The P0 iptr of the next slot (`issue_next_iptr0`)
 //!   goes to the instruction fetch a cycle early (the decode is registered too, decode.rs).
 //!
 //! Ports are as before, plus the one-cycle-early addresses and the issuing group's R − 1.
 //! Every read port depends only on registers; no read data depends on a write port.
 
+use super::issue_select::IssueSelect;
 use crate::prims::{RDff, Ram};
 use rust_hdl::prelude::*;
 
@@ -106,10 +107,6 @@ pub struct GroupBuffers<const NA: usize> {
     pub wb_ce: Signal<Out, Bits<4>>,
 
     c2: Vec<Constant<Bits<2>>>,
-    /// 0b1111 and 3: the rows 0..=R-1 as a mask, `0b1111 >> (3 - (R-1))` (a compare `k <= R-1`
-    /// would be constant for k = 0, which the lint gate rejects).
-    k_all_rows: Constant<Bits<4>>,
-    k_three: Constant<Bits<2>>,
     c4: Vec<Constant<Bits<4>>>,
     c5: Vec<Constant<Bits<5>>>,
     /// fill store, issue copy: row bank k, address {b, p}
@@ -137,17 +134,7 @@ pub struct GroupBuffers<const NA: usize> {
     cwd: Vec<Signal<Local, Bit>>,
     /// issue line word n comes from the forwarded S4 write / the S4 store / the fill store
     /// (else 0), and the slot's CE bit: computed for the next slot, registered
-    isel_fwd: RDff<Bits<16>>,
-    isel_s4: RDff<Bits<16>>,
-    isel_fill: RDff<Bits<16>>,
-    ice_r: RDff<Bit>,
-    /// the next slot's dirty bits, forwarded words, CE bit (this edge's writes applied)
-    ndq: Signal<Local, Bits<16>>,
-    ndirty: Signal<Local, Bits<16>>,
-    nfill: Signal<Local, Bits<16>>,
-    nfwd: Signal<Local, Bits<16>>,
-    nce: Signal<Local, Bit>,
-    nrows: Signal<Local, Bits<4>>,
+    isel: IssueSelect,
     /// the drained line's dirty bits; the forwarded write hits that line
     ddirty: Signal<Local, Bits<16>>,
     dfwd: Signal<Local, Bit>,
@@ -195,8 +182,6 @@ impl<const NA: usize> GroupBuffers<NA> {
             ce_data: Default::default(),
             wb_ce: Default::default(),
             c2: (0..4u64).map(|i| Constant::new(i.into())).collect(),
-            k_all_rows: Constant::new(15u64.into()),
-            k_three: Constant::new(3u64.into()),
             c4: (0..16u64).map(|i| Constant::new(i.into())).collect(),
             c5: (0..16u64).map(|i| Constant::new(i.into())).collect(),
             fill_rows: v(4),
@@ -214,17 +199,7 @@ impl<const NA: usize> GroupBuffers<NA> {
             swd: v(16),
             cwe: v(48),
             cwd: v(48),
-            isel_fwd: Default::default(),
-            isel_s4: Default::default(),
-            // after reset: R - 1 = 0, nothing dirty or forwarded: row 0 from the fill store
-            isel_fill: RDff::with_reset(0x000Fu64.into()),
-            ice_r: Default::default(),
-            ndq: Default::default(),
-            ndirty: Default::default(),
-            nfill: Default::default(),
-            nfwd: Default::default(),
-            nce: Default::default(),
-            nrows: Default::default(),
+            isel: IssueSelect::new(),
             ddirty: Default::default(),
             dfwd: Default::default(),
             ow: v(4),
@@ -242,6 +217,7 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
             self.ce[i].d.next = self.ce[i].q.val();
             self.cwe[i].next = false;
             self.cwd[i].next = false;
+            self.isel.ce[i].next = self.ce[i].q.val();
         }
         for i in 0..12 {
             self.dirty[i].clock.next = self.clock.val();
@@ -250,12 +226,9 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
             self.iptr0[i].clock.next = self.clock.val();
             self.iptr0[i].rst.next = self.rst.val();
             self.iptr0[i].d.next = self.iptr0[i].q.val();
+            self.isel.dirty[i].next = self.dirty[i].q.val();
         }
-        dff_setup!(self, clock, fwd_we, fwd_buf, fwd_pix, isel_fwd, isel_s4, isel_fill, ice_r);
-        self.isel_fwd.rst.next = self.rst.val();
-        self.isel_s4.rst.next = self.rst.val();
-        self.isel_fill.rst.next = self.rst.val();
-        self.ice_r.rst.next = self.rst.val();
+        dff_setup!(self, clock, fwd_we, fwd_buf, fwd_pix);
         self.fwd_we.rst.next = self.rst.val();
         self.fwd_buf.rst.next = self.rst.val();
         self.fwd_pix.rst.next = self.rst.val();
@@ -332,78 +305,47 @@ impl<const NA: usize> Logic for GroupBuffers<NA> {
         }
 
         // ---- issue read port: RAM data read last cycle, selected by last cycle's registers ----
-        self.issue_ce.next = self.ice_r.q.val();
+        self.issue_ce.next = self.isel.ce_bit.val();
         for k in 0..4 {
             for f in 0..4 {
                 self.issue_line[k * 4 + f].next = 0.into();
-                if self.isel_fill.q.val().get_bit(k * 4 + f) {
+                if self.isel.sel_fill.val().get_bit(k * 4 + f) {
                     self.issue_line[k * 4 + f].next = self.fill_rows[k].read_data.val().get_bits::<32>(f * 32);
                 }
-                if self.isel_s4.q.val().get_bit(k * 4 + f) {
+                if self.isel.sel_s4.val().get_bit(k * 4 + f) {
                     self.issue_line[k * 4 + f].next = self.s4_issue[k * 4 + f].read_data.val();
                 }
-                if self.isel_fwd.q.val().get_bit(k * 4 + f) {
+                if self.isel.sel_fwd.val().get_bit(k * 4 + f) {
                     self.issue_line[k * 4 + f].next = self.fwd_data[k * 4 + f].q.val();
                 }
             }
         }
 
-        // ---- the next slot's selects (registered for the issue read port above) ----
-        // The next slot is line (issue_next_buf, p) row k, {k, p} = issue_next_slot. Its dirty
-        // bits and CE bit are the flops' values after this edge: the flops before it at that
-        // address, then this edge's writes to it (fill clears / S4 sets dirty bits; S4's cxw,
-        // then fill, write CE bits), as in the flops' next state below. The forwarded words are
-        // this edge's S4 write when it is to that line (`fwd_*` next cycle).
+        // ---- the next slot's selects, registered for the issue read port above ----
+        self.isel.clock.next = self.clock.val();
+        self.isel.rst.next = self.rst.val();
+        self.isel.next_buf.next = self.issue_next_buf.val();
+        self.isel.next_slot.next = self.issue_next_slot.val();
+        self.isel.next_rm1.next = self.issue_next_rm1.val();
+        self.isel.fill_we.next = self.fill_we.val();
+        self.isel.fill_buf.next = self.fill_buf.val();
+        self.isel.fill_n.next = self.fill_n.val();
+        self.isel.fill_ce.next = self.fill_ce.val();
+        self.isel.wb_we.next = self.wb_we.val();
+        self.isel.wb_buf.next = self.wb_buf.val();
+        self.isel.wb_pix.next = self.wb_pix.val();
+        self.isel.swe.next = self.swe.val();
+        self.isel.ce_we.next = self.ce_we.val();
+        self.isel.ce_data.next = self.ce_data.val();
+        // the P0 iptr of the next slot (the fetch runs a cycle early)
         self.issue_next_iptr0.next = 0.into();
-        self.ndq.next = 0.into();
-        self.nce.next = false;
         for b in 0..3 {
-            for p in 0..4 {
-                for k in 0..4 {
-                    if (self.issue_next_buf.val() == self.c2[b].val()) & (self.issue_next_slot.val() == self.c4[k * 4 + p].val()) {
-                        self.nce.next = self.ce[b * 16 + p * 4 + k].q.val();
-                    }
-                }
-                if (self.issue_next_buf.val() == self.c2[b].val()) & (self.issue_next_slot.val().get_bits::<2>(0) == self.c2[p].val()) {
-                    self.ndq.next = self.dirty[b * 4 + p].q.val();
-                }
-            }
             for k in 0..4 {
                 if (self.issue_next_buf.val() == self.c2[b].val()) & (self.issue_next_slot.val().get_bits::<2>(2) == self.c2[k].val()) {
                     self.issue_next_iptr0.next = self.iptr0[b * 4 + k].q.val();
                 }
             }
         }
-        self.ndirty.next = self.ndq.val();
-        if self.fill_we.val() & (self.fill_buf.val() == self.issue_next_buf.val()) & (self.fill_n.val() == self.c4[0].val()) {
-            self.ndirty.next = 0.into();
-        }
-        self.nfwd.next = 0.into();
-        if (self.wb_buf.val() == self.issue_next_buf.val()) & (self.wb_pix.val() == self.issue_next_slot.val().get_bits::<2>(0)) {
-            self.nfwd.next = self.swe.val();
-            if self.wb_we.val() {
-                self.ndirty.next = self.ndq.val() | self.swe.val();
-                for k in 0..4 {
-                    if (self.issue_next_slot.val().get_bits::<2>(2) == self.c2[k].val()) & self.ce_we.val().get_bit(k) {
-                        self.nce.next = self.ce_data.val().get_bit(k);
-                    }
-                }
-            }
-        }
-        if self.fill_we.val() & (self.fill_buf.val() == self.issue_next_buf.val()) & (self.fill_n.val() == self.issue_next_slot.val()) {
-            self.nce.next = self.fill_ce.val();
-        }
-        self.nrows.next = self.k_all_rows.val() >> (self.k_three.val() - self.issue_next_rm1.val());
-        self.ice_r.d.next = self.nce.val();
-        self.isel_fwd.d.next = self.nfwd.val();
-        self.isel_s4.d.next = self.ndirty.val() & !self.nfwd.val();
-        self.nfill.next = 0.into();
-        for k in 0..4 {
-            for f in 0..4 {
-                self.nfill.next = self.nfill.val().replace_bit(k * 4 + f, self.nrows.val().get_bit(k));
-            }
-        }
-        self.isel_fill.d.next = self.nfill.val() & !self.ndirty.val() & !self.nfwd.val();
 
         // ---- fill read port ----
         self.fill_iptr0.next = 0.into();
