@@ -186,18 +186,21 @@ pub fn canonical_nan(fmt: u8) -> u32 {
     }
 }
 
-/// One lane with the default parameters (FUSED = 1, CANON_NAN = 0).
-pub fn lane(op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
-    lane_with(Params::default(), op, fmt, ftz, raw)
+/// A finite, non-zero input that goes through the tables: its sign (and the format's sign bit),
+/// fp32 exponent, mantissa and significand after widening (ftz applied).
+struct Input {
+    neg: bool,
+    sgn: u32,
+    e: u32,
+    m: u32,
+    sig: u32,
 }
 
-/// One lane: (op, fmt, ftz, raw input bits) -> output bits (16-bit formats in [15:0]).
-pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
-    let reserved_op = op >= OP_RESERVED || (op == OP_TANH && !params.fused);
-    if reserved_op || fmt >= FMT_RESERVED {
-        return RESERVED_NAN;
-    }
-    let raw = if fmt == FMT_FP32 { raw } else { raw & 0xFFFF };
+/// The input stage shared by the full and the half lane (spec §6): a NaN (quieted or
+/// canonical), zero, tanh's |x| < 2^-12 (G = 1, tanh(x) = x) and the clamps (tanh |x| ≥ 16 →
+/// ±1; sigmoid x ≥ 32 → 1, x ≤ −32 → 0) give their result as `Err`; anything else is `Ok`.
+/// `raw`: the input bits, 16-bit formats already masked to [15:0].
+fn front(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> Result<Input, u32> {
     let is_nan = match fmt {
         FMT_FP32 => raw & 0x7F80_0000 == 0x7F80_0000 && raw & 0x7F_FFFF != 0,
         FMT_FP16 => raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0,
@@ -210,7 +213,7 @@ pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
             FMT_FP16 => 0x200,
             _ => 0x40,
         };
-        return if params.canon_nan { canonical_nan(fmt) } else { raw | quiet_bit };
+        return Err(if params.canon_nan { canonical_nan(fmt) } else { raw | quiet_bit });
     }
     let x = widen(raw, fmt, ftz);
     let neg = x >> 31 == 1;
@@ -219,19 +222,48 @@ pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
     let m = x & 0x7F_FFFF;
     let sig = if e == 0 { m } else { m | 1 << 23 };
     let zero = e == 0 && m == 0;
+    if op == OP_TANH_PRE || op == OP_TANH {
+        let ee = e + 1;
+        if zero {
+            return Err(if op == OP_TANH_PRE { sgn | one(fmt) } else { sgn });
+        }
+        if ee <= 115 {
+            // |x| < 2^-12: G = 1, tanh(x) = x
+            return Err(if op == OP_TANH_PRE { sgn | one(fmt) } else { raw });
+        }
+        if ee >= 132 {
+            return Err(sgn | one(fmt));
+        }
+    } else {
+        if zero {
+            return Err(half_val(fmt));
+        }
+        if e >= 132 {
+            return Err(if neg { 0 } else { one(fmt) });
+        }
+    }
+    Ok(Input { neg, sgn, e, m, sig })
+}
+
+/// One lane with the default parameters (FUSED = 1, CANON_NAN = 0).
+pub fn lane(op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
+    lane_with(Params::default(), op, fmt, ftz, raw)
+}
+
+/// One lane: (op, fmt, ftz, raw input bits) -> output bits (16-bit formats in [15:0]).
+pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
+    let reserved_op = op >= OP_RESERVED || (op == OP_TANH && !params.fused);
+    if reserved_op || fmt >= FMT_RESERVED {
+        return RESERVED_NAN;
+    }
+    let raw = if fmt == FMT_FP32 { raw } else { raw & 0xFFFF };
+    let Input { neg, sgn, e, m, sig } = match front(params, op, fmt, ftz, raw) {
+        Ok(x) => x,
+        Err(out) => return out,
+    };
     match op {
         OP_TANH_PRE | OP_TANH => {
             let ee = e + 1;
-            if zero {
-                return if op == OP_TANH_PRE { sgn | one(fmt) } else { sgn };
-            }
-            if ee <= 115 {
-                // |x| < 2^-12: G = 1, tanh(x) = x
-                return if op == OP_TANH_PRE { sgn | one(fmt) } else { raw };
-            }
-            if ee >= 132 {
-                return sgn | one(fmt);
-            }
             let g = tanh_g(ee, m, sig);
             let mag = if op == OP_TANH_PRE || e >= 127 {
                 round_to(g as u128, -32, fmt, ftz)
@@ -245,12 +277,6 @@ pub fn lane_with(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
             sgn | mag
         }
         _ => {
-            if zero {
-                return half_val(fmt);
-            }
-            if e >= 132 {
-                return if neg { 0 } else { one(fmt) };
-            }
             let (row, d) = index(e, m, sig);
             let r = &tables().sig.rows[row];
             let s = accumulate(r, d);
@@ -407,35 +433,14 @@ pub fn lane_half(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
     if reserved_op || fmt != FMT_FP16 && fmt != FMT_BF16 {
         return RESERVED_NAN;
     }
-    let raw = raw & 0xFFFF;
-    let is_nan = match fmt {
-        FMT_FP16 => raw & 0x7C00 == 0x7C00 && raw & 0x3FF != 0,
-        _ => raw & 0x7F80 == 0x7F80 && raw & 0x7F != 0,
+    let Input { neg, sgn, e, m, sig } = match front(params, op, fmt, ftz, raw & 0xFFFF) {
+        Ok(x) => x,
+        Err(out) => return out,
     };
-    if is_nan {
-        let quiet_bit = if fmt == FMT_FP16 { 0x200 } else { 0x40 };
-        return if params.canon_nan { canonical_nan(fmt) } else { raw | quiet_bit };
-    }
-    let x = widen(raw, fmt, ftz);
-    let neg = x >> 31 == 1;
-    let sgn = if neg { sign_bit(fmt) } else { 0 };
-    let e = (x >> 23) & 0xFF;
-    let m = x & 0x7F_FFFF;
-    let sig = if e == 0 { m } else { m | 1 << 23 };
-    let zero = e == 0 && m == 0;
     let t = half_tables();
     match op {
         OP_TANH_PRE | OP_TANH => {
             let ee = e + 1;
-            if zero {
-                return if op == OP_TANH_PRE { sgn | one(fmt) } else { sgn };
-            }
-            if ee <= 115 {
-                return if op == OP_TANH_PRE { sgn | one(fmt) } else { raw };
-            }
-            if ee >= 132 {
-                return sgn | one(fmt);
-            }
             let (row, d) = index(ee, m, sig);
             let s = accumulate_half(&t.tanh.rows[row], d);
             assert!(s >= 1 << (SB - 1));
@@ -450,12 +455,6 @@ pub fn lane_half(params: Params, op: u8, fmt: u8, ftz: bool, raw: u32) -> u32 {
             sgn | mag
         }
         _ => {
-            if zero {
-                return half_val(fmt);
-            }
-            if e >= 132 {
-                return if neg { 0 } else { one(fmt) };
-            }
             let (row, d) = index(e, m, sig);
             let r = &t.sig.rows[row];
             let s = accumulate_half(r, d);
