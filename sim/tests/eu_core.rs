@@ -466,7 +466,8 @@ fn eu_core_kernel_regions_one_register_part_matches_the_isa_model() {
 }
 
 /// ILLEGAL_REGION: a region the region address generator rejects (reserved type, past the
-/// register file, exec size 16, a destination writing one byte twice, a register number >= 128)
+/// register file, exec size 16, a destination writing one byte twice, a register number >= 128,
+/// an origin not aligned to its element size — the core's generator has ALIGN_STRICT)
 /// stops the thread with the ISA model's exception (thread, IP, cause ILLEGAL_REGION); a legal
 /// region spanning two registers stops it as "not yet" (this slice reads one register per
 /// operand) where the ISA model runs on. Only thread 2 runs the instruction (an IF on its TID),
@@ -481,6 +482,8 @@ fn eu_core_illegal_regions_fault_with_illegal_region() {
         ("mov (16) r5, r4", false),
         ("mov r5.0<0>:d, r4", false),
         ("add r5, r6, r200", false),
+        ("mov r5, r4.2<8;8,1>:d", false),
+        ("mov r5.1<1>:w, r4", false),
         ("mov r5, r4.16<8;8,1>:d", true),
         ("mov r5.4<1>:d, r4", true),
     ] {

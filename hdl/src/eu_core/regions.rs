@@ -26,13 +26,15 @@ use crate::region_addr_gen::Config as RagConfig;
 use rust_hdl::prelude::*;
 
 /// The generator as the core instantiates it: 32-byte registers, 128 of them, N_MAX 8, no
-/// wrap-around, misaligned origins allowed, any destination shape, row-major (the ISA model's
-/// `rag_cfg`).
+/// wrap-around, origins aligned to the element size (`ALIGN_STRICT`: a misaligned origin is
+/// E_ALIGN, an illegal region; so an element never straddles two registers or two words, which
+/// is what keeps the gathers and the scatter small, `gather`), any destination shape, row-major
+/// (the ISA model's `rag_cfg`).
 pub type CoreRag = Rag<8, 7, 5, 12, 96>;
 
 /// The core's generator config.
 pub fn rag_config() -> RagConfig {
-    RagConfig { reg_bytes: 32, num_regs: 128, n_max: 8, wrap_rf: false, wr_ports: 2, ..Default::default() }
+    RagConfig { reg_bytes: 32, num_regs: 128, n_max: 8, wrap_rf: false, align_strict: true, wr_ports: 2, ..Default::default() }
 }
 
 /// Index into `k_at` of each field's lsb.

@@ -22,7 +22,7 @@ mod stage_reg;
 #[cfg(test)]
 mod handshake_test;
 #[cfg(test)]
-mod synth_check;
+pub(crate) mod synth_check;
 
 pub use cg_cell::CgCell;
 pub use delay::Delay;

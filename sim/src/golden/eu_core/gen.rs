@@ -109,6 +109,20 @@ fn any_pred(rng: &mut StdRng) -> (u64, u32) {
     }
 }
 
+/// A sub-register byte offset for type `ty`: 0 most of the time, else a multiple of the element
+/// size, and now and then (2 %) any byte — misaligned, an illegal region (E_ALIGN) the handler
+/// sees.
+fn sub(r: &mut StdRng, ty: u32) -> u32 {
+    let e = 1 << rag::esize_log2(ty).expect("a drawn type is not the reserved one");
+    if r.gen_bool(0.7) {
+        0
+    } else if r.gen_bool(0.02) {
+        r.gen_range(0..32)
+    } else {
+        e * r.gen_range(0..32 / e)
+    }
+}
+
 impl G<'_> {
     fn src(&mut self, exec_log2: u32) -> Region {
         let r = &mut *self.rng;
@@ -116,7 +130,7 @@ impl G<'_> {
         let w = r.gen_range(0..=exec_log2);
         Region {
             reg: r.gen_range(0..80),
-            sub: if r.gen_bool(0.7) { 0 } else { r.gen_range(0..32) },
+            sub: sub(r, ty),
             vs: [0, 1, 2, 4, 8, 16][r.gen_range(0..6)],
             width_log2: w,
             hs: [0, 1, 2, 4][r.gen_range(0..4)],
@@ -126,13 +140,8 @@ impl G<'_> {
 
     fn dst(&mut self) -> Region {
         let r = &mut *self.rng;
-        Region {
-            reg: r.gen_range(0..80),
-            sub: if r.gen_bool(0.7) { 0 } else { r.gen_range(0..32) },
-            hs: [1, 1, 2, 4][r.gen_range(0..4)],
-            ty: r.gen_range(0..7),
-            ..Default::default()
-        }
+        let ty = r.gen_range(0..7);
+        Region { reg: r.gen_range(0..80), sub: sub(r, ty), hs: [1, 1, 2, 4][r.gen_range(0..4)], ty, ..Default::default() }
     }
 
     fn local_inst(&mut self) -> Inst {

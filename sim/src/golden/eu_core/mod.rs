@@ -189,14 +189,16 @@ impl Inst {
 }
 
 /// The region address generator as the EU instantiates it: 128 registers of 32 bytes per
-/// thread, N_MAX 8, no wrap-around, misalignment allowed, any destination profile, row-major.
+/// thread, N_MAX 8, no wrap-around, origins aligned to the element size (`ALIGN_STRICT`: a
+/// misaligned origin is E_ALIGN, an illegal region — docs/isa.md says why), any destination
+/// profile, row-major.
 pub fn rag_cfg() -> rag::Cfg {
     rag::Cfg {
         rb: REG_BYTES,
         nr: NUM_REGS,
         n_max: LANES as u32,
         wrap_rf: false,
-        align_strict: false,
+        align_strict: true,
         dst_restricted: false,
         colmajor_en: false,
         rd_ports: 2,
