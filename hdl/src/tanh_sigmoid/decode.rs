@@ -33,7 +33,16 @@ pub struct Widen {
     raw16: Signal<Local, Bits<32>>,
     cnan: Signal<Local, Bits<32>>,
     v: Signal<Local, Bits<10>>,
-    nz: Signal<Local, Bits<8>>,
+    /// the leading zeros of v (0..9 for v != 0), bit by bit from v
+    nz3: Signal<Local, Bit>,
+    nz2: Signal<Local, Bit>,
+    nz1: Signal<Local, Bit>,
+    nz0: Signal<Local, Bit>,
+    /// v << nz
+    vs: Signal<Local, Bits<10>>,
+    /// the fp32 exponents of an fp16 subnormal (112 - nz) and of a normal (e5 + 112)
+    esub: Signal<Local, Bits<8>>,
+    enorm: Signal<Local, Bits<8>>,
     insub: Signal<Local, Bit>,
     k_fmt_fp32: Constant<Bits<2>>,
     k_fmt_fp16: Constant<Bits<2>>,
@@ -55,7 +64,13 @@ impl Widen {
             raw16: Default::default(),
             cnan: Default::default(),
             v: Default::default(),
-            nz: Default::default(),
+            nz3: Default::default(),
+            nz2: Default::default(),
+            nz1: Default::default(),
+            nz0: Default::default(),
+            vs: Default::default(),
+            esub: Default::default(),
+            enorm: Default::default(),
             insub: Default::default(),
             k_fmt_fp32: Constant::new(fmt::FP32.into()),
             k_fmt_fp16: Constant::new(fmt::FP16.into()),
@@ -97,24 +112,56 @@ impl Logic for Widen {
         // widen to fp32 (exact)
         self.x.next = self.din.val();
         self.insub.next = (self.din.val().get_bits::<8>(23) == 0) & (self.din.val().get_bits::<23>(0) != 0);
-        // fp16 subnormal: normalise the 10-bit fraction (shift by 8, 4, 2, 1 while the top is clear)
+        // fp16 subnormal: normalise the 10-bit fraction v. After the bypass compares (issue 15)
+        // this was the UP5K's worst path (the BIST's fmt -> the serial normaliser, whose every
+        // step's test waited for the step before -> nz -> 112 - nz (carry) -> `jg_x`, 10 LUT
+        // levels): the leading-zero count nz is now formed bit by bit from v itself (the shift
+        // steps only wait for their own select), and both exponents are bit logic, no adder:
+        //   112 - nz = {0, 1, 1, nz == 0, (-nz) mod 16}, -nz bit i = nz[i] ^ (nz[i-1:0] != 0)
+        //   e5 + 112 = {e5[4], !e5[4] x 3, e5[3:0]} (0x70 + e5 for e5 < 16, 0x80 + e5 - 16 above)
+        // nz for v = 0 (8 here, 15 before) is not read: the subnormal branch needs v != 0.
         self.v.next = self.h.val().get_bits::<10>(0);
-        self.nz.next = 0.into();
-        if self.v.val().get_bits::<8>(2) == 0 {
-            self.v.next = self.v.val() << 8;
-            self.nz.next = self.nz.val() + 8;
+        self.nz3.next = self.v.val().get_bits::<8>(2) == 0;
+        self.nz2.next = (self.v.val().get_bits::<4>(6) == 0) & (self.v.val().get_bits::<4>(2) != 0);
+        self.nz1.next = ((self.v.val().get_bits::<2>(8) == 0) & (self.v.val().get_bits::<2>(6) != 0))
+            | ((self.v.val().get_bits::<6>(4) == 0) & (self.v.val().get_bits::<2>(2) != 0));
+        self.nz0.next = (!self.v.val().get_bit(9) & self.v.val().get_bit(8))
+            | ((self.v.val().get_bits::<3>(7) == 0) & self.v.val().get_bit(6))
+            | ((self.v.val().get_bits::<5>(5) == 0) & self.v.val().get_bit(4))
+            | ((self.v.val().get_bits::<7>(3) == 0) & self.v.val().get_bit(2))
+            | ((self.v.val().get_bits::<9>(1) == 0) & self.v.val().get_bit(0));
+        self.vs.next = self.v.val();
+        if self.nz3.val() {
+            self.vs.next = self.vs.val() << 8;
         }
-        if self.v.val().get_bits::<4>(6) == 0 {
-            self.v.next = self.v.val() << 4;
-            self.nz.next = self.nz.val() + 4;
+        if self.nz2.val() {
+            self.vs.next = self.vs.val() << 4;
         }
-        if self.v.val().get_bits::<2>(8) == 0 {
-            self.v.next = self.v.val() << 2;
-            self.nz.next = self.nz.val() + 2;
+        if self.nz1.val() {
+            self.vs.next = self.vs.val() << 2;
         }
-        if !self.v.val().get_bit(9) {
-            self.v.next = self.v.val() << 1;
-            self.nz.next = self.nz.val() + 1;
+        if self.nz0.val() {
+            self.vs.next = self.vs.val() << 1;
+        }
+        self.esub.next = 0x60.into();
+        if !(self.nz3.val() | self.nz2.val() | self.nz1.val() | self.nz0.val()) {
+            self.esub.next = self.esub.val() | 0x10;
+        }
+        if self.nz0.val() {
+            self.esub.next = self.esub.val() | 0x1;
+        }
+        if self.nz1.val() ^ self.nz0.val() {
+            self.esub.next = self.esub.val() | 0x2;
+        }
+        if self.nz2.val() ^ (self.nz1.val() | self.nz0.val()) {
+            self.esub.next = self.esub.val() | 0x4;
+        }
+        if self.nz3.val() ^ (self.nz2.val() | self.nz1.val() | self.nz0.val()) {
+            self.esub.next = self.esub.val() | 0x8;
+        }
+        self.enorm.next = bit_cast::<8, 4>(self.h.val().get_bits::<4>(10)) | 0x70;
+        if self.h.val().get_bit(14) {
+            self.enorm.next = bit_cast::<8, 4>(self.h.val().get_bits::<4>(10)) | 0x80;
         }
         if self.fmt.val() == self.k_fmt_fp16.val() {
             self.insub.next = (self.h.val().get_bits::<5>(10) == 0) & (self.h.val().get_bits::<10>(0) != 0);
@@ -124,12 +171,12 @@ impl Logic for Widen {
                     | (bit_cast::<32, 10>(self.h.val().get_bits::<10>(0)) << 13);
             } else if self.h.val().get_bits::<5>(10) != 0 {
                 self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
-                    | (bit_cast::<32, 5>(self.h.val().get_bits::<5>(10) + 0) + 112) << 23
+                    | (bit_cast::<32, 8>(self.enorm.val()) << 23)
                     | (bit_cast::<32, 10>(self.h.val().get_bits::<10>(0)) << 13);
             } else if self.h.val().get_bits::<10>(0) != 0 {
                 self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
-                    | (bit_cast::<32, 8>(112 - self.nz.val()) << 23)
-                    | (bit_cast::<32, 9>(self.v.val().get_bits::<9>(0)) << 14);
+                    | (bit_cast::<32, 8>(self.esub.val()) << 23)
+                    | (bit_cast::<32, 9>(self.vs.val().get_bits::<9>(0)) << 14);
             } else {
                 self.x.next = bit_cast::<32, 16>(self.h.val() & 0x8000) << 16;
             }
@@ -559,9 +606,9 @@ mod tests {
             let mut old = DecodeEe::new(fused);
             new.connect_all();
             old.connect_all();
-            for ex in 0..256u32 {
-                for opc in 0..4u32 {
-                    for fm in 0..4u32 {
+            for ex in 0..256u64 {
+                for opc in 0..4u64 {
+                    for fm in 0..4u64 {
                         for mi in 0..8 {
                             let r = next();
                             let mx = match mi {
@@ -569,10 +616,10 @@ mod tests {
                                 1 => 1,
                                 2 => 0x7F_FFFF,
                                 3 => 0x40_0000,
-                                _ => (r as u32) & 0x7F_FFFF,
+                                _ => r & 0x7F_FFFF,
                             };
-                            let x = ((r >> 23) as u32 & 0x8000_0000) | ex << 23 | mx;
-                            let (isnan, nanq, raw) = ((r >> 40) & 7 == 0, (r >> 3) as u32, (r >> 29) as u32);
+                            let x = ((r >> 23) & 0x8000_0000) | ex << 23 | mx;
+                            let (isnan, nanq, raw) = ((r >> 40) & 7 == 0, (r >> 3) & 0xFFFF_FFFF, (r >> 29) & 0xFFFF_FFFF);
                             new.op.next = opc.into();
                             new.fmt.next = fm.into();
                             new.x.next = x.into();
@@ -597,5 +644,186 @@ mod tests {
             }
         }
         assert_eq!(n, 2 * 256 * 16 * 8);
+    }
+
+        /// `Widen` with the serial normaliser and the exponent adders (git 3f4f1a9): the test's reference.
+    #[derive(LogicBlock)]
+    pub struct WidenSerial {
+        /// format code of the vector
+        pub fmt: Signal<In, Bits<2>>,
+        /// flush subnormal inputs to zero
+        pub ftz: Signal<In, Bit>,
+        /// the lane's input word
+        pub din: Signal<In, Bits<32>>,
+        /// the input widened to fp32 (flushed when ftz)
+        pub x: Signal<Out, Bits<32>>,
+        /// the input is a NaN of its format
+        pub isnan: Signal<Out, Bit>,
+        /// the NaN result: the input quieted (sign and payload kept), or the canonical quiet NaN
+        pub nanq: Signal<Out, Bits<32>>,
+        /// the input as it came (the low 16 bits for fp16/bf16)
+        pub raw: Signal<Out, Bits<32>>,
+        /// CANON_NAN: NaN inputs give the format's canonical quiet NaN
+        canon: Constant<Bit>,
+        h: Signal<Local, Bits<16>>,
+        raw16: Signal<Local, Bits<32>>,
+        cnan: Signal<Local, Bits<32>>,
+        v: Signal<Local, Bits<10>>,
+        nz: Signal<Local, Bits<8>>,
+        insub: Signal<Local, Bit>,
+        k_fmt_fp32: Constant<Bits<2>>,
+        k_fmt_fp16: Constant<Bits<2>>,
+        k_fmt_bf16: Constant<Bits<2>>,
+    }
+
+    impl WidenSerial {
+        pub fn new(canon_nan: bool) -> Self {
+            Self {
+                fmt: Default::default(),
+                ftz: Default::default(),
+                din: Default::default(),
+                x: Default::default(),
+                isnan: Default::default(),
+                nanq: Default::default(),
+                raw: Default::default(),
+                canon: Constant::new(canon_nan),
+                h: Default::default(),
+                raw16: Default::default(),
+                cnan: Default::default(),
+                v: Default::default(),
+                nz: Default::default(),
+                insub: Default::default(),
+                k_fmt_fp32: Constant::new(fmt::FP32.into()),
+                k_fmt_fp16: Constant::new(fmt::FP16.into()),
+                k_fmt_bf16: Constant::new(fmt::BF16.into()),
+            }
+        }
+    }
+
+    impl Logic for WidenSerial {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.h.next = self.din.val().get_bits::<16>(0);
+            self.raw16.next = bit_cast::<32, 16>(self.h.val());
+            if self.fmt.val() == self.k_fmt_fp32.val() {
+                self.raw16.next = self.din.val();
+            }
+            self.raw.next = self.raw16.val();
+            // NaN in the input format: quieted (sign and payload kept), or the canonical quiet NaN
+            self.isnan.next = false;
+            self.nanq.next = self.raw16.val();
+            self.cnan.next = 0x7FC0.into();
+            if self.fmt.val() == self.k_fmt_fp32.val() {
+                self.isnan.next = (self.din.val().get_bits::<8>(23) == 0xFF) & (self.din.val().get_bits::<23>(0) != 0);
+                self.nanq.next = self.din.val() | 0x40_0000;
+                self.cnan.next = 0x7FC0_0000.into();
+            }
+            if self.fmt.val() == self.k_fmt_fp16.val() {
+                self.isnan.next = (self.h.val().get_bits::<5>(10) == 0x1F) & (self.h.val().get_bits::<10>(0) != 0);
+                self.nanq.next = self.raw16.val() | 0x200;
+                self.cnan.next = 0x7E00.into();
+            }
+            if self.fmt.val() == self.k_fmt_bf16.val() {
+                self.isnan.next = (self.h.val().get_bits::<8>(7) == 0xFF) & (self.h.val().get_bits::<7>(0) != 0);
+                self.nanq.next = self.raw16.val() | 0x40;
+            }
+            if self.canon.val() {
+                self.nanq.next = self.cnan.val();
+            }
+            // widen to fp32 (exact)
+            self.x.next = self.din.val();
+            self.insub.next = (self.din.val().get_bits::<8>(23) == 0) & (self.din.val().get_bits::<23>(0) != 0);
+            // fp16 subnormal: normalise the 10-bit fraction (shift by 8, 4, 2, 1 while the top is clear)
+            self.v.next = self.h.val().get_bits::<10>(0);
+            self.nz.next = 0.into();
+            if self.v.val().get_bits::<8>(2) == 0 {
+                self.v.next = self.v.val() << 8;
+                self.nz.next = self.nz.val() + 8;
+            }
+            if self.v.val().get_bits::<4>(6) == 0 {
+                self.v.next = self.v.val() << 4;
+                self.nz.next = self.nz.val() + 4;
+            }
+            if self.v.val().get_bits::<2>(8) == 0 {
+                self.v.next = self.v.val() << 2;
+                self.nz.next = self.nz.val() + 2;
+            }
+            if !self.v.val().get_bit(9) {
+                self.v.next = self.v.val() << 1;
+                self.nz.next = self.nz.val() + 1;
+            }
+            if self.fmt.val() == self.k_fmt_fp16.val() {
+                self.insub.next = (self.h.val().get_bits::<5>(10) == 0) & (self.h.val().get_bits::<10>(0) != 0);
+                if self.h.val().get_bits::<5>(10) == 0x1F {
+                    self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
+                        | 0x7F80_0000
+                        | (bit_cast::<32, 10>(self.h.val().get_bits::<10>(0)) << 13);
+                } else if self.h.val().get_bits::<5>(10) != 0 {
+                    self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
+                        | (bit_cast::<32, 5>(self.h.val().get_bits::<5>(10) + 0) + 112) << 23
+                        | (bit_cast::<32, 10>(self.h.val().get_bits::<10>(0)) << 13);
+                } else if self.h.val().get_bits::<10>(0) != 0 {
+                    self.x.next = (bit_cast::<32, 16>(self.h.val() & 0x8000) << 16)
+                        | (bit_cast::<32, 8>(112 - self.nz.val()) << 23)
+                        | (bit_cast::<32, 9>(self.v.val().get_bits::<9>(0)) << 14);
+                } else {
+                    self.x.next = bit_cast::<32, 16>(self.h.val() & 0x8000) << 16;
+                }
+            }
+            if self.fmt.val() == self.k_fmt_bf16.val() {
+                self.x.next = bit_cast::<32, 16>(self.h.val()) << 16;
+                self.insub.next = (self.h.val().get_bits::<8>(7) == 0) & (self.h.val().get_bits::<7>(0) != 0);
+            }
+            if self.ftz.val() & self.insub.val() {
+                self.x.next = self.x.val() & 0x8000_0000_u64;
+            }
+        }
+    }
+
+    /// The bit-parallel leading-zero count and the adder-free exponents give the old `Widen`'s
+    /// x, NaN flag, quieted NaN and raw word: every 16-bit word in fp16 and bf16 (ftz 0 and 1,
+    /// both CANON_NAN), random fp32 words and their extremes.
+    #[test]
+    fn widen_equals_the_serial_normaliser() {
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for canon in [false, true] {
+            let mut new = Widen::new(canon);
+            let mut old = WidenSerial::new(canon);
+            new.connect_all();
+            old.connect_all();
+            for fm in 0..4u64 {
+                for ftz in [false, true] {
+                    for i in 0..65536u64 {
+                        let r = next() & 0xFFFF_FFFF;
+                        let din = if fm as u64 == fmt::FP32 as u64 {
+                            match i {
+                                0..=255 => (i << 23) | (r & 0x807F_FFFF),
+                                256..=511 => ((i << 23) & 0x7F80_0000) | (r & 0x8000_0001),
+                                _ => r,
+                            }
+                        } else {
+                            (r & 0xFFFF_0000) | i
+                        };
+                        new.fmt.next = fm.into();
+                        new.ftz.next = ftz;
+                        new.din.next = din.into();
+                        old.fmt.next = fm.into();
+                        old.ftz.next = ftz;
+                        old.din.next = din.into();
+                        assert!(simulate(&mut new, 100));
+                        assert!(simulate(&mut old, 100));
+                        let got = (new.x.val(), new.isnan.val(), new.nanq.val(), new.raw.val());
+                        let want = (old.x.val(), old.isnan.val(), old.nanq.val(), old.raw.val());
+                        assert_eq!(got, want, "canon {canon} fmt {fm} ftz {ftz} din {din:#x}");
+                    }
+                }
+            }
+        }
     }
 }
