@@ -244,6 +244,7 @@ impl Logic for ScatterLane {
     fn update(&mut self) {
         self.word_index.next = self.col.val().get_bits::<3>(2);
         // the element replicated across the word, so that whichever bytes it lands on hold it
+        self.low.next = self.value.val();
         self.placed.next = self.value.val();
         self.bytes.next = self.k_all.val();
         if self.esize_log2.val() == self.k_es[0].val() {
