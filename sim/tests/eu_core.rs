@@ -166,11 +166,13 @@ fn eu_core_kernel_activation_matches_the_isa_model() {
     }
 }
 
-/// The math unit with several threads' ops in flight: every thread runs TANH, SIGMOID and MULH
-/// back to back, so a thread's MULH (2 cycles in its engine) is fed while other threads'
-/// tanh/sigmoid lanes (16 cycles) are still in the block and comes back before them, and the
-/// feeder turns threads away (replays) while it feeds another's op; predicated and exec-size-4
-/// ops mask lanes, and immediates take src0's or src1's place.
+/// The math unit with several threads' ops in flight: every thread runs TANH, SIGMOID, MULH,
+/// I2F and F2I back to back, so a thread's MULH or conversion (2 cycles in the aux engine) is
+/// fed while other threads' tanh/sigmoid lanes (16 cycles) are still in the block and comes back
+/// before them, and the feeder turns threads away (replays) while it feeds another's op;
+/// predicated and exec-size-4 ops mask lanes, and immediates take src0's or src1's place. F2I
+/// of random words meets NaNs, infinities and saturation; I2F then F2I goes there and back;
+/// I2F with a condition modifier sets flags from its float result.
 #[test]
 fn eu_core_math_unit_overlapping_threads_match_the_isa_model() {
     let src = "\
@@ -183,6 +185,14 @@ fn eu_core_math_unit_overlapping_threads_match_the_isa_model() {
     mulh (4) r9, r2, r1
     tanh.fp32 r10, 0x3f000000
     mulh r11, r1, r2
+    i2f r12, r1
+    f2i r13, r12
+    (f0) f2i r14, r3
+    i2f.lt.f1 r15, r2
+    (f1) tanh.fp32 r16, r15
+    f2i (4) r17, 0x4f000000
+    i2f r18, 0x80000000
+    f2i r19, 0xcf000001
 ";
     let mut rtl = EuCoreRtl::new("default");
     let mut rng = StdRng::seed_from_u64(5);
@@ -330,7 +340,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     let ops = hdl::eu_core::slice_ops();
     let t0 = Instant::now();
     let (mut programs, mut retired, mut cycles, mut skipped, mut mem_ops) = (0usize, 0usize, 0u64, 0usize, 0usize);
-    let (mut math_ops, mut srd_ops, mut own_regions, mut non_control) = (0usize, 0usize, 0usize, 0usize);
+    let (mut math_ops, mut srd_ops, mut own_regions, mut non_control, mut cvt_ops) = (0usize, 0usize, 0usize, 0usize, 0usize);
     while retired < RANDOM_RETIRED {
         let size = rng.gen_range(4..40);
         let p = gen::program_restricted(&mut rng, size, &ops);
@@ -349,7 +359,8 @@ fn eu_core_random_programs_match_the_isa_model() {
         }
         let run = check_run(&mut rtl, &format!("program {programs} (seed {seed})"), m);
         mem_ops += run.count(|o| matches!(o, op::LD | op::ST));
-        math_ops += run.count(|o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID | op::MULH));
+        math_ops += run.count(|o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID | op::MULH | op::I2F | op::F2I));
+        cvt_ops += run.count(|o| matches!(o, op::I2F | op::F2I));
         srd_ops += run.count(|o| o == op::SRD);
         own_regions += run.words.iter().filter(|&&w| has_own_region(w)).count();
         non_control += run.count(|o| !hdl::eu_core::enc::is_control(o));
@@ -360,8 +371,9 @@ fn eu_core_random_programs_match_the_isa_model() {
     report(&format!("random, {programs} programs"), retired, cycles);
     println!("eu_core random: {mem_ops} of the retired instructions are LD/ST");
     assert!(mem_ops * 100 >= retired, "too few LD/ST: {mem_ops} of {retired}");
-    println!("eu_core random: {math_ops} TANH_PRE/SIGMOID/TANH/MULH (the math unit), {srd_ops} SRD");
+    println!("eu_core random: {math_ops} TANH_PRE/SIGMOID/TANH/MULH/I2F/F2I (the math unit, {cvt_ops} of them I2F/F2I), {srd_ops} SRD");
     assert!(math_ops * 200 >= retired && srd_ops * 200 >= retired, "too few math ops ({math_ops}) or SRD ({srd_ops}) of {retired}");
+    assert!(cvt_ops * 400 >= retired, "too few I2F/F2I: {cvt_ops} of {retired}");
     println!("eu_core random: {own_regions} of the {non_control} non-control instructions with a region of their own (type, offset, strides)");
     assert!(own_regions * 4 >= non_control, "too few own regions: {own_regions} of {non_control}");
     println!("eu_core random: {skipped} programs skipped (the ISA model raised an exception)");

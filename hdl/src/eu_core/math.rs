@@ -1,6 +1,7 @@
 //! The math unit: the ops that take more than a cycle per lane, TANH_PRE, SIGMOID and TANH
-//! through one lane of the tanh/sigmoid block and MULH through one `MulhLane` (docs/eu_core.md
-//! "Math unit").
+//! through one lane of the tanh/sigmoid block, MULH through one `MulhLane` and I2F/F2I through one
+//! `CvtLane` (docs/eu_core.md "Math unit"). `MulhLane` and `CvtLane` have the same latency and one
+//! feeder: they form one engine (`aux`), whose result is the one of the op fed.
 //!
 //! The block is `tanh_sigmoid::TanhSigmoid` with one lane, the fused tail (op TANH) and
 //! CANON_NAN = 0, the ISA model's unit (docs/isa.md: bit exact the unit's golden model with
@@ -29,8 +30,9 @@
 //! whatever `math_lat`.
 
 use super::enc::op;
-use super::mulh::MulhLane;
-use crate::prims::RDff;
+use super::cvt::{CvtLane, CVT_LAT};
+use super::mulh::{MulhLane, MULH_LAT};
+use crate::prims::{Delay, RDff};
 use crate::tanh_sigmoid::rtl::TanhSigmoid;
 use rust_hdl::prelude::*;
 
@@ -48,8 +50,8 @@ pub struct MathUnit<const T: usize, const TW: usize> {
     pub illegal: Signal<In, Bit>,
     pub not_yet: Signal<In, Bit>,
     pub tid: Signal<In, Bits<TW>>,
-    /// The op code: MULH, or a tanh/sigmoid op whose low two bits are the block's `in_op`
-    /// (docs/isa.md).
+    /// The op code: MULH, I2F, F2I, or a tanh/sigmoid op whose low two bits are the block's
+    /// `in_op` (docs/isa.md).
     pub op: Signal<In, Bits<7>>,
     /// The instruction's math format and flush-to-zero (the block's `in_fmt`, `in_ftz`).
     pub fmt: Signal<In, Bits<2>>,
@@ -72,6 +74,9 @@ pub struct MathUnit<const T: usize, const TW: usize> {
     pub value: Signal<Out, Bits<256>>,
     unit: TanhSigmoid<1, 32, TAG_W>,
     mulh: MulhLane<TAG_W>,
+    cvt: CvtLane,
+    /// The aux engine's lane of `MULH_LAT` cycles ago was a conversion (its result is `cvt`'s).
+    cvt_d: Delay<Bits<1>>,
     /// Bit t: thread t holds an op here (from accept to its retiring pass, `freed`; not named
     /// `release`, a SystemVerilog keyword).
     held_r: RDff<Bits<T>>,
@@ -80,8 +85,10 @@ pub struct MathUnit<const T: usize, const TW: usize> {
     /// The feeder: the op being fed, its thread, the next lane to feed (8: idle).
     feed_tid_r: RDff<Bits<TW>>,
     op_r: RDff<Bits<2>>,
-    /// The op being fed is MULH (else a tanh/sigmoid op).
-    mulh_r: RDff<Bit>,
+    /// The op being fed is MULH, I2F or F2I (the aux engine; else a tanh/sigmoid op).
+    aux_r: RDff<Bit>,
+    /// ... and of those I2F or F2I (then `op_r` bit 0 is 1 for F2I).
+    cvt_r: RDff<Bit>,
     fmt_r: RDff<Bits<2>>,
     ftz_r: RDff<Bit>,
     lane_r: RDff<Bits<4>>,
@@ -105,14 +112,17 @@ pub struct MathUnit<const T: usize, const TW: usize> {
     ret: Signal<Local, Bit>,
     ret_tid: Signal<Local, Bits<TW>>,
     ret_lane: Signal<Local, Bits<3>>,
-    /// The same from `MulhLane`.
+    /// The same from the aux engine.
     mret: Signal<Local, Bit>,
     mret_tid: Signal<Local, Bits<TW>>,
     mret_lane: Signal<Local, Bits<3>>,
     /// Bit t: thread t's last lane came back (whether it ran or not).
     last_bit: Signal<Local, Bits<T>>,
     slot_result: Signal<Local, Bits<256>>,
+    aux_data: Signal<Local, Bits<32>>,
     k_op_mulh: Constant<Bits<7>>,
+    k_op_i2f: Constant<Bits<7>>,
+    k_op_f2i: Constant<Bits<7>>,
     k_all_fed: Constant<Bits<4>>,
     k_last_lane: Constant<Bits<3>>,
     k_one: Constant<Bits<T>>,
@@ -129,6 +139,8 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
     /// `lat`: the tanh/sigmoid block's latency (its `lat` config, ≥ 6 with the fused tail).
     pub fn new(lat: usize) -> Self {
         assert!(T == 1 << TW && TW <= 3, "the tag holds 3 thread bits");
+        assert_eq!(MULH_LAT, CVT_LAT, "MULH and I2F/F2I share the aux engine's write port");
+        assert!(op::I2F & 1 == 0 && op::F2I & 1 == 1, "op bit 0 tells F2I from I2F");
         let keep = |l: usize| {
             let mut b = Bits::<256>::from(0u64);
             for i in 0..256 {
@@ -161,11 +173,14 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
             value: Default::default(),
             unit: TanhSigmoid::new(true, false, lat),
             mulh: Default::default(),
+            cvt: Default::default(),
+            cvt_d: Delay::new(CVT_LAT),
             held_r: Default::default(),
             done_r: Default::default(),
             feed_tid_r: Default::default(),
             op_r: Default::default(),
-            mulh_r: Default::default(),
+            aux_r: Default::default(),
+            cvt_r: Default::default(),
             fmt_r: Default::default(),
             ftz_r: Default::default(),
             lane_r: RDff::with_reset(8u64.into()),
@@ -191,7 +206,10 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
             mret_lane: Default::default(),
             last_bit: Default::default(),
             slot_result: Default::default(),
+            aux_data: Default::default(),
             k_op_mulh: Constant::new(op::MULH.into()),
+            k_op_i2f: Constant::new(op::I2F.into()),
+            k_op_f2i: Constant::new(op::F2I.into()),
             k_all_fed: Constant::new(8u64.into()),
             k_last_lane: Constant::new(7u64.into()),
             k_one: Constant::new(1u64.into()),
@@ -208,12 +226,13 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
 impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, held_r, done_r, feed_tid_r, op_r, mulh_r, fmt_r, ftz_r, lane_r, data_sh, data1_sh, mask_sh);
+        clock!(self, clk, held_r, done_r, feed_tid_r, op_r, aux_r, cvt_r, fmt_r, ftz_r, lane_r, data_sh, data1_sh, mask_sh);
         self.held_r.rst.next = self.rst.val();
         self.done_r.rst.next = self.rst.val();
         self.feed_tid_r.rst.next = self.rst.val();
         self.op_r.rst.next = self.rst.val();
-        self.mulh_r.rst.next = self.rst.val();
+        self.aux_r.rst.next = self.rst.val();
+        self.cvt_r.rst.next = self.rst.val();
         self.fmt_r.rst.next = self.rst.val();
         self.ftz_r.rst.next = self.rst.val();
         self.lane_r.rst.next = self.rst.val();
@@ -244,7 +263,8 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
         // the feeder: takes an accepted op, feeds a lane per cycle
         self.feed_tid_r.d.next = self.feed_tid_r.q.val();
         self.op_r.d.next = self.op_r.q.val();
-        self.mulh_r.d.next = self.mulh_r.q.val();
+        self.aux_r.d.next = self.aux_r.q.val();
+        self.cvt_r.d.next = self.cvt_r.q.val();
         self.fmt_r.d.next = self.fmt_r.q.val();
         self.ftz_r.d.next = self.ftz_r.q.val();
         self.lane_r.d.next = self.lane_r.q.val();
@@ -254,7 +274,8 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
         if self.accept.val() {
             self.feed_tid_r.d.next = self.tid.val();
             self.op_r.d.next = bit_cast::<2, 7>(self.op.val());
-            self.mulh_r.d.next = self.op.val() == self.k_op_mulh.val();
+            self.cvt_r.d.next = (self.op.val() == self.k_op_i2f.val()) | (self.op.val() == self.k_op_f2i.val());
+            self.aux_r.d.next = (self.op.val() == self.k_op_mulh.val()) | (self.op.val() == self.k_op_i2f.val()) | (self.op.val() == self.k_op_f2i.val());
             self.fmt_r.d.next = self.fmt.val();
             self.ftz_r.d.next = self.ftz.val();
             self.lane_r.d.next = 0.into();
@@ -271,7 +292,7 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
         self.tag.next = (bit_cast::<TAG_W, TW>(self.feed_tid_r.q.val()) << 3) | bit_cast::<TAG_W, 4>(self.lane_r.q.val() & 7);
         self.unit.clk.next = self.clk.val();
         self.unit.rst.next = self.rst.val();
-        self.unit.in_valid.next = self.feed.val() & !self.mulh_r.q.val();
+        self.unit.in_valid.next = self.feed.val() & !self.aux_r.q.val();
         self.unit.in_op.next = self.op_r.q.val();
         self.unit.in_fmt.next = self.fmt_r.q.val();
         self.unit.in_ftz.next = self.ftz_r.q.val();
@@ -280,11 +301,25 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
         self.unit.in_tag.next = self.tag.val();
         self.mulh.clk.next = self.clk.val();
         self.mulh.rst.next = self.rst.val();
-        self.mulh.in_valid.next = self.feed.val() & self.mulh_r.q.val();
+        self.mulh.in_valid.next = self.feed.val() & self.aux_r.q.val();
         self.mulh.in_mask.next = bit_cast::<1, 8>(self.mask_sh.q.val());
         self.mulh.in_a.next = bit_cast::<32, 256>(self.data_sh.q.val());
         self.mulh.in_b.next = bit_cast::<32, 256>(self.data1_sh.q.val());
         self.mulh.in_tag.next = self.tag.val();
+        self.cvt.clk.next = self.clk.val();
+        self.cvt.rst.next = self.rst.val();
+        self.cvt.in_f2i.next = self.op_r.q.val().get_bit(0);
+        self.cvt.in_a.next = bit_cast::<32, 256>(self.data_sh.q.val());
+        self.cvt_d.clock.next = self.clk.val();
+        self.cvt_d.rst.next = self.rst.val();
+        self.cvt_d.d.next = bit_cast::<1, 1>(self.cvt_r.q.val().into());
+        // I2F's condition modifier compares its result with 0 as a float (docs/isa.md); the
+        // execute stage compares it as a signed integer, which agrees on every I2F result (never
+        // NaN or -0: the sign bit is the sign, and only +0 is zero)
+        self.aux_data.next = self.mulh.out_data.val();
+        if self.cvt_d.q.val().any() {
+            self.aux_data.next = self.cvt.out_data.val();
+        }
         // ... and out, each engine to its own write port: two threads' lanes can come back in one
         // cycle (a MULH op fed after a tanh/sigmoid op overtakes its last lanes), never two of
         // one thread (a thread holds one op)
@@ -321,7 +356,7 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
                     self.result[t].d.next = (self.result[t].q.val() & self.k_keep[l].val()) | (bit_cast::<256, 32>(self.unit.out_data.val()) << self.k_shift[l].val());
                 }
                 if self.mret.val() & (self.mret_tid.val() == self.k_tid[t].val()) & (self.mret_lane.val() == self.k_lane[l].val()) {
-                    self.result[t].d.next = (self.result[t].q.val() & self.k_keep[l].val()) | (bit_cast::<256, 32>(self.mulh.out_data.val()) << self.k_shift[l].val());
+                    self.result[t].d.next = (self.result[t].q.val() & self.k_keep[l].val()) | (bit_cast::<256, 32>(self.aux_data.val()) << self.k_shift[l].val());
                 }
             }
             if self.tid.val() == self.k_tid[t].val() {

@@ -4,18 +4,21 @@
 //! threads issued round-robin through a five-stage barrel pipeline (fetch, decode + register
 //! read address, operand (the register file's output register), execute, writeback), the branch unit as a sub-block for all control flow and the execution
 //! mask, integer ALU lanes (MOV, ADD, SUB, MUL, logic, shifts, MIN/MAX, CMP, SEL, condition
-//! modifiers, immediates), predication and the whole-register operand region. Anything else
+//! modifiers, immediates), LD/ST, the math unit (TANH/TANH_PRE/SIGMOID, MULH, I2F/F2I),
+//! predication and operand regions inside one register. Anything else
 //! stops the thread with a "not yet" fault ([`rtl::EuCore`] ports `fault_*`); the random
 //! co-simulation programs are restricted to the slice ([`slice_ops`]).
 //!
 //! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
 //! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
 //! registers, two stages, and the branch unit's registered response), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
-//! `execute` (the lanes, the masks and the execute→writeback registers), `wb_flags` (a result's
+//! `execute` (the lanes, the masks and the execute→writeback registers), `math` (the math unit:
+//! the tanh/sigmoid lane, `mulh` and `cvt` (I2F/F2I) engines), `wb_flags` (a result's
 //! condition-modifier flags in writeback), `flags` (the per-thread flag registers) and `fault`
 //! (the sticky fault report).
 
 mod condition;
+mod cvt;
 mod decode;
 pub mod enc;
 mod execute;
@@ -107,6 +110,8 @@ pub fn slice_ops() -> Vec<u64> {
         op::TANH_PRE,
         op::SIGMOID,
         op::TANH,
+        op::I2F,
+        op::F2I,
         // of TID and LANE only (the other special registers are the trap controller's)
         op::SRD,
     ]);
