@@ -138,13 +138,21 @@ pub struct RoundPack {
     j_bv: StageReg<Bits<32>>,
     // ---- second half
     hi: Signal<Local, Bits<33>>,
-    rq: Signal<Local, Bits<32>>,
+    inc: Signal<Local, Bit>,
+    rq: Signal<Local, Bits<24>>,
+    ones: Signal<Local, Bit>,
+    top: Signal<Local, Bit>,
+    e1: Signal<Local, Bits<12>>,
     carry: Signal<Local, Bit>,
     norm: Signal<Local, Bit>,
     expf: Signal<Local, Bits<12>>,
-    mant: Signal<Local, Bits<32>>,
+    mant: Signal<Local, Bits<24>>,
     mag: Signal<Local, Bits<32>>,
     k_ones64: Constant<Bits<64>>,
+    /// hi[p-1:1] per format: all ones there and an increment carry into bit p
+    k_low_fp32: Constant<Bits<33>>,
+    k_low_fp16: Constant<Bits<33>>,
+    k_low_bf16: Constant<Bits<33>>,
     k_fmt_fp32: Constant<Bits<2>>,
     k_fmt_fp16: Constant<Bits<2>>,
     k_fmt_bf16: Constant<Bits<2>>,
@@ -193,13 +201,20 @@ impl RoundPack {
             j_byp: StageReg::new(cut),
             j_bv: StageReg::new(cut),
             hi: Default::default(),
+            inc: Default::default(),
             rq: Default::default(),
+            ones: Default::default(),
+            top: Default::default(),
+            e1: Default::default(),
             carry: Default::default(),
             norm: Default::default(),
             expf: Default::default(),
             mant: Default::default(),
             mag: Default::default(),
             k_ones64: Constant::new(u64::MAX.to_bits()),
+            k_low_fp32: Constant::new(0xFF_FFFEu64.to_bits()),
+            k_low_fp16: Constant::new(0x7FEu64.to_bits()),
+            k_low_bf16: Constant::new(0xFEu64.to_bits()),
             k_fmt_fp32: Constant::new(fmt::FP32.into()),
             k_fmt_fp16: Constant::new(fmt::FP16.into()),
             k_fmt_bf16: Constant::new(fmt::BF16.into()),
@@ -328,44 +343,52 @@ impl Logic for RoundPack {
         self.j_byp.d.next = self.jf_byp.q.val();
         self.j_bv.d.next = self.jf_bv.q.val();
         // ================= second half: RNE increment, exponent, pack =================
+        // pre = hi[p:1] < 2^p (the shift amount leaves hi's leading one at bit p or below). The
+        // increment's carry out of bit p-1 (`carry`, the mantissa overflows into the exponent)
+        // and the normal test (`norm`, bit p-1 or p of the rounded value) come from the
+        // registered bits, an AND over hi[p-1:1] beside the carry chain, not from the sum: the
+        // UP5K's worst path was j_hi -> the 24-bit increment -> carry -> the exponent / mantissa
+        // selects -> out6 (seed 2 1.0 MHz short of 30). With carry the mantissa field is 0 (the
+        // sum is 2^p) and the exponent e0 + 1, an incrementer off the carry chain.
         self.hi.next = self.j_hi.q.val();
-        self.rq.next = bit_cast::<32, 33>(self.hi.val() >> 1);
-        if self.hi.val().get_bit(0) & (self.j_stk.q.val() | self.hi.val().get_bit(1)) {
-            self.rq.next = bit_cast::<32, 33>(self.hi.val() >> 1) + 1;
+        self.inc.next = self.hi.val().get_bit(0) & (self.j_stk.q.val() | self.hi.val().get_bit(1));
+        self.rq.next = bit_cast::<24, 33>(self.hi.val() >> 1);
+        if self.inc.val() {
+            self.rq.next = bit_cast::<24, 33>(self.hi.val() >> 1) + 1;
         }
-        // The shift amount leaves the leading one of hi at bit p or below, so rq < 2^p before
-        // the increment and rq <= 2^p after it: `rq >> p != 0` is bit p of rq and
-        // `rq >> (p-1) != 0` bits p-1 and p, picked per format by a 3:1 select instead of two
-        // barrel shifts by a format-dependent amount and two OR-reductions after the increment.
-        self.carry.next = self.rq.val().get_bit(24);
-        self.norm.next = self.rq.val().get_bit(23) | self.rq.val().get_bit(24);
+        // fp32: p = 24
+        self.ones.next = (self.hi.val() & self.k_low_fp32.val()) == self.k_low_fp32.val();
+        self.top.next = self.hi.val().get_bit(24);
         if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
-            self.carry.next = self.rq.val().get_bit(11);
-            self.norm.next = self.rq.val().get_bit(10) | self.rq.val().get_bit(11);
+            self.ones.next = (self.hi.val() & self.k_low_fp16.val()) == self.k_low_fp16.val();
+            self.top.next = self.hi.val().get_bit(11);
         }
         if self.j_fmt.q.val() == self.k_fmt_bf16.val() {
-            self.carry.next = self.rq.val().get_bit(8);
-            self.norm.next = self.rq.val().get_bit(7) | self.rq.val().get_bit(8);
+            self.ones.next = (self.hi.val() & self.k_low_bf16.val()) == self.k_low_bf16.val();
+            self.top.next = self.hi.val().get_bit(8);
         }
+        self.carry.next = self.inc.val() & self.ones.val() & self.top.val();
+        self.norm.next = self.top.val() | (self.inc.val() & self.ones.val());
+        self.e1.next = self.j_e0.q.val() + 1;
         self.expf.next = self.j_e0.q.val();
         self.mant.next = self.rq.val();
         if self.carry.val() {
-            self.expf.next = self.j_e0.q.val() + 1;
-            self.mant.next = self.rq.val() >> 1;
+            self.expf.next = self.e1.val();
+            self.mant.next = 0.into();
         }
         if self.j_fmt.q.val() == self.k_fmt_fp32.val() {
-            self.mag.next = (bit_cast::<32, 12>(self.expf.val()) << 23) | (self.mant.val() & 0x7F_FFFF)
+            self.mag.next = (bit_cast::<32, 12>(self.expf.val()) << 23) | bit_cast::<32, 24>(self.mant.val() & 0x7F_FFFF)
                 | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 31);
         } else if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
-            self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0x1F) << 10) | (self.mant.val() & 0x3FF)
+            self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0x1F) << 10) | bit_cast::<32, 24>(self.mant.val() & 0x3FF)
                 | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 15);
         } else {
-            self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0xFF) << 7) | (self.mant.val() & 0x7F)
+            self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0xFF) << 7) | bit_cast::<32, 24>(self.mant.val() & 0x7F)
                 | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 15);
         }
         if !self.norm.val() {
             // subnormal (fp16 sigmoid): exponent field 0; flushed to zero with ftz
-            self.mag.next = self.rq.val();
+            self.mag.next = bit_cast::<32, 24>(self.rq.val());
             if self.j_ftz.q.val() {
                 self.mag.next = 0.into();
             }
