@@ -166,8 +166,8 @@ fn eu_core_kernel_activation_matches_the_isa_model() {
     }
 }
 
-/// The math unit with several threads' ops in flight: every thread runs TANH, SIGMOID, MULH,
-/// I2F and F2I back to back, so a thread's MULH or conversion (2 cycles in the aux engine) is
+/// The math unit with several threads' ops in flight: every thread runs TANH, SIGMOID, MUL, MULH,
+/// I2F and F2I back to back, so a thread's MUL, MULH or conversion (2 cycles in the aux engine) is
 /// fed while other threads' tanh/sigmoid lanes (16 cycles) are still in the block and comes back
 /// before them, and the feeder turns threads away (replays) while it feeds another's op;
 /// predicated and exec-size-4 ops mask lanes, and immediates take src0's or src1's place. F2I
@@ -193,6 +193,9 @@ fn eu_core_math_unit_overlapping_threads_match_the_isa_model() {
     f2i (4) r17, 0x4f000000
     i2f r18, 0x80000000
     f2i r19, 0xcf000001
+    mul r20, r1, r2
+    (!f1) mul.lt.f1 r21, r2, 0xfffffffd
+    mul (2) r22, r12, r1
 ";
     let mut rtl = EuCoreRtl::new("default");
     let mut rng = StdRng::seed_from_u64(5);
@@ -359,7 +362,7 @@ fn eu_core_random_programs_match_the_isa_model() {
         }
         let run = check_run(&mut rtl, &format!("program {programs} (seed {seed})"), m);
         mem_ops += run.count(|o| matches!(o, op::LD | op::ST));
-        math_ops += run.count(|o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID | op::MULH | op::I2F | op::F2I));
+        math_ops += run.count(|o| matches!(o, op::TANH | op::TANH_PRE | op::SIGMOID | op::MUL | op::MULH | op::I2F | op::F2I));
         cvt_ops += run.count(|o| matches!(o, op::I2F | op::F2I));
         srd_ops += run.count(|o| o == op::SRD);
         own_regions += run.words.iter().filter(|&&w| has_own_region(w)).count();
@@ -371,7 +374,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     report(&format!("random, {programs} programs"), retired, cycles);
     println!("eu_core random: {mem_ops} of the retired instructions are LD/ST");
     assert!(mem_ops * 100 >= retired, "too few LD/ST: {mem_ops} of {retired}");
-    println!("eu_core random: {math_ops} TANH_PRE/SIGMOID/TANH/MULH/I2F/F2I (the math unit, {cvt_ops} of them I2F/F2I), {srd_ops} SRD");
+    println!("eu_core random: {math_ops} TANH_PRE/SIGMOID/TANH/MUL/MULH/I2F/F2I (the math unit, {cvt_ops} of them I2F/F2I), {srd_ops} SRD");
     assert!(math_ops * 200 >= retired && srd_ops * 200 >= retired, "too few math ops ({math_ops}) or SRD ({srd_ops}) of {retired}");
     assert!(cvt_ops * 400 >= retired, "too few I2F/F2I: {cvt_ops} of {retired}");
     println!("eu_core random: {own_regions} of the {non_control} non-control instructions with a region of their own (type, offset, strides)");

@@ -47,7 +47,7 @@ pub struct Decode {
     pub is_mem: Signal<Out, Bit>,
     /// ST.
     pub is_st: Signal<Out, Bit>,
-    /// TANH_PRE, SIGMOID, TANH, MULH, I2F or F2I (the math unit).
+    /// TANH_PRE, SIGMOID, TANH, MUL, MULH, I2F or F2I (the math unit).
     pub is_math: Signal<Out, Bit>,
     /// The math format and flush-to-zero fields.
     pub fmt: Signal<Out, Bits<2>>,
@@ -177,7 +177,7 @@ impl Default for Decode {
             k_map_dst: k128(op_map(&ops_with_dst())),
             k_map_src0: k128(op_map(&src0)),
             k_map_src1: k128(op_map(&src1)),
-            k_map_math: k128(op_map(&[op::TANH_PRE, op::SIGMOID, op::TANH, op::MULH, op::I2F, op::F2I])),
+            k_map_math: k128(op_map(&[op::TANH_PRE, op::SIGMOID, op::TANH, op::MUL, op::MULH, op::I2F, op::F2I])),
             k_at_fmt: k(field::FMT.lsb as u64),
             k_at_ftz: k(field::FTZ.lsb as u64),
             k_op_srd: k(op::SRD),

@@ -1,7 +1,9 @@
 //! One integer ALU lane (combinational, in the execute stage): the slice's ops on 32 bits and
 //! CMP's flag bit (the flags of a condition modifier on a result: `wb_flags`, in writeback). MUL
-//! is combinational here (three 16 x 16 products, DSPs on ECP5); the long ops (MULH, the math
-//! unit) go through the replay path (docs/isa.md "Operations", "Execution mask, predication and
+//! is not here since 2026-11-28: its three 16 x 16 products (4 DSPs per lane, used without their
+//! registers) were the core's worst path on the ECP5 (the operand select → the DSP → the
+//! product's adders → the result select → `execute.data_s4`, 23.3 ns); it goes to the math unit's
+//! multiplier with MULH, like the other long ops, through the replay path (docs/isa.md "Operations", "Execution mask, predication and
 //! flags").
 //!
 //! The lane shares its wide parts between ops (2026-11-28; it was 1 350 LUT4, 8 of them most of
@@ -33,9 +35,6 @@ pub struct AluLane {
     add_sub: AddSub,
     /// SHL, SHR, ASR.
     shifter: Shifter,
-    /// MUL's low 32 bits from three 16 x 16 products: lo*lo + ((lo*hi + hi*lo) << 16).
-    product_ll: Signal<Local, Bits<32>>,
-    product_cross: Signal<Local, Bits<32>>,
     eq: Signal<Local, Bit>,
     lt: Signal<Local, Bit>,
     ult: Signal<Local, Bit>,
@@ -44,7 +43,6 @@ pub struct AluLane {
     k_op_mov: Constant<Bits<7>>,
     k_op_add: Constant<Bits<7>>,
     k_op_sub: Constant<Bits<7>>,
-    k_op_mul: Constant<Bits<7>>,
     k_op_and: Constant<Bits<7>>,
     k_op_or: Constant<Bits<7>>,
     k_op_xor: Constant<Bits<7>>,
@@ -71,8 +69,6 @@ impl Default for AluLane {
             flag_out: Default::default(),
             add_sub: Default::default(),
             shifter: Default::default(),
-            product_ll: Default::default(),
-            product_cross: Default::default(),
             eq: Default::default(),
             lt: Default::default(),
             ult: Default::default(),
@@ -80,7 +76,6 @@ impl Default for AluLane {
             k_op_mov: k7(op::MOV),
             k_op_add: k7(op::ADD),
             k_op_sub: k7(op::SUB),
-            k_op_mul: k7(op::MUL),
             k_op_and: k7(op::AND),
             k_op_or: k7(op::OR),
             k_op_xor: k7(op::XOR),
@@ -122,12 +117,6 @@ impl Logic for AluLane {
         }
         if (self.op.val() == self.k_op_add.val()) | (self.op.val() == self.k_op_sub.val()) {
             self.result.next = self.add_sub.sum.val();
-        }
-        self.product_ll.next = self.src0.val().get_bits::<16>(0) * self.src1.val().get_bits::<16>(0);
-        self.product_cross.next = (self.src0.val().get_bits::<16>(0) * self.src1.val().get_bits::<16>(16))
-            + (self.src0.val().get_bits::<16>(16) * self.src1.val().get_bits::<16>(0));
-        if self.op.val() == self.k_op_mul.val() {
-            self.result.next = self.product_ll.val() + (self.product_cross.val() << 16);
         }
         if self.op.val() == self.k_op_and.val() {
             self.result.next = self.src0.val() & self.src1.val();
@@ -312,7 +301,6 @@ mod tests {
             op::MOV => a,
             op::ADD => a.wrapping_add(b),
             op::SUB => a.wrapping_sub(b),
-            op::MUL => a.wrapping_mul(b),
             op::AND => a & b,
             op::OR => a | b,
             op::XOR => a ^ b,
@@ -345,7 +333,7 @@ mod tests {
     #[test]
     fn lane_ops_and_compares_match_the_isa() {
         let ops = [
-            op::MOV, op::ADD, op::SUB, op::MUL, op::AND, op::OR, op::XOR, op::NOT, op::SHL, op::SHR, op::ASR, op::MIN,
+            op::MOV, op::ADD, op::SUB, op::AND, op::OR, op::XOR, op::NOT, op::SHL, op::SHR, op::ASR, op::MIN,
             op::MAX, op::SEL,
         ];
         let edges = [0u32, 1, 2, 31, 32, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFE, 0xFFFF_FFFF, 0x1234_5678];

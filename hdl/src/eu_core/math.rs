@@ -1,7 +1,7 @@
 //! The math unit: the ops that take more than a cycle per lane, TANH_PRE, SIGMOID and TANH
-//! through one lane of the tanh/sigmoid block, MULH through one `MulhLane` and I2F/F2I through one
-//! `CvtLane` (docs/eu_core.md "Math unit"). `MulhLane` and `CvtLane` have the same latency and one
-//! feeder: they form one engine (`aux`), whose result is the one of the op fed.
+//! through one lane of the tanh/sigmoid block, MUL and MULH through one `MulhLane` and I2F/F2I
+//! through one `CvtLane` (docs/eu_core.md "Math unit"). `MulhLane` and `CvtLane` have the same
+//! latency and one feeder: they form one engine (`aux`), whose result is the one of the op fed.
 //!
 //! The block is `tanh_sigmoid::TanhSigmoid` with one lane, the fused tail (op TANH) and
 //! CANON_NAN = 0, the ISA model's unit (docs/isa.md: bit exact the unit's golden model with
@@ -50,7 +50,7 @@ pub struct MathUnit<const T: usize, const TW: usize> {
     pub illegal: Signal<In, Bit>,
     pub not_yet: Signal<In, Bit>,
     pub tid: Signal<In, Bits<TW>>,
-    /// The op code: MULH, I2F, F2I, or a tanh/sigmoid op whose low two bits are the block's
+    /// The op code: MUL, MULH, I2F, F2I, or a tanh/sigmoid op whose low two bits are the block's
     /// `in_op` (docs/isa.md).
     pub op: Signal<In, Bits<7>>,
     /// The instruction's math format and flush-to-zero (the block's `in_fmt`, `in_ftz`).
@@ -85,8 +85,10 @@ pub struct MathUnit<const T: usize, const TW: usize> {
     /// The feeder: the op being fed, its thread, the next lane to feed (8: idle).
     feed_tid_r: RDff<Bits<TW>>,
     op_r: RDff<Bits<2>>,
-    /// The op being fed is MULH, I2F or F2I (the aux engine; else a tanh/sigmoid op).
+    /// The op being fed is MUL, MULH, I2F or F2I (the aux engine; else a tanh/sigmoid op).
     aux_r: RDff<Bit>,
+    /// ... and of those MUL (the product's low word).
+    low_r: RDff<Bit>,
     /// ... and of those I2F or F2I (then `op_r` bit 0 is 1 for F2I).
     cvt_r: RDff<Bit>,
     fmt_r: RDff<Bits<2>>,
@@ -121,6 +123,7 @@ pub struct MathUnit<const T: usize, const TW: usize> {
     slot_result: Signal<Local, Bits<256>>,
     aux_data: Signal<Local, Bits<32>>,
     k_op_mulh: Constant<Bits<7>>,
+    k_op_mul: Constant<Bits<7>>,
     k_op_i2f: Constant<Bits<7>>,
     k_op_f2i: Constant<Bits<7>>,
     k_all_fed: Constant<Bits<4>>,
@@ -180,6 +183,7 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
             feed_tid_r: Default::default(),
             op_r: Default::default(),
             aux_r: Default::default(),
+            low_r: Default::default(),
             cvt_r: Default::default(),
             fmt_r: Default::default(),
             ftz_r: Default::default(),
@@ -208,6 +212,7 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
             slot_result: Default::default(),
             aux_data: Default::default(),
             k_op_mulh: Constant::new(op::MULH.into()),
+            k_op_mul: Constant::new(op::MUL.into()),
             k_op_i2f: Constant::new(op::I2F.into()),
             k_op_f2i: Constant::new(op::F2I.into()),
             k_all_fed: Constant::new(8u64.into()),
@@ -226,12 +231,13 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
 impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, held_r, done_r, feed_tid_r, op_r, aux_r, cvt_r, fmt_r, ftz_r, lane_r, data_sh, data1_sh, mask_sh);
+        clock!(self, clk, held_r, done_r, feed_tid_r, op_r, aux_r, low_r, cvt_r, fmt_r, ftz_r, lane_r, data_sh, data1_sh, mask_sh);
         self.held_r.rst.next = self.rst.val();
         self.done_r.rst.next = self.rst.val();
         self.feed_tid_r.rst.next = self.rst.val();
         self.op_r.rst.next = self.rst.val();
         self.aux_r.rst.next = self.rst.val();
+        self.low_r.rst.next = self.rst.val();
         self.cvt_r.rst.next = self.rst.val();
         self.fmt_r.rst.next = self.rst.val();
         self.ftz_r.rst.next = self.rst.val();
@@ -264,6 +270,7 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
         self.feed_tid_r.d.next = self.feed_tid_r.q.val();
         self.op_r.d.next = self.op_r.q.val();
         self.aux_r.d.next = self.aux_r.q.val();
+        self.low_r.d.next = self.low_r.q.val();
         self.cvt_r.d.next = self.cvt_r.q.val();
         self.fmt_r.d.next = self.fmt_r.q.val();
         self.ftz_r.d.next = self.ftz_r.q.val();
@@ -275,7 +282,11 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
             self.feed_tid_r.d.next = self.tid.val();
             self.op_r.d.next = bit_cast::<2, 7>(self.op.val());
             self.cvt_r.d.next = (self.op.val() == self.k_op_i2f.val()) | (self.op.val() == self.k_op_f2i.val());
-            self.aux_r.d.next = (self.op.val() == self.k_op_mulh.val()) | (self.op.val() == self.k_op_i2f.val()) | (self.op.val() == self.k_op_f2i.val());
+            self.low_r.d.next = self.op.val() == self.k_op_mul.val();
+            self.aux_r.d.next = (self.op.val() == self.k_op_mul.val())
+                | (self.op.val() == self.k_op_mulh.val())
+                | (self.op.val() == self.k_op_i2f.val())
+                | (self.op.val() == self.k_op_f2i.val());
             self.fmt_r.d.next = self.fmt.val();
             self.ftz_r.d.next = self.ftz.val();
             self.lane_r.d.next = 0.into();
@@ -306,6 +317,7 @@ impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
         self.mulh.in_a.next = bit_cast::<32, 256>(self.data_sh.q.val());
         self.mulh.in_b.next = bit_cast::<32, 256>(self.data1_sh.q.val());
         self.mulh.in_tag.next = self.tag.val();
+        self.mulh.in_low.next = self.low_r.q.val();
         self.cvt.clk.next = self.clk.val();
         self.cvt.rst.next = self.rst.val();
         self.cvt.in_f2i.next = self.op_r.q.val().get_bit(0);

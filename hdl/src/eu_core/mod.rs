@@ -3,8 +3,8 @@
 //! The ISA ([`enc`], docs/isa.md) is complete; the RTL runs a subset of it: `threads` hardware
 //! threads issued round-robin through a five-stage barrel pipeline (fetch, decode + register
 //! read address, operand (the register file's output register), execute, writeback), the branch unit as a sub-block for all control flow and the execution
-//! mask, integer ALU lanes (MOV, ADD, SUB, MUL, logic, shifts, MIN/MAX, CMP, SEL, condition
-//! modifiers, immediates), LD/ST, the math unit (TANH/TANH_PRE/SIGMOID, MULH, I2F/F2I),
+//! mask, integer ALU lanes (MOV, ADD, SUB, logic, shifts, MIN/MAX, CMP, SEL, condition
+//! modifiers, immediates), LD/ST, the math unit (TANH/TANH_PRE/SIGMOID, MUL, MULH, I2F/F2I),
 //! predication and operand regions inside one register. Anything else
 //! stops the thread with a "not yet" fault ([`rtl::EuCore`] ports `fault_*`); the random
 //! co-simulation programs are restricted to the slice ([`slice_ops`]).
