@@ -47,7 +47,8 @@ pub struct Config {
     /// "all" (default): fp32, fp16 and bf16; "half": fp16 and bf16 only (issue 15), the narrow
     /// datapath of `half` (`tables_half`: LUT multipliers, a 640 x 43 ROM), fp32 requests give
     /// the reserved-format result 0x7FC00000 (§6.4). Needs fused = 1 (LAT 6); `lat` above 6 adds
-    /// output registers behind the lane (the half lane has none of the cuts of `rtl::Cuts`).
+    /// the half lane's cuts (`half::HalfCuts`: LAT + 1 a register inside the round stage, LAT + 2
+    /// one inside the stage-4 accumulate), then output registers behind the lanes.
     pub formats: String,
 }
 
@@ -166,10 +167,11 @@ impl BlockGen for Block {
             // tag and both options on; two lanes with the narrowest tag and both options off
             ("lanes16_tag16_canon", Config { lanes: 16, tag_width: 16, fused: 1, canon_nan: 1, lat: 0, ..Config::default() }),
             ("lanes2_tag4_unfused", Config { lanes: 2, tag_width: 4, fused: 0, canon_nan: 0, lat: 0, ..Config::default() }),
-            // formats = "half" (issue 15): the half lane alone (configs/tanh_sigmoid-half.toml), and
-            // two lanes with canonical NaNs, 4-bit tags and lat 8 (two output registers behind it)
+            // formats = "half" (issue 15): the half lane at LAT 6, at lat 7 (cut A), and two lanes
+            // with canonical NaNs, 4-bit tags and lat 9 (cuts A and B, one output register)
             ("lanes1_half", Config { lanes: 1, formats: "half".into(), ..Config::default() }),
-            ("lanes2_half_tag4_canon_lat8", Config { lanes: 2, tag_width: 4, canon_nan: 1, lat: 8, formats: "half".into(), ..Config::default() }),
+            ("lanes1_half_lat7", Config { lanes: 1, lat: 7, formats: "half".into(), ..Config::default() }),
+            ("lanes2_half_tag4_canon_lat9", Config { lanes: 2, tag_width: 4, canon_nan: 1, lat: 9, formats: "half".into(), ..Config::default() }),
         ]
     }
     fn config_matrix() -> crate::ConfigMatrix {
@@ -186,7 +188,8 @@ impl BlockGen for Block {
             .pair(("fused", "0"), ("lat", "10"))
             .key("formats", &["\"all\"", "\"half\""], "every value: the all-formats lane or the half lane (fp16/bf16 only)")
             .pair(("formats", "\"half\""), ("canon_nan", "1"))
-            .pair(("formats", "\"half\""), ("lat", "8"))
+            .pair(("formats", "\"half\""), ("lat", "7"))
+            .pair(("formats", "\"half\""), ("lat", "9"))
     }
 }
 

@@ -15,7 +15,7 @@
 //! `*` each) and the valid/mask/tag delay lines `prims::Delay`.
 
 pub use super::front::coefficient_rom;
-use super::half::HalfLane;
+use super::half::{HalfCuts, HalfLane};
 use super::lane::{Lane, LaneUnfused};
 use crate::prims::Delay;
 use rust_hdl::prelude::*;
@@ -138,7 +138,7 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
         Self::with_formats(fused, canon_nan, lat, false)
     }
     /// `half`: config `formats = "half"`, the half lanes (fused only, LAT 6; `lat` above it adds
-    /// output register stages, the half lane has no cuts).
+    /// first the half lane's cuts (`half::HalfCuts`), then output register stages).
     pub fn with_formats(fused: bool, canon_nan: bool, lat: usize, half: bool) -> Self {
         assert_eq!(DW, 32 * LANES);
         assert!(fused || !half, "the half lane has the fused tail");
@@ -152,7 +152,8 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
             (0, LANES, 0)
         };
         let cuts = if half { Cuts::default() } else { Cuts::for_extra(lat - base, fused) };
-        let behind = lat - base - cuts.cycles();
+        let hcuts = if half { HalfCuts::for_extra(lat - base) } else { HalfCuts::default() };
+        let behind = lat - base - cuts.cycles() - hcuts.cycles();
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -169,7 +170,7 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
             out_tag: Default::default(),
             fused: (0..nf).map(|_| Lane::new(canon_nan, cuts)).collect(),
             unfused: (0..nu).map(|_| LaneUnfused::new(canon_nan, cuts)).collect(),
-            half: (0..nh).map(|_| HalfLane::new(canon_nan)).collect(),
+            half: (0..nh).map(|_| HalfLane::new(canon_nan, hcuts)).collect(),
             dvalid: Delay::new(lat),
             dmask: Delay::new(lat),
             dtag: Delay::new(lat),
