@@ -524,3 +524,93 @@ fn half_datapath_golden_every_fp16_and_bf16_input_meets_the_bounds() {
         }
     }
 }
+
+/// The half-only variants (config `formats = "half"`, hdl `tanh_sigmoid::half::HalfLane`): one lane
+/// at LAT 6, one lane at lat 7 (cut A: a register inside the round stage), and two lanes with
+/// 4-bit tags, CANON_NAN = 1 and lat 9 (cuts A and B, the register inside the stage-4 accumulate,
+/// and one output register behind the lanes).
+const HALF: [&str; 3] = ["lanes1_half", "lanes1_half_lat7", "lanes2_half_tag4_canon_lat9"];
+
+/// Every fp16 and bf16 input x 3 ops x ftz through the half RTL against `lane_half`, every port
+/// every cycle (`exhaustive16`'s shape); for the one-lane variant the results also meet §0.1's
+/// bounds (the golden model's own sweep checks all of them).
+#[test]
+fn half_every_fp16_and_bf16_input_all_ops_both_ftz() {
+    let all: Vec<u32> = (0..=0xFFFFu32).collect();
+    for variant in HALF {
+        let mut b = Bench::new(variant);
+        for fmt in [FMT_FP16, FMT_BF16] {
+            for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH] {
+                for ftz in [false, true] {
+                    b.run_values(op, fmt, ftz, &all);
+                }
+            }
+        }
+    }
+}
+
+/// fp32 and the reserved format give 0x7FC00000 in the half unit (§6.4), for every op, ftz and
+/// value class (the fp32 directed set: specials, NaN payloads, thresholds), and the reserved op
+/// with fp16/bf16 as well: checked against the golden model every cycle and on the port itself.
+#[test]
+fn half_fp32_and_reserved_requests_give_the_reserved_result() {
+    let directed = fp32_directed();
+    for variant in HALF {
+        let mut b = Bench::new(variant);
+        for fmt in [FMT_FP32, FMT_RESERVED] {
+            for op in [OP_TANH_PRE, OP_SIGMOID, OP_TANH, OP_RESERVED] {
+                for ftz in [false, true] {
+                    b.run_values(op, fmt, ftz, &directed);
+                }
+            }
+        }
+        for fmt in [FMT_FP16, FMT_BF16] {
+            b.run_values(OP_RESERVED, fmt, false, &[0, 0x3C00, 0x7C01, 0xFFFF]);
+        }
+        // the port: an fp32 1.0 through sigmoid is the reserved result, not sigmoid(1)
+        let o_data = b.p.out_data;
+        let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP32, mask: 1, tag: 1, data: vec![0x3F80_0000; b.lanes], ..Default::default() };
+        b.cycle(&x);
+        for _ in 1..b.gold.lat() {
+            b.idle();
+        }
+        assert_eq!(b.dut.get(o_data) & 0xFFFF_FFFF, RESERVED_NAN as u64, "{variant}");
+        b.drain();
+    }
+}
+
+#[test]
+fn half_result_leaves_exactly_lat_cycles_after_its_input() {
+    for (variant, lat) in HALF.into_iter().zip([6u32, 7, 9]) {
+        let mut b = Bench::new(variant);
+        assert_eq!(b.gold.lat(), lat as usize);
+        let (o_valid, o_tag, o_data) = (b.p.out_valid, b.p.out_tag, b.p.out_data);
+        let mut data = vec![0u32; b.lanes];
+        data[0] = 0x0000; // fp16 +0: sigmoid 0.5 = 0x3800
+        let x = VecIn { valid: true, op: OP_SIGMOID, fmt: FMT_FP16, mask: 1, tag: 0x5, data, ..Default::default() };
+        let idle = VecIn { data: vec![0; b.lanes], ..Default::default() };
+        for n in 1..=lat + 2 {
+            b.cycle(if n == 1 { &x } else { &idle });
+            let got = (b.dut.get(o_valid), b.dut.get(o_tag), b.dut.get(o_data));
+            assert_eq!(got, if n == lat { (1, 0x5, 0x3800) } else { (0, 0, 0) }, "{variant}: after clock edge {n}");
+        }
+    }
+}
+
+/// Random control (masks, tags, bubbles, reserved ops and formats, fp32 requests) with resets in
+/// traffic, the half variants, every port every cycle.
+#[test]
+fn half_random_control_masks_tags_bubbles_reserved_and_reset() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x4a1f);
+    for variant in HALF {
+        let mut b = Bench::new(variant);
+        for n in 0..200_000u32 {
+            let i = sim::soak::stimulus::tanh_vec(&mut rng, b.lanes);
+            b.cycle(&i);
+            if n % 50_000 == 49_999 {
+                b.dut.reset(1);
+                b.gold.reset();
+            }
+        }
+    }
+}

@@ -48,8 +48,9 @@ bist_top! {
         core: BistCore<SW, RW> = BistCore::new(p),
         // The configs `supports` accepts: one lane, fused tail, NaN payloads kept; `lat` is the
         // config's (until 2026-11-26 this took `small_config()`'s, so a BIST built for another
-        // `lat` silently had none of its pipeline cuts).
-        dut: TanhSigmoid<1, 32, 8> = crate::tanh_sigmoid::rtl::TanhSigmoid::new(true, false, crate::tanh_sigmoid::lat(cfg)),
+        // `lat` silently had none of its pipeline cuts); `formats` is the config's too (the half
+        // lane for `formats = "half"`, configs/tanh_sigmoid-half.toml).
+        dut: TanhSigmoid<1, 32, 8> = crate::tanh_sigmoid::rtl::TanhSigmoid::with_formats(true, false, crate::tanh_sigmoid::lat(cfg), crate::tanh_sigmoid::is_half(cfg)),
         fault_always = Constant::new(p.fault_always),
         k_op_reserved: Constant<Bits<2>> = Constant::new(op::RESERVED.into()),
         k_fmt_reserved: Constant<Bits<2>> = Constant::new(fmt::RESERVED.into()),

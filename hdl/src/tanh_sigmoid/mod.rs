@@ -7,6 +7,7 @@ pub mod accumulate;
 pub mod decode;
 pub mod enc;
 pub mod front;
+pub mod half;
 pub mod lane;
 pub mod rtl;
 pub mod round_pack;
@@ -43,11 +44,17 @@ pub struct Config {
     /// one between the shift and the subtract of the sigmoid reflection (LAT + 11), then output
     /// registers behind the datapath.
     pub lat: usize,
+    /// "all" (default): fp32, fp16 and bf16; "half": fp16 and bf16 only (issue 15), the narrow
+    /// datapath of `half` (`tables_half`: LUT multipliers, a 640 x 43 ROM), fp32 requests give
+    /// the reserved-format result 0x7FC00000 (§6.4). Needs fused = 1 (LAT 6); `lat` above 6 adds
+    /// the half lane's cuts (`half::HalfCuts`: LAT + 1 a register inside the round stage, LAT + 2
+    /// one inside the stage-4 accumulate), then output registers behind the lanes.
+    pub formats: String,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Self { lanes: 8, tag_width: 8, fused: 1, canon_nan: 0, lat: 0 }
+        Self { lanes: 8, tag_width: 8, fused: 1, canon_nan: 0, lat: 0, formats: "all".into() }
     }
 }
 
@@ -62,6 +69,14 @@ pub fn spec_lat(cfg: &Config) -> usize {
     } else {
         4
     }
+}
+
+/// The `formats` values.
+pub const FORMATS_ALLOWED: [&str; 2] = ["all", "half"];
+
+/// The config selects the half-only datapath (`formats = "half"`).
+pub fn is_half(cfg: &Config) -> bool {
+    cfg.formats == "half"
 }
 
 /// How many output stages `lat` may add to the spec's latency.
@@ -85,12 +100,12 @@ pub fn tables_report(_cfg: &Config) -> String {
 
 macro_rules! emit_lanes_tag {
     ($cfg:expr, $params:expr, $( ($l:literal, $dw:literal) ),*) => {{
-        let (fused, canon, lat) = ($cfg.fused == 1, $cfg.canon_nan == 1, lat($cfg));
+        let (fused, canon, lat, half) = ($cfg.fused == 1, $cfg.canon_nan == 1, lat($cfg), is_half($cfg));
         match ($cfg.lanes, $cfg.tag_width) {
             $(
-                ($l, 4) => emit_module(rtl::TanhSigmoid::<$l, $dw, 4>::new(fused, canon, lat), "eu_tanh_sigmoid", Block::NAME, $params),
-                ($l, 8) => emit_module(rtl::TanhSigmoid::<$l, $dw, 8>::new(fused, canon, lat), "eu_tanh_sigmoid", Block::NAME, $params),
-                ($l, 16) => emit_module(rtl::TanhSigmoid::<$l, $dw, 16>::new(fused, canon, lat), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 4) => emit_module(rtl::TanhSigmoid::<$l, $dw, 4>::with_formats(fused, canon, lat, half), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 8) => emit_module(rtl::TanhSigmoid::<$l, $dw, 8>::with_formats(fused, canon, lat, half), "eu_tanh_sigmoid", Block::NAME, $params),
+                ($l, 16) => emit_module(rtl::TanhSigmoid::<$l, $dw, 16>::with_formats(fused, canon, lat, half), "eu_tanh_sigmoid", Block::NAME, $params),
             )*
             _ => unreachable!("validated config"),
         }
@@ -106,6 +121,13 @@ impl BlockGen for Block {
         check_one_of(Self::NAME, "tag_width", cfg.tag_width, &TAGW_ALLOWED)?;
         check_one_of(Self::NAME, "fused", cfg.fused, &[0, 1])?;
         check_one_of(Self::NAME, "canon_nan", cfg.canon_nan, &[0, 1])?;
+        check_one_of(Self::NAME, "formats", cfg.formats.as_str(), &FORMATS_ALLOWED)?;
+        if is_half(cfg) && cfg.fused != 1 {
+            return Err(ConfigError::new(
+                format!("{}.formats", Self::NAME),
+                "\"half\" is built with the fused TANH tail only (LAT 6): set fused = 1".to_string(),
+            ));
+        }
         let base = spec_lat(cfg);
         if cfg.lat != 0 && !(base..=base + MAX_EXTRA_LAT).contains(&cfg.lat) {
             return Err(ConfigError::new(
@@ -118,7 +140,7 @@ impl BlockGen for Block {
     fn emit(cfg: &Config) -> Result<Vec<EmittedModule>, EmitError> {
         let params = crate::params!(
             "lanes" => cfg.lanes, "tag_width" => cfg.tag_width, "fused" => cfg.fused,
-            "canon_nan" => cfg.canon_nan, "lat" => lat(cfg)
+            "canon_nan" => cfg.canon_nan, "lat" => lat(cfg), "formats" => cfg.formats
         );
         let m = emit_lanes_tag!(cfg, params, (1, 32), (2, 64), (4, 128), (8, 256), (16, 512))?;
         Ok(vec![m])
@@ -143,8 +165,13 @@ impl BlockGen for Block {
             ("lanes1_unfused_canon_lat10", Config { lanes: 1, fused: 0, canon_nan: 1, lat: 10, ..Config::default() }),
             // the config matrix's corners (docs "Config matrix"): the widest unit with the widest
             // tag and both options on; two lanes with the narrowest tag and both options off
-            ("lanes16_tag16_canon", Config { lanes: 16, tag_width: 16, fused: 1, canon_nan: 1, lat: 0 }),
-            ("lanes2_tag4_unfused", Config { lanes: 2, tag_width: 4, fused: 0, canon_nan: 0, lat: 0 }),
+            ("lanes16_tag16_canon", Config { lanes: 16, tag_width: 16, fused: 1, canon_nan: 1, lat: 0, ..Config::default() }),
+            ("lanes2_tag4_unfused", Config { lanes: 2, tag_width: 4, fused: 0, canon_nan: 0, lat: 0, ..Config::default() }),
+            // formats = "half" (issue 15): the half lane at LAT 6, at lat 7 (cut A), and two lanes
+            // with canonical NaNs, 4-bit tags and lat 9 (cuts A and B, one output register)
+            ("lanes1_half", Config { lanes: 1, formats: "half".into(), ..Config::default() }),
+            ("lanes1_half_lat7", Config { lanes: 1, lat: 7, formats: "half".into(), ..Config::default() }),
+            ("lanes2_half_tag4_canon_lat9", Config { lanes: 2, tag_width: 4, canon_nan: 1, lat: 9, formats: "half".into(), ..Config::default() }),
         ]
     }
     fn config_matrix() -> crate::ConfigMatrix {
@@ -159,6 +186,10 @@ impl BlockGen for Block {
             .pair(("fused", "1"), ("canon_nan", "0"))
             .pair(("fused", "1"), ("canon_nan", "1"))
             .pair(("fused", "0"), ("lat", "10"))
+            .key("formats", &["\"all\"", "\"half\""], "every value: the all-formats lane or the half lane (fp16/bf16 only)")
+            .pair(("formats", "\"half\""), ("canon_nan", "1"))
+            .pair(("formats", "\"half\""), ("lat", "7"))
+            .pair(("formats", "\"half\""), ("lat", "9"))
     }
 }
 
@@ -175,6 +206,11 @@ mod tests {
         assert_eq!(e.key, "tanh_sigmoid.tag_width");
         let e = Block::validate(&Config { canon_nan: 2, ..Config::default() }).unwrap_err();
         assert_eq!(e.key, "tanh_sigmoid.canon_nan");
+        let e = Block::validate(&Config { formats: "quarter".into(), ..Config::default() }).unwrap_err();
+        assert_eq!(e.key, "tanh_sigmoid.formats");
+        let e = Block::validate(&Config { formats: "half".into(), fused: 0, ..Config::default() }).unwrap_err();
+        assert_eq!(e.key, "tanh_sigmoid.formats");
+        assert!(Block::validate(&Config { formats: "half".into(), lat: 17, ..Config::default() }).is_ok());
         for (fused, canon_nan) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
             assert!(Block::validate(&Config { fused, canon_nan, ..Config::default() }).is_ok());
         }

@@ -15,6 +15,7 @@
 //! `*` each) and the valid/mask/tag delay lines `prims::Delay`.
 
 pub use super::front::coefficient_rom;
+use super::half::{HalfCuts, HalfLane};
 use super::lane::{Lane, LaneUnfused};
 use crate::prims::Delay;
 use rust_hdl::prelude::*;
@@ -94,7 +95,8 @@ impl Cuts {
 }
 
 /// `tanh_sigmoid_dp` (spec §6.1) with LANES lanes, DW = 32*LANES, tag width TAGW. Exactly one of
-/// `fused` / `unfused` holds the LANES lanes (config FUSED); the other is empty and emits nothing.
+/// `fused` / `unfused` / `half` holds the LANES lanes (config FUSED, config `formats = "half"`:
+/// `HalfLane`, half.rs); the others are empty and emit nothing.
 #[derive(LogicBlock)]
 pub struct TanhSigmoid<const LANES: usize, const DW: usize, const TAGW: usize> {
     pub clk: Signal<In, Clock>,
@@ -112,6 +114,7 @@ pub struct TanhSigmoid<const LANES: usize, const DW: usize, const TAGW: usize> {
     pub out_tag: Signal<Out, Bits<TAGW>>,
     fused: Vec<Lane>,
     unfused: Vec<LaneUnfused>,
+    half: Vec<HalfLane>,
     dvalid: Delay<Bits<1>>,
     dmask: Delay<Bits<LANES>>,
     dtag: Delay<Bits<TAGW>>,
@@ -124,6 +127,7 @@ pub struct TanhSigmoid<const LANES: usize, const DW: usize, const TAGW: usize> {
     top: Constant<Bits<16>>,
     _n_fused: usize,
     _n_unfused: usize,
+    _n_half: usize,
     _n_retime: usize,
 }
 
@@ -131,12 +135,25 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
     /// `lat` is the config's latency: at least the spec's (6 with the fused tail, 4 without);
     /// cycles above it are first the datapath cuts of [`Cuts`], then output register stages.
     pub fn new(fused: bool, canon_nan: bool, lat: usize) -> Self {
+        Self::with_formats(fused, canon_nan, lat, false)
+    }
+    /// `half`: config `formats = "half"`, the half lanes (fused only, LAT 6; `lat` above it adds
+    /// first the half lane's cuts (`half::HalfCuts`), then output register stages).
+    pub fn with_formats(fused: bool, canon_nan: bool, lat: usize, half: bool) -> Self {
         assert_eq!(DW, 32 * LANES);
+        assert!(fused || !half, "the half lane has the fused tail");
         let base = if fused { 6 } else { 4 };
         assert!(lat >= base, "lat {lat} below the datapath's {base}");
-        let (nf, nu) = if fused { (LANES, 0) } else { (0, LANES) };
-        let cuts = Cuts::for_extra(lat - base, fused);
-        let behind = lat - base - cuts.cycles();
+        let (nf, nu, nh) = if half {
+            (0, 0, LANES)
+        } else if fused {
+            (LANES, 0, 0)
+        } else {
+            (0, LANES, 0)
+        };
+        let cuts = if half { Cuts::default() } else { Cuts::for_extra(lat - base, fused) };
+        let hcuts = if half { HalfCuts::for_extra(lat - base) } else { HalfCuts::default() };
+        let behind = lat - base - cuts.cycles() - hcuts.cycles();
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -153,6 +170,7 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
             out_tag: Default::default(),
             fused: (0..nf).map(|_| Lane::new(canon_nan, cuts)).collect(),
             unfused: (0..nu).map(|_| LaneUnfused::new(canon_nan, cuts)).collect(),
+            half: (0..nh).map(|_| HalfLane::new(canon_nan, hcuts)).collect(),
             dvalid: Delay::new(lat),
             dmask: Delay::new(lat),
             dtag: Delay::new(lat),
@@ -163,6 +181,7 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> TanhSigmoid<LANES, 
             top: Constant::new(((DW - 32) as u64).into()),
             _n_fused: nf,
             _n_unfused: nu,
+            _n_half: nh,
             _n_retime: (behind > 0) as usize,
         }
     }
@@ -207,6 +226,17 @@ impl<const LANES: usize, const DW: usize, const TAGW: usize> Logic for TanhSigmo
             self.unfused[i].ftz.next = self.in_ftz.val();
             self.unfused[i].din.next = self.in_data.val().get_bits::<32>(32 * i);
             self.lo.next = self.unfused[i].dout.val();
+            self.collect.next = (self.collect.val() >> 32) | (bit_cast::<DW, 32>(self.lo.val()) << self.top.val());
+        }
+        for i in 0..self._n_half {
+            self.half[i].clk.next = self.clk.val();
+            self.half[i].rst.next = self.rst.val();
+            self.half[i].en.next = self.in_valid.val() & self.mask32.val().get_bit(i);
+            self.half[i].op.next = self.in_op.val();
+            self.half[i].fmt.next = self.in_fmt.val();
+            self.half[i].ftz.next = self.in_ftz.val();
+            self.half[i].din.next = self.in_data.val().get_bits::<32>(32 * i);
+            self.lo.next = self.half[i].dout.val();
             self.collect.next = (self.collect.val() >> 32) | (bit_cast::<DW, 32>(self.lo.val()) << self.top.val());
         }
         self.out_data.next = self.collect.val();

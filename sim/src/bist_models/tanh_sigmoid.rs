@@ -26,7 +26,10 @@ impl TanhCycles {
         assert_eq!(cfg.lanes, 1, "TanhCycles models a one-lane datapath");
         let dut = hdl::bist::tanh_sigmoid::dut_module(cfg);
         // the config's latency: LAT (6, fused) or `lat` when it raises it (timing-closure §3.5)
-        let pipe = Pipeline::with_lat(1, Default::default(), hdl::tanh_sigmoid::lat(cfg));
+        let mut pipe = Pipeline::with_lat(1, Default::default(), hdl::tanh_sigmoid::lat(cfg));
+        if hdl::tanh_sigmoid::is_half(cfg) {
+            pipe = pipe.half();
+        }
         TanhCycles {
             last: VecOut { valid: false, mask: 0, tag: 0, data: vec![0] },
             pipe,
@@ -159,5 +162,5 @@ impl CycleModel for TanhBist {
 
 /// This block's entry in the BIST registry (`super::registry`).
 pub fn entry() -> super::BistEntry {
-    super::entry_of("tanh_sigmoid", &["small"], |all| all.tanh_sigmoid, |c| crate::bist::with_spare_stimulus(hdl::bist::tanh_sigmoid::dut_module(c), hdl::bist::tanh_sigmoid::SPARE_BITS), |c| Box::new(TanhBist::new(c)), hdl::bist::tanh_sigmoid::emit)
+    super::entry_of("tanh_sigmoid", &["small", "half"], |all| all.tanh_sigmoid, |c| crate::bist::with_spare_stimulus(hdl::bist::tanh_sigmoid::dut_module(c), hdl::bist::tanh_sigmoid::SPARE_BITS), |c| Box::new(TanhBist::new(c)), hdl::bist::tanh_sigmoid::emit)
 }

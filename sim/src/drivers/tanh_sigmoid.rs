@@ -31,8 +31,12 @@ impl TanhBench {
         }
         let tag_w: u32 = dut.param("tag_width").parse().unwrap();
         let tag_mask = if tag_w >= 32 { u32::MAX } else { (1 << tag_w) - 1 };
-        let mut b =
-            TanhBench { p: crate::ports::EuTanhSigmoid::of(&dut), gold: Pipeline::with_lat(lanes, params, lat), lanes, params, tag_mask, dut };
+        // formats = "half": the half-only lanes (`lane_half`)
+        let mut gold = Pipeline::with_lat(lanes, params, lat);
+        if dut.param("formats") == "half" {
+            gold = gold.half();
+        }
+        let mut b = TanhBench { p: crate::ports::EuTanhSigmoid::of(&dut), gold, lanes, params, tag_mask, dut };
         b.dut.reset(2);
         b
     }

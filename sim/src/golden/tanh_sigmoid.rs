@@ -377,6 +377,8 @@ pub struct VecOut {
 pub struct Pipeline {
     lanes: usize,
     params: Params,
+    /// config `formats = "half"`: the lanes are `lane_half`
+    half: bool,
     pipe: FixedLatency<VecOut>,
 }
 
@@ -392,7 +394,12 @@ impl Pipeline {
     pub fn with_lat(lanes: usize, params: Params, lat: usize) -> Self {
         assert!(lat >= params.lat(), "lat {lat} below the spec's {}", params.lat());
         let z = VecOut { valid: false, mask: 0, tag: 0, data: vec![0; lanes] };
-        Self { lanes, params, pipe: FixedLatency::new(lat, z) }
+        Self { lanes, params, half: false, pipe: FixedLatency::new(lat, z) }
+    }
+    /// The same pipeline with the half-only lanes (`lane_half`, config `formats = "half"`).
+    pub fn half(mut self) -> Self {
+        self.half = true;
+        self
     }
     pub fn lat(&self) -> usize {
         self.pipe.latency()
@@ -403,7 +410,15 @@ impl Pipeline {
     /// The combinational result of one input vector (what leaves `lat()` cycles later).
     pub fn compute(&self, i: &VecIn) -> VecOut {
         let data = (0..self.lanes)
-            .map(|l| if i.valid && i.mask >> l & 1 == 1 { lane_with(self.params, i.op, i.fmt, i.ftz, i.data[l]) } else { 0 })
+            .map(|l| {
+                if !(i.valid && i.mask >> l & 1 == 1) {
+                    0
+                } else if self.half {
+                    lane_half(self.params, i.op, i.fmt, i.ftz, i.data[l])
+                } else {
+                    lane_with(self.params, i.op, i.fmt, i.ftz, i.data[l])
+                }
+            })
             .collect();
         VecOut { valid: i.valid, mask: i.mask, tag: i.tag, data }
     }
@@ -415,7 +430,7 @@ impl Pipeline {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The half-only datapath (config `formats = "half"`, issue 15; RTL not yet built): fp16 and bf16
+// The half-only datapath (config `formats = "half"`, issue 15; RTL `hdl::tanh_sigmoid::half`): fp16 and bf16
 // with the narrow fixed point of `hdl::tanh_sigmoid::tables_half` (S LSB 2^-15, Δ's top 12 bits
 // in the linear term, the square of its top 6 bits in the quadratic one). The same decode, row
 // index, special values, clamp, reflection and single rounding as `lane_with`; fp32 (and the
