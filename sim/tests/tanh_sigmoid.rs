@@ -473,11 +473,12 @@ fn every_variant_directed_and_random_20k_cycles() {
     }
 }
 
-/// The half-only datapath (config `formats = "half"`, issue 15; golden model `lane_half`, tables
-/// `hdl::tanh_sigmoid::tables_half`; the RTL is not built yet): every fp16 and bf16 input x 3 ops
-/// x ftz meets §0.1's bounds (the same `check_bounds` as the all-formats unit), the special values
-/// are the all-formats lane's, and fp32 / reserved-format requests give the reserved-format result
-/// (§6.4). Prints the maxima (docs/tanh_sigmoid.md, "formats = half").
+/// The half-only datapath's golden model (config `formats = "half"`, issue 15; `lane_half`, tables
+/// `hdl::tanh_sigmoid::tables_half`; the RTL `HalfLane` is held to it by the `half_*` tests
+/// below): every fp16 and bf16 input x 3 ops x ftz meets §0.1's bounds (the same `check_bounds`
+/// as the all-formats unit), the special values are the all-formats lane's, and fp32 /
+/// reserved-format requests give the reserved-format result (§6.4). Prints the maxima
+/// (docs/tanh_sigmoid.md, "formats = half").
 #[test]
 fn half_datapath_golden_every_fp16_and_bf16_input_meets_the_bounds() {
     for params in [Params::default(), Params { fused: false, canon_nan: true }] {

@@ -20,7 +20,7 @@
 use super::decode::{Decode, Widen};
 use super::enc::{fmt, op};
 use super::tables_half::{half_tables, C0_BITS, C1_BITS, C2_BITS, K_BITS, WORD_BITS};
-use crate::prims::{Mul, RDff, StageReg};
+use crate::prims::{Delay, Mul, RDff, StageReg};
 use rust_hdl::prelude::*;
 
 // the function select and the ROM half use op bit 0
@@ -400,6 +400,67 @@ impl Logic for HalfPack {
     }
 }
 
+/// The side band that rides beside the datapath from stage 1 to `HalfPack`: one packed register
+/// per stage (`HalfLane::side1`, then the delay lines `side_a` to stage 4 and `side_b` to the pack).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfSide {
+    /// valid & mask for this lane
+    pub en: Bit,
+    /// the result is `bv` (a special case or the reserved format)
+    pub byp: Bit,
+    pub bv: Bits<32>,
+    pub fmt: Bits<2>,
+    pub ftz: Bit,
+    /// the result's sign: tanh ops carry the sign of x; sigmoid results are positive
+    pub sgn: Bit,
+}
+
+/// The fields of the widened x that stage 4 reads (range, exponent, fused multiplicand), carried
+/// from stage 1 (`HalfLane::x1`, delay line `x_a`).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfX {
+    pub op: Bits<2>,
+    /// sign, fp32 biased exponent and top 10 fraction bits
+    pub sx: Bit,
+    pub e: Bits<8>,
+    pub mt: Bits<10>,
+}
+
+/// Stage 3's register: c0, k and the coefficients' signs from the ROM word, D12 and SQ.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfCoef {
+    pub c0: Bits<16>,
+    pub k: Bits<6>,
+    pub c1neg: Bit,
+    pub c2neg: Bit,
+    pub d12: Bits<12>,
+    pub sq: Bits<12>,
+}
+
+/// Cut B (`HalfCuts::accum_reg`): S from `HalfSum` and the row's k.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfAcc {
+    pub s: Bits<20>,
+    pub k: Bits<6>,
+}
+
+/// Stages 4 and 5: the range-reduced N, whether the fused G · m product replaces it, the
+/// exponent before normalisation.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfMid {
+    pub n: Bits<19>,
+    pub fz: Bit,
+    pub pre: Bits<10>,
+}
+
+/// Cut A (`HalfCuts::round_reg`): `HalfNorm`'s outputs.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfNormed {
+    pub nn: Bits<27>,
+    pub expf: Bits<10>,
+    pub tc: Bits<4>,
+}
+
 /// One lane of the half-only datapath (FUSED = 1, LAT = 6; see the module docs for the stages).
 /// The same ports as the all-formats `Lane`.
 #[derive(LogicBlock)]
@@ -431,94 +492,39 @@ pub struct HalfLane {
     expo: HalfExp,
     norm: HalfNorm,
     pack: HalfPack,
-    // ---- stage 1 registers
-    en1: RDff<Bit>,
-    byp1: RDff<Bit>,
-    bv1: RDff<Bits<32>>,
-    op1: RDff<Bits<2>>,
-    fmt1: RDff<Bits<2>>,
-    ftz1: RDff<Bit>,
-    /// sign, fp32 biased exponent and top 10 fraction bits of the widened x
-    sx1: RDff<Bit>,
-    e1: RDff<Bits<8>>,
-    mt1: RDff<Bits<10>>,
+    // ---- stage 1
+    side_s0: Signal<Local, HalfSide>,
+    x_s0: Signal<Local, HalfX>,
+    side1: RDff<HalfSide>,
+    x1: RDff<HalfX>,
     row1: RDff<Bits<9>>,
     /// D12 = Δ[22:11]
     d1: RDff<Bits<12>>,
-    // ---- stage 2 registers (and the squarer's, inside `msq`)
+    // ---- stage 2 (and the squarer's register, inside `msq`)
     w2: RDff<Bits<43>>,
     d2: RDff<Bits<12>>,
-    en2: RDff<Bit>,
-    byp2: RDff<Bit>,
-    bv2: RDff<Bits<32>>,
-    op2: RDff<Bits<2>>,
-    fmt2: RDff<Bits<2>>,
-    ftz2: RDff<Bit>,
-    sx2: RDff<Bit>,
-    e2: RDff<Bits<8>>,
-    mt2: RDff<Bits<10>>,
-    // ---- stage 3 registers (and the products', inside `m1`, `m2`)
-    c0_3: RDff<Bits<16>>,
-    k3: RDff<Bits<6>>,
-    c1neg3: RDff<Bit>,
-    c2neg3: RDff<Bit>,
-    d3: RDff<Bits<12>>,
-    sq3: RDff<Bits<12>>,
-    en3: RDff<Bit>,
-    byp3: RDff<Bit>,
-    bv3: RDff<Bits<32>>,
-    op3: RDff<Bits<2>>,
-    fmt3: RDff<Bits<2>>,
-    ftz3: RDff<Bit>,
-    sx3: RDff<Bit>,
-    e3: RDff<Bits<8>>,
-    mt3: RDff<Bits<10>>,
-    // ---- cut B (`HalfCuts::accum_reg`; registers with it, wires without): `HalfSum` -> the rest
-    // of stage 4, and the stage-3 signals that the rest reads
-    jb_s: StageReg<Bits<20>>,
-    jb_k: StageReg<Bits<6>>,
-    jb_op: StageReg<Bits<2>>,
-    jb_sx: StageReg<Bit>,
-    jb_e: StageReg<Bits<8>>,
-    jb_mt: StageReg<Bits<10>>,
-    jb_en: StageReg<Bit>,
-    jb_byp: StageReg<Bit>,
-    jb_bv: StageReg<Bits<32>>,
-    jb_fmt: StageReg<Bits<2>>,
-    jb_ftz: StageReg<Bit>,
-    // ---- stage 4 registers
+    // ---- stage 3 (and the products', inside `m1`, `m2`)
+    coef_s2: Signal<Local, HalfCoef>,
+    coef3: RDff<HalfCoef>,
+    /// the side band and x from stage 1 to stage 4: stages 2, 3 and cut B
+    side_a: Delay<HalfSide>,
+    x_a: Delay<HalfX>,
+    // ---- cut B: a register with `HalfCuts::accum_reg`, a wire without
+    acc_s3: Signal<Local, HalfAcc>,
+    acc: StageReg<HalfAcc>,
+    // ---- stage 4
     fz: Signal<Local, Bit>,
-    n4: RDff<Bits<19>>,
+    mid_s3: Signal<Local, HalfMid>,
+    mid4: RDff<HalfMid>,
     mm4: RDff<Bits<11>>,
-    fz4: RDff<Bit>,
-    pre4: RDff<Bits<10>>,
-    sgn4: RDff<Bit>,
-    en4: RDff<Bit>,
-    byp4: RDff<Bit>,
-    bv4: RDff<Bits<32>>,
-    fmt4: RDff<Bits<2>>,
-    ftz4: RDff<Bit>,
-    // ---- stage 5 registers (and the product's, inside `m3`)
-    n5: RDff<Bits<19>>,
-    fz5: RDff<Bit>,
-    pre5: RDff<Bits<10>>,
-    sgn5: RDff<Bit>,
-    en5: RDff<Bit>,
-    byp5: RDff<Bit>,
-    bv5: RDff<Bits<32>>,
-    fmt5: RDff<Bits<2>>,
-    ftz5: RDff<Bit>,
-    // ---- stage 6 (cut A, `HalfCuts::round_reg`: registers between `HalfNorm` and `HalfPack`)
+    // ---- stage 5 (and the product's, inside `m3`)
+    mid5: RDff<HalfMid>,
+    /// the side band from stage 4 to `HalfPack`: stages 4, 5 and cut A
+    side_b: Delay<HalfSide>,
+    // ---- stage 6, cut A: a register with `HalfCuts::round_reg`, a wire without
     pp6: Signal<Local, Bits<27>>,
-    ja_nn: StageReg<Bits<27>>,
-    ja_expf: StageReg<Bits<10>>,
-    ja_tc: StageReg<Bits<4>>,
-    ja_fmt: StageReg<Bits<2>>,
-    ja_ftz: StageReg<Bit>,
-    ja_sgn: StageReg<Bit>,
-    ja_en: StageReg<Bit>,
-    ja_byp: StageReg<Bit>,
-    ja_bv: StageReg<Bits<32>>,
+    normed_s5: Signal<Local, HalfNormed>,
+    normed: StageReg<HalfNormed>,
     out6: RDff<Bits<32>>,
     k_op_tanh: Constant<Bits<2>>,
     k_fmt_fp32: Constant<Bits<2>>,
@@ -549,84 +555,29 @@ impl HalfLane {
             expo: Default::default(),
             norm: Default::default(),
             pack: Default::default(),
-            en1: Default::default(),
-            byp1: Default::default(),
-            bv1: Default::default(),
-            op1: Default::default(),
-            fmt1: Default::default(),
-            ftz1: Default::default(),
-            sx1: Default::default(),
-            e1: Default::default(),
-            mt1: Default::default(),
+            side_s0: Default::default(),
+            x_s0: Default::default(),
+            side1: Default::default(),
+            x1: Default::default(),
             row1: Default::default(),
             d1: Default::default(),
             w2: Default::default(),
             d2: Default::default(),
-            en2: Default::default(),
-            byp2: Default::default(),
-            bv2: Default::default(),
-            op2: Default::default(),
-            fmt2: Default::default(),
-            ftz2: Default::default(),
-            sx2: Default::default(),
-            e2: Default::default(),
-            mt2: Default::default(),
-            c0_3: Default::default(),
-            k3: Default::default(),
-            c1neg3: Default::default(),
-            c2neg3: Default::default(),
-            d3: Default::default(),
-            sq3: Default::default(),
-            en3: Default::default(),
-            byp3: Default::default(),
-            bv3: Default::default(),
-            op3: Default::default(),
-            fmt3: Default::default(),
-            ftz3: Default::default(),
-            sx3: Default::default(),
-            e3: Default::default(),
-            mt3: Default::default(),
-            jb_s: StageReg::new(b),
-            jb_k: StageReg::new(b),
-            jb_op: StageReg::new(b),
-            jb_sx: StageReg::new(b),
-            jb_e: StageReg::new(b),
-            jb_mt: StageReg::new(b),
-            jb_en: StageReg::new(b),
-            jb_byp: StageReg::new(b),
-            jb_bv: StageReg::new(b),
-            jb_fmt: StageReg::new(b),
-            jb_ftz: StageReg::new(b),
+            coef_s2: Default::default(),
+            coef3: Default::default(),
+            side_a: Delay::new(2 + b as usize),
+            x_a: Delay::new(2 + b as usize),
+            acc_s3: Default::default(),
+            acc: StageReg::new(b),
             fz: Default::default(),
-            n4: Default::default(),
+            mid_s3: Default::default(),
+            mid4: Default::default(),
             mm4: Default::default(),
-            fz4: Default::default(),
-            pre4: Default::default(),
-            sgn4: Default::default(),
-            en4: Default::default(),
-            byp4: Default::default(),
-            bv4: Default::default(),
-            fmt4: Default::default(),
-            ftz4: Default::default(),
-            n5: Default::default(),
-            fz5: Default::default(),
-            pre5: Default::default(),
-            sgn5: Default::default(),
-            en5: Default::default(),
-            byp5: Default::default(),
-            bv5: Default::default(),
-            fmt5: Default::default(),
-            ftz5: Default::default(),
+            mid5: Default::default(),
+            side_b: Delay::new(2 + a as usize),
             pp6: Default::default(),
-            ja_nn: StageReg::new(a),
-            ja_expf: StageReg::new(a),
-            ja_tc: StageReg::new(a),
-            ja_fmt: StageReg::new(a),
-            ja_ftz: StageReg::new(a),
-            ja_sgn: StageReg::new(a),
-            ja_en: StageReg::new(a),
-            ja_byp: StageReg::new(a),
-            ja_bv: StageReg::new(a),
+            normed_s5: Default::default(),
+            normed: StageReg::new(a),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
             k_fmt_fp32: Constant::new(fmt::FP32.into()),
@@ -637,113 +588,29 @@ impl HalfLane {
 impl Logic for HalfLane {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(
-            self, clk, msq, m1, m2, m3, en1, byp1, bv1, op1, fmt1, ftz1, sx1, e1, mt1, row1, d1, w2, d2, en2, byp2, bv2, op2, fmt2, ftz2,
-            sx2, e2, mt2, c0_3, k3, c1neg3, c2neg3, d3, sq3, en3, byp3, bv3, op3, fmt3, ftz3, sx3, e3, mt3, n4, mm4, fz4, pre4, sgn4,
-            en4, byp4, bv4, fmt4, ftz4, n5, fz5, pre5, sgn5, en5, byp5, bv5, fmt5, ftz5, out6, jb_s, jb_k, jb_op, jb_sx, jb_e,
-            jb_mt, jb_en, jb_byp, jb_bv, jb_fmt, jb_ftz, ja_nn, ja_expf, ja_tc, ja_fmt, ja_ftz, ja_sgn, ja_en, ja_byp, ja_bv
-        );
+        clock!(self, clk, msq, m1, m2, m3, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, mm4, mid5, side_b, normed, out6);
         self.msq.rst.next = self.rst.val();
         self.m1.rst.next = self.rst.val();
         self.m2.rst.next = self.rst.val();
         self.m3.rst.next = self.rst.val();
-        self.en1.rst.next = self.rst.val();
-        self.byp1.rst.next = self.rst.val();
-        self.bv1.rst.next = self.rst.val();
-        self.op1.rst.next = self.rst.val();
-        self.fmt1.rst.next = self.rst.val();
-        self.ftz1.rst.next = self.rst.val();
-        self.sx1.rst.next = self.rst.val();
-        self.e1.rst.next = self.rst.val();
-        self.mt1.rst.next = self.rst.val();
+        self.side1.rst.next = self.rst.val();
+        self.x1.rst.next = self.rst.val();
         self.row1.rst.next = self.rst.val();
         self.d1.rst.next = self.rst.val();
         self.w2.rst.next = self.rst.val();
         self.d2.rst.next = self.rst.val();
-        self.en2.rst.next = self.rst.val();
-        self.byp2.rst.next = self.rst.val();
-        self.bv2.rst.next = self.rst.val();
-        self.op2.rst.next = self.rst.val();
-        self.fmt2.rst.next = self.rst.val();
-        self.ftz2.rst.next = self.rst.val();
-        self.sx2.rst.next = self.rst.val();
-        self.e2.rst.next = self.rst.val();
-        self.mt2.rst.next = self.rst.val();
-        self.c0_3.rst.next = self.rst.val();
-        self.k3.rst.next = self.rst.val();
-        self.c1neg3.rst.next = self.rst.val();
-        self.c2neg3.rst.next = self.rst.val();
-        self.d3.rst.next = self.rst.val();
-        self.sq3.rst.next = self.rst.val();
-        self.en3.rst.next = self.rst.val();
-        self.byp3.rst.next = self.rst.val();
-        self.bv3.rst.next = self.rst.val();
-        self.op3.rst.next = self.rst.val();
-        self.fmt3.rst.next = self.rst.val();
-        self.ftz3.rst.next = self.rst.val();
-        self.sx3.rst.next = self.rst.val();
-        self.e3.rst.next = self.rst.val();
-        self.mt3.rst.next = self.rst.val();
-        self.n4.rst.next = self.rst.val();
+        self.coef3.rst.next = self.rst.val();
+        self.side_a.rst.next = self.rst.val();
+        self.x_a.rst.next = self.rst.val();
+        self.acc.rst.next = self.rst.val();
+        self.acc.en.next = true;
+        self.mid4.rst.next = self.rst.val();
         self.mm4.rst.next = self.rst.val();
-        self.fz4.rst.next = self.rst.val();
-        self.pre4.rst.next = self.rst.val();
-        self.sgn4.rst.next = self.rst.val();
-        self.en4.rst.next = self.rst.val();
-        self.byp4.rst.next = self.rst.val();
-        self.bv4.rst.next = self.rst.val();
-        self.fmt4.rst.next = self.rst.val();
-        self.ftz4.rst.next = self.rst.val();
-        self.n5.rst.next = self.rst.val();
-        self.fz5.rst.next = self.rst.val();
-        self.pre5.rst.next = self.rst.val();
-        self.sgn5.rst.next = self.rst.val();
-        self.en5.rst.next = self.rst.val();
-        self.byp5.rst.next = self.rst.val();
-        self.bv5.rst.next = self.rst.val();
-        self.fmt5.rst.next = self.rst.val();
-        self.ftz5.rst.next = self.rst.val();
+        self.mid5.rst.next = self.rst.val();
+        self.side_b.rst.next = self.rst.val();
+        self.normed.rst.next = self.rst.val();
+        self.normed.en.next = true;
         self.out6.rst.next = self.rst.val();
-        self.jb_s.rst.next = self.rst.val();
-        self.jb_s.en.next = true;
-        self.jb_k.rst.next = self.rst.val();
-        self.jb_k.en.next = true;
-        self.jb_op.rst.next = self.rst.val();
-        self.jb_op.en.next = true;
-        self.jb_sx.rst.next = self.rst.val();
-        self.jb_sx.en.next = true;
-        self.jb_e.rst.next = self.rst.val();
-        self.jb_e.en.next = true;
-        self.jb_mt.rst.next = self.rst.val();
-        self.jb_mt.en.next = true;
-        self.jb_en.rst.next = self.rst.val();
-        self.jb_en.en.next = true;
-        self.jb_byp.rst.next = self.rst.val();
-        self.jb_byp.en.next = true;
-        self.jb_bv.rst.next = self.rst.val();
-        self.jb_bv.en.next = true;
-        self.jb_fmt.rst.next = self.rst.val();
-        self.jb_fmt.en.next = true;
-        self.jb_ftz.rst.next = self.rst.val();
-        self.jb_ftz.en.next = true;
-        self.ja_nn.rst.next = self.rst.val();
-        self.ja_nn.en.next = true;
-        self.ja_expf.rst.next = self.rst.val();
-        self.ja_expf.en.next = true;
-        self.ja_tc.rst.next = self.rst.val();
-        self.ja_tc.en.next = true;
-        self.ja_fmt.rst.next = self.rst.val();
-        self.ja_fmt.en.next = true;
-        self.ja_ftz.rst.next = self.rst.val();
-        self.ja_ftz.en.next = true;
-        self.ja_sgn.rst.next = self.rst.val();
-        self.ja_sgn.en.next = true;
-        self.ja_en.rst.next = self.rst.val();
-        self.ja_en.en.next = true;
-        self.ja_byp.rst.next = self.rst.val();
-        self.ja_byp.en.next = true;
-        self.ja_bv.rst.next = self.rst.val();
-        self.ja_bv.en.next = true;
 
         // ================= stage 1: widen, decode; fp32 is reserved here =================
         self.widen.fmt.next = self.fmt.val();
@@ -755,40 +622,37 @@ impl Logic for HalfLane {
         self.decode.isnan.next = self.widen.isnan.val();
         self.decode.nanq.next = self.widen.nanq.val();
         self.decode.raw.next = self.widen.raw.val();
-        self.byp1.d.next = self.decode.byp.val();
-        self.bv1.d.next = self.decode.bv.val();
+        self.side_s0.next.en = self.en.val();
+        self.side_s0.next.byp = self.decode.byp.val();
+        self.side_s0.next.bv = self.decode.bv.val();
         if self.fmt.val() == self.k_fmt_fp32.val() {
             // §6.4: the format the unit does not implement gives the reserved-format result
-            self.byp1.d.next = true;
-            self.bv1.d.next = 0x7FC0_0000.into();
+            self.side_s0.next.byp = true;
+            self.side_s0.next.bv = 0x7FC0_0000.into();
         }
-        self.en1.d.next = self.en.val();
-        self.op1.d.next = self.op.val();
-        self.fmt1.d.next = self.fmt.val();
-        self.ftz1.d.next = self.ftz.val();
-        self.sx1.d.next = self.widen.x.val().get_bit(31);
-        self.e1.d.next = self.widen.x.val().get_bits::<8>(23);
-        self.mt1.d.next = self.widen.x.val().get_bits::<10>(13);
+        self.side_s0.next.fmt = self.fmt.val();
+        self.side_s0.next.ftz = self.ftz.val();
+        // tanh ops carry the sign of x; sigmoid results are positive
+        self.side_s0.next.sgn = self.widen.x.val().get_bit(31) & !self.op.val().get_bit(0);
+        self.side1.d.next = self.side_s0.val();
+        self.x_s0.next.op = self.op.val();
+        self.x_s0.next.sx = self.widen.x.val().get_bit(31);
+        self.x_s0.next.e = self.widen.x.val().get_bits::<8>(23);
+        self.x_s0.next.mt = self.widen.x.val().get_bits::<10>(13);
+        self.x1.d.next = self.x_s0.val();
         self.row1.d.next = self.decode.row.val();
         self.d1.d.next = self.decode.delta.val().get_bits::<12>(11);
 
         // ================= stage 2: ROM (registered read), squarer =================
         // ROM half by op bit 0: sigmoid rows at 512 (`enc::op_bit0_is_sigmoid`)
-        self.rom.address.next = (bit_cast::<10, 1>(self.op1.q.val().get_bit(0).into()) << 9) | bit_cast::<10, 9>(self.row1.q.val());
+        self.rom.address.next = (bit_cast::<10, 1>(self.x1.q.val().op.get_bit(0).into()) << 9) | bit_cast::<10, 9>(self.row1.q.val());
         self.w2.d.next = self.rom.data.val();
         // SQ = (Δ >> 17)²: D12's top 6 bits
         self.msq.a.next = self.d1.q.val().get_bits::<6>(6);
         self.msq.b.next = self.d1.q.val().get_bits::<6>(6);
         self.d2.d.next = self.d1.q.val();
-        self.en2.d.next = self.en1.q.val();
-        self.byp2.d.next = self.byp1.q.val();
-        self.bv2.d.next = self.bv1.q.val();
-        self.op2.d.next = self.op1.q.val();
-        self.fmt2.d.next = self.fmt1.q.val();
-        self.ftz2.d.next = self.ftz1.q.val();
-        self.sx2.d.next = self.sx1.q.val();
-        self.e2.d.next = self.e1.q.val();
-        self.mt2.d.next = self.mt1.q.val();
+        self.side_a.d.next = self.side1.q.val();
+        self.x_a.d.next = self.x1.q.val();
 
         // ================= stage 3: products of the coefficients' bit patterns =================
         // word {k[42:37], c2[36:29], c1[28:16], c0[15:0]}
@@ -796,104 +660,70 @@ impl Logic for HalfLane {
         self.m1.b.next = self.d2.q.val();
         self.m2.a.next = self.w2.q.val().get_bits::<8>(29);
         self.m2.b.next = self.msq.p.val();
-        self.c0_3.d.next = self.w2.q.val().get_bits::<16>(0);
-        self.k3.d.next = self.w2.q.val().get_bits::<6>(37);
-        self.c1neg3.d.next = self.w2.q.val().get_bit(28);
-        self.c2neg3.d.next = self.w2.q.val().get_bit(36);
-        self.d3.d.next = self.d2.q.val();
-        self.sq3.d.next = self.msq.p.val();
-        self.en3.d.next = self.en2.q.val();
-        self.byp3.d.next = self.byp2.q.val();
-        self.bv3.d.next = self.bv2.q.val();
-        self.op3.d.next = self.op2.q.val();
-        self.fmt3.d.next = self.fmt2.q.val();
-        self.ftz3.d.next = self.ftz2.q.val();
-        self.sx3.d.next = self.sx2.q.val();
-        self.e3.d.next = self.e2.q.val();
-        self.mt3.d.next = self.mt2.q.val();
+        self.coef_s2.next.c0 = self.w2.q.val().get_bits::<16>(0);
+        self.coef_s2.next.k = self.w2.q.val().get_bits::<6>(37);
+        self.coef_s2.next.c1neg = self.w2.q.val().get_bit(28);
+        self.coef_s2.next.c2neg = self.w2.q.val().get_bit(36);
+        self.coef_s2.next.d12 = self.d2.q.val();
+        self.coef_s2.next.sq = self.msq.p.val();
+        self.coef3.d.next = self.coef_s2.val();
 
         // ================= stage 4: accumulate (cut B: a register after S), exponent, fused multiplicand =================
-        self.sum.c0.next = self.c0_3.q.val();
+        self.sum.c0.next = self.coef3.q.val().c0;
         self.sum.p1.next = self.m1.p.val();
         self.sum.p2.next = self.m2.p.val();
-        self.sum.c1neg.next = self.c1neg3.q.val();
-        self.sum.c2neg.next = self.c2neg3.q.val();
-        self.sum.d12.next = self.d3.q.val();
-        self.sum.sq.next = self.sq3.q.val();
-        self.jb_s.d.next = self.sum.s.val();
-        self.jb_k.d.next = self.k3.q.val();
-        self.jb_op.d.next = self.op3.q.val();
-        self.jb_sx.d.next = self.sx3.q.val();
-        self.jb_e.d.next = self.e3.q.val();
-        self.jb_mt.d.next = self.mt3.q.val();
-        self.jb_en.d.next = self.en3.q.val();
-        self.jb_byp.d.next = self.byp3.q.val();
-        self.jb_bv.d.next = self.bv3.q.val();
-        self.jb_fmt.d.next = self.fmt3.q.val();
-        self.jb_ftz.d.next = self.ftz3.q.val();
-        self.range.s.next = self.jb_s.q.val();
-        self.range.k.next = self.jb_k.q.val();
-        self.range.isig.next = self.jb_op.q.val().get_bit(0);
-        self.range.neg.next = self.jb_sx.q.val();
+        self.sum.c1neg.next = self.coef3.q.val().c1neg;
+        self.sum.c2neg.next = self.coef3.q.val().c2neg;
+        self.sum.d12.next = self.coef3.q.val().d12;
+        self.sum.sq.next = self.coef3.q.val().sq;
+        self.acc_s3.next.s = self.sum.s.val();
+        self.acc_s3.next.k = self.coef3.q.val().k;
+        self.acc.d.next = self.acc_s3.val();
+        self.range.s.next = self.acc.q.val().s;
+        self.range.k.next = self.acc.q.val().k;
+        self.range.isig.next = self.x_a.q.val().op.get_bit(0);
+        self.range.neg.next = self.x_a.q.val().sx;
         // op TANH with |x| < 1 (e < 127): G times m = the significand's top 11 bits (fp16 has 11
         // significant bits, bf16 8: exact)
-        self.fz.next = (self.jb_op.q.val() == self.k_op_tanh.val()) & (self.jb_e.q.val() < 127);
-        self.expo.fmt.next = self.jb_fmt.q.val();
-        self.expo.isig.next = self.jb_op.q.val().get_bit(0);
-        self.expo.neg.next = self.jb_sx.q.val();
-        self.expo.k.next = self.jb_k.q.val();
+        self.fz.next = (self.x_a.q.val().op == self.k_op_tanh.val()) & (self.x_a.q.val().e < 127);
+        self.expo.fmt.next = self.side_a.q.val().fmt;
+        self.expo.isig.next = self.x_a.q.val().op.get_bit(0);
+        self.expo.neg.next = self.x_a.q.val().sx;
+        self.expo.k.next = self.acc.q.val().k;
         self.expo.fz.next = self.fz.val();
-        self.expo.e.next = self.jb_e.q.val();
-        self.n4.d.next = self.range.n.val();
-        self.mm4.d.next = bit_cast::<11, 10>(self.jb_mt.q.val()) | 0x400;
-        self.fz4.d.next = self.fz.val();
-        self.pre4.d.next = self.expo.pre.val();
-        // tanh ops carry the sign of x; sigmoid results are positive
-        self.sgn4.d.next = self.jb_sx.q.val() & !self.jb_op.q.val().get_bit(0);
-        self.en4.d.next = self.jb_en.q.val();
-        self.byp4.d.next = self.jb_byp.q.val();
-        self.bv4.d.next = self.jb_bv.q.val();
-        self.fmt4.d.next = self.jb_fmt.q.val();
-        self.ftz4.d.next = self.jb_ftz.q.val();
+        self.expo.e.next = self.x_a.q.val().e;
+        self.mid_s3.next.n = self.range.n.val();
+        self.mid_s3.next.fz = self.fz.val();
+        self.mid_s3.next.pre = self.expo.pre.val();
+        self.mid4.d.next = self.mid_s3.val();
+        self.mm4.d.next = bit_cast::<11, 10>(self.x_a.q.val().mt) | 0x400;
+        self.side_b.d.next = self.side_a.q.val();
 
         // ================= stage 5: G * m =================
-        self.m3.a.next = self.n4.q.val().get_bits::<16>(0);
+        self.m3.a.next = self.mid4.q.val().n.get_bits::<16>(0);
         self.m3.b.next = self.mm4.q.val();
-        self.n5.d.next = self.n4.q.val();
-        self.fz5.d.next = self.fz4.q.val();
-        self.pre5.d.next = self.pre4.q.val();
-        self.sgn5.d.next = self.sgn4.q.val();
-        self.en5.d.next = self.en4.q.val();
-        self.byp5.d.next = self.byp4.q.val();
-        self.bv5.d.next = self.bv4.q.val();
-        self.fmt5.d.next = self.fmt4.q.val();
-        self.ftz5.d.next = self.ftz4.q.val();
+        self.mid5.d.next = self.mid4.q.val();
 
         // ================= stage 6: normalise (cut A: a register), round, pack =================
-        self.pp6.next = bit_cast::<27, 19>(self.n5.q.val());
-        if self.fz5.q.val() {
+        self.pp6.next = bit_cast::<27, 19>(self.mid5.q.val().n);
+        if self.mid5.q.val().fz {
             self.pp6.next = self.m3.p.val();
         }
         self.norm.pp.next = self.pp6.val();
-        self.norm.pre.next = self.pre5.q.val();
-        self.ja_nn.d.next = self.norm.nn.val();
-        self.ja_expf.d.next = self.norm.expf.val();
-        self.ja_tc.d.next = self.norm.tc.val();
-        self.ja_fmt.d.next = self.fmt5.q.val();
-        self.ja_ftz.d.next = self.ftz5.q.val();
-        self.ja_sgn.d.next = self.sgn5.q.val();
-        self.ja_en.d.next = self.en5.q.val();
-        self.ja_byp.d.next = self.byp5.q.val();
-        self.ja_bv.d.next = self.bv5.q.val();
-        self.pack.nn.next = self.ja_nn.q.val();
-        self.pack.expf.next = self.ja_expf.q.val();
-        self.pack.tc.next = self.ja_tc.q.val();
-        self.pack.fmt.next = self.ja_fmt.q.val();
-        self.pack.ftz.next = self.ja_ftz.q.val();
-        self.pack.sgn.next = self.ja_sgn.q.val();
-        self.pack.en.next = self.ja_en.q.val();
-        self.pack.byp.next = self.ja_byp.q.val();
-        self.pack.bv.next = self.ja_bv.q.val();
+        self.norm.pre.next = self.mid5.q.val().pre;
+        self.normed_s5.next.nn = self.norm.nn.val();
+        self.normed_s5.next.expf = self.norm.expf.val();
+        self.normed_s5.next.tc = self.norm.tc.val();
+        self.normed.d.next = self.normed_s5.val();
+        self.pack.nn.next = self.normed.q.val().nn;
+        self.pack.expf.next = self.normed.q.val().expf;
+        self.pack.tc.next = self.normed.q.val().tc;
+        self.pack.fmt.next = self.side_b.q.val().fmt;
+        self.pack.ftz.next = self.side_b.q.val().ftz;
+        self.pack.sgn.next = self.side_b.q.val().sgn;
+        self.pack.en.next = self.side_b.q.val().en;
+        self.pack.byp.next = self.side_b.q.val().byp;
+        self.pack.bv.next = self.side_b.q.val().bv;
         self.out6.d.next = self.pack.out.val();
         self.dout.next = self.out6.q.val();
     }
