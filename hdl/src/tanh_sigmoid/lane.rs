@@ -71,7 +71,8 @@ pub struct Lane {
     ftz5: Delay<Bit>,
     s5: Delay<Bit>,
     p5h: Delay<Bits<64>>,
-    /// `ShiftPre` of exb4 and fmt4, delayed with the stage-5 signals
+    /// `ShiftPre` of exb4 and fmt4, delayed with the stage-5 signals (its split register is the
+    /// first of those cycles when there are two or more)
     shift_pre: ShiftPre,
     pre5: Delay<Bits<27>>,
     /// pp = N*m: a register with cut E, else a wire
@@ -128,8 +129,8 @@ impl Lane {
             s5: Delay::new(1 + d + e + i),
             p5h: Delay::new(1 + d + i),
             pp5: StageReg::new(cuts.sum_reg),
-            shift_pre: Default::default(),
-            pre5: Delay::new(1 + d + e + i),
+            shift_pre: ShiftPre::new(d + e + i >= 1),
+            pre5: Delay::new(1 + d + e + i - (d + e + i >= 1) as usize),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
             _n_m3: 1 - d,
@@ -251,6 +252,8 @@ impl Logic for Lane {
         self.pp5.rst.next = self.rst.val();
         self.pp5.en.next = true;
         self.round.pp.next = self.pp5.q.val();
+        self.shift_pre.clk.next = self.clk.val();
+        self.shift_pre.rst.next = self.rst.val();
         self.shift_pre.exb.next = bit_cast::<12, 10>(self.exb4.q.val());
         self.shift_pre.fmt.next = self.fmt4.q.val();
         self.pre5.d.next = self.shift_pre.word.val();
@@ -306,7 +309,7 @@ impl LaneUnfused {
             dout: Default::default(),
             front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, 0, cuts.mul_pp),
             accum: Default::default(),
-            shift_pre: Default::default(),
+            shift_pre: ShiftPre::new(false),
             round: RoundPack::new(cuts.round_split, cuts.shift_reg),
             out4: Default::default(),
         }
@@ -340,6 +343,8 @@ impl Logic for LaneUnfused {
         self.accum.neg.next = self.front.s3_x.val().get_bit(31);
         // m = 1 = 2^23 * 2^-23: N*m is a shift
         self.round.pp.next = bit_cast::<64, 34>(self.accum.n.val()) << 23;
+        self.shift_pre.clk.next = self.clk.val();
+        self.shift_pre.rst.next = self.rst.val();
         self.shift_pre.exb.next = bit_cast::<12, 10>(self.accum.exb.val());
         self.shift_pre.fmt.next = self.front.s3_fmt.val();
         self.round.shw.next = self.shift_pre.word.val();

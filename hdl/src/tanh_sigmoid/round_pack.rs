@@ -18,25 +18,45 @@ use rust_hdl::prelude::*;
 ///
 /// The same shift amount and exponent as before for every exb (0..1023) and format, checked
 /// exhaustively in `tests::shift_pre_gives_the_old_shift_amount`.
+///
+/// Built with `split` (`ShiftPre::new(true)`: the fused lane when the stage-5 signals are delayed
+/// two cycles or more), a register between the three subtracts and the clamp of tc, one of the
+/// delay's cycles: the ECP5's seed-1 worst path at lat 17 was fmt4 → kx → the subtract's carry
+/// chain → the clamp → the sync-reset (LSR) input of `pre5`'s first register (9.43 ns).
+/// `clk` and `rst` drive that register only.
 #[derive(LogicBlock)]
 pub struct ShiftPre {
+    /// clock of the split register (unused without `split`)
+    pub clk: Signal<In, Clock>,
+    /// synchronous reset of the split register
+    pub rst: Signal<In, Bit>,
+    /// the value's biased exponent
     pub exb: Signal<In, Bits<12>>,
+    /// format code
     pub fmt: Signal<In, Bits<2>>,
+    /// {ek, tc, b1}, one cycle later with `split`
     pub word: Signal<Out, Bits<27>>,
     kx: Signal<Local, Bits<12>>,
     kb: Signal<Local, Bits<12>>,
     kx1: Signal<Local, Bits<12>>,
     b1: Signal<Local, Bits<12>>,
+    t0: Signal<Local, Bits<12>>,
+    ek: Signal<Local, Bits<12>>,
+    /// {ek, t, b1} of the subtracts; `j_sub` the split register (or a wire)
+    sub: Signal<Local, Bits<36>>,
+    j_sub: StageReg<Bits<36>>,
     t: Signal<Local, Bits<12>>,
     tc: Signal<Local, Bits<3>>,
-    ek: Signal<Local, Bits<12>>,
     k_fmt_fp16: Constant<Bits<2>>,
     k_fmt_bf16: Constant<Bits<2>>,
 }
 
-impl Default for ShiftPre {
-    fn default() -> Self {
+impl ShiftPre {
+    /// With `split`, a register between the subtracts and the clamp (one cycle).
+    pub fn new(split: bool) -> Self {
         Self {
+            clk: Default::default(),
+            rst: Default::default(),
             exb: Default::default(),
             fmt: Default::default(),
             word: Default::default(),
@@ -44,9 +64,12 @@ impl Default for ShiftPre {
             kb: Default::default(),
             kx1: Default::default(),
             b1: Default::default(),
+            t0: Default::default(),
+            ek: Default::default(),
+            sub: Default::default(),
+            j_sub: StageReg::new(split),
             t: Default::default(),
             tc: Default::default(),
-            ek: Default::default(),
             k_fmt_fp16: Constant::new(fmt::FP16.into()),
             k_fmt_bf16: Constant::new(fmt::BF16.into()),
         }
@@ -56,6 +79,9 @@ impl Default for ShiftPre {
 impl Logic for ShiftPre {
     #[hdl_gen]
     fn update(&mut self) {
+        self.j_sub.clock.next = self.clk.val();
+        self.j_sub.rst.next = self.rst.val();
+        self.j_sub.en.next = true;
         // per format: kx = (p-1) + bias - 256 negated (= 1280 + emin - (p-1) - 1025),
         // kb = kx - (51 - (p-1)), kx1 = kx - 1
         self.kx.next = 106.into();
@@ -71,10 +97,15 @@ impl Logic for ShiftPre {
             self.kb.next = 78.into();
             self.kx1.next = 121.into();
         }
+        // b1 = kx - exb, t = kb - exb, ek = exb - kx1, each in its own 12-bit signal (a subtract
+        // inside the 36-bit concatenation would be computed 36 bits wide in Verilog)
         self.b1.next = self.kx.val() - self.exb.val();
-        self.t.next = self.kb.val() - self.exb.val();
+        self.t0.next = self.kb.val() - self.exb.val();
         self.ek.next = self.exb.val() - self.kx1.val();
+        self.sub.next = bit_cast::<36, 12>(self.b1.val()) | (bit_cast::<36, 12>(self.t0.val()) << 12) | (bit_cast::<36, 12>(self.ek.val()) << 24);
+        self.j_sub.d.next = self.sub.val();
         // t as a signed 12-bit value (|t| < 2^10), clamped to 0..=6
+        self.t.next = self.j_sub.q.val().get_bits::<12>(12);
         self.tc.next = self.t.val().get_bits::<3>(0);
         if self.t.val() > 5 {
             self.tc.next = 6.into();
@@ -82,7 +113,9 @@ impl Logic for ShiftPre {
         if self.t.val().get_bit(11) {
             self.tc.next = 0.into();
         }
-        self.word.next = bit_cast::<27, 12>(self.b1.val()) | (bit_cast::<27, 3>(self.tc.val()) << 12) | (bit_cast::<27, 12>(self.ek.val()) << 15);
+        self.word.next = bit_cast::<27, 12>(self.j_sub.q.val().get_bits::<12>(0))
+            | (bit_cast::<27, 3>(self.tc.val()) << 12)
+            | (bit_cast::<27, 12>(self.j_sub.q.val().get_bits::<12>(24)) << 15);
     }
 }
 
@@ -412,7 +445,7 @@ mod tests {
     /// modulo 2^12) for every exb, format and leading-one position.
     #[test]
     fn shift_pre_gives_the_old_shift_amount() {
-        let mut pre = ShiftPre::default();
+        let mut pre = ShiftPre::new(false);
         pre.connect_all();
         for (f, pm1, cb, kx) in [(fmt::FP32, 23u64, 1131u64, 106u64), (fmt::FP16, 10, 1256, 231), (fmt::BF16, 7, 1147, 122)] {
             for exb in 0..1024u64 {
