@@ -33,6 +33,7 @@ mod mem;
 mod mulh;
 mod regfile;
 mod regions;
+mod trap_port;
 mod wb_flags;
 pub mod rtl;
 
@@ -118,6 +119,14 @@ pub fn slice_ops() -> Vec<u64> {
     v
 }
 
+/// The trap ops the core runs beside [`slice_ops`] (docs/isa.md "Traps"): TRAP, TRET, TPAUSE
+/// and SWR, through the trap controller (`trap_port`, `rtl`); SRD of ESR/EPC/EMASK/TGID is SRD's
+/// (in `slice_ops`). Not in `slice_ops`, so the random programs, which have no handler, do not
+/// raise them.
+pub fn trap_ops() -> Vec<u64> {
+    vec![op::TRAP, op::TRET, op::TPAUSE, op::SWR]
+}
+
 /// Ops with a destination register, a src0 and a src1 operand (docs/isa.md "Operations").
 pub fn ops_with_dst() -> Vec<u64> {
     use op::*;
@@ -148,11 +157,11 @@ impl Config {
     }
 }
 
-fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize>(
+fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize>(
     math_lat: usize,
     params: Vec<(String, String)>,
 ) -> Result<EmittedModule, EmitError> {
-    emit_module(EuCore::<T, TW, RA, IA, LM, W16, DR>::new(math_lat), "eu_eu_core", "eu_core", params)
+    emit_module(EuCore::<T, TW, RA, IA, LM, W16, DR, W4, T2, TB>::new(math_lat), "eu_eu_core", "eu_core", params)
 }
 
 macro_rules! emit_for {
@@ -165,7 +174,7 @@ macro_rules! emit_for {
     (@dr $cfg:expr, $params:expr, $t:literal, $tw:literal, $ia:literal; [$($dr:literal),*]) => {
         $(
             if ($cfg.threads, $cfg.imem_aw(), $cfg.dmem_rw()) == ($t, $ia, $dr) {
-                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }, $dr>($cfg.math_lat, $params);
+                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }, $dr, { 4 * $t }, { 2 * $t }, { $tw + 1 }>($cfg.math_lat, $params);
             }
         )*
     };
