@@ -567,7 +567,12 @@ fn first_diff(a: &[Step], b: &[Step]) -> Option<String> {
 fn compare_traps(gold: &Run, r: &RtlRun, handler: u64, threads: usize) -> Result<String, String> {
     use sim::golden::eu_core::Write;
     if !r.finished {
-        return Err(format!("the RTL did not finish in {} cycles", r.cycles));
+        let last: Vec<_> = (0..threads).map(|t| r.trace.iter().filter(|x| x.thread == t).rev().take(4).map(|x| (x.cycle, x.ip)).collect::<Vec<_>>()).collect();
+        let exc: Vec<_> = r.exceptions.iter().map(|e| (e.cycle, e.thread, e.ip, e.cause)).collect();
+        return Err(format!(
+            "the RTL did not finish in {} cycles (last retirements per thread, latest first: {last:?}; exceptions {exc:?}; killed {:#b}, host_irq {} cycles, GSTATUS {:#06x})",
+            r.cycles, r.killed, r.irq_cycles, r.sticky
+        ));
     }
     let gs: Vec<Split> = (0..threads).map(|t| split(&gold.trace, &gold.exceptions, t, handler)).collect();
     let rs: Vec<Split> = (0..threads).map(|t| split(&r.trace, &r.exceptions, t, handler)).collect();
@@ -715,5 +720,59 @@ fn eu_core_trap_comparison_catches_handler_mutations() {
         let (_, _, v) = trap_run(&mut rtl, m, &bad);
         let e = v.expect_err(&format!("`{from}` -> `{to}` must not compare equal"));
         println!("eu_core trap mutation `{to}`: {e}");
+    }
+}
+
+/// Directed trap cases on the RTL against the ISA model (4 threads, every thread runs the same
+/// code), each compared by `compare_traps`: an illegal instruction (a reserved op code), a
+/// branch-unit error (a WHILE outside a loop: BRANCH_FAULT; the handler runs on its own
+/// branch-unit context), TRET outside the handler, SWR of the read-only TGID and SRD of the
+/// reserved special register 7 (ILLEGAL_INSTR) — each handler pauses, the host kills; the host
+/// resuming paused threads (RESUME, GSTATUS); inside the handler an illegal region dropped by
+/// the reset HMASK (SUPPR: skipped) and a memory fault (a double fault: PARKED, DBLF, killed);
+/// a predicated-off and a predicated-on TRAP.
+#[test]
+fn eu_core_trap_cases_match_the_isa_model() {
+    use hdl::eu_core::enc::cause;
+    use sim::golden::eu_core::Inst;
+    use sim::golden::trap_controller as tc;
+    let mut rtl = EuCoreRtl::new("default");
+    let pause = ".handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\ntpause\nendif\ntret\n.endhandler\n";
+    // (f1: the main code predicates on f0, and a handler run of a thread taken along writes the
+    // flag it compares ESR into; which runs a thread is taken along in depends on the timing)
+    let step = ".handler\nsrd r120, esr\ncmp.ne.f1 r120, 0\n(f1) if\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler\n";
+    let inner = |i: &str| {
+        format!("trap 1\nadd r2, r1, 5\n.handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\n{i}\nmov r121, 9\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler")
+    };
+    let mut cases: Vec<(&str, Program, Host, Vec<u64>, u32, u16)> = Vec::new();
+    let mut p = assemble(&format!("mov r1, 1\nmov r2, 2\n{pause}")).unwrap();
+    p.code[2] = 0x7F;
+    cases.push(("reserved op code", p.clone(), Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    p.code[2] = Inst { op: op::WHILE, jip: -1, uip: 1, exec_log2: 3, ..Default::default() }.encode();
+    cases.push(("WHILE outside a loop", p, Host::Kill, vec![cause::BRANCH_FAULT], 0xF, tc::PAUSE));
+    cases.push(("TRET outside the handler", assemble(&format!("mov r1, 1\ntret\nmov r2, 2\n{pause}")).unwrap(), Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    cases.push(("SWR of TGID", assemble(&format!("mov r1, 1\nswr tgid, r1\nmov r2, 2\n{pause}")).unwrap(), Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    let mut p = assemble(&format!("mov r1, 1\nsrd r3, tid\nmov r2, 2\n{pause}")).unwrap();
+    let mut i = Inst::decode(p.code[2]).unwrap();
+    i.src1.reg = 7;
+    p.code[2] = i.encode();
+    cases.push(("SRD of special register 7", p, Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    let resume = "srd r1:ud, tid\ntrap 7\nadd r2, r1, 100\n.handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\ntpause\nendif\ntret\n.endhandler";
+    cases.push(("host RESUME", assemble(resume).unwrap(), Host::Resume, vec![cause::TRAP], 0, tc::PAUSE));
+    cases.push(("illegal region in the handler", assemble(&inner("mov r122, r1.0<8;8,1>:rsv")).unwrap(), Host::Kill, vec![cause::TRAP, cause::ILLEGAL_REGION], 0, tc::SUPPR));
+    cases.push(("memory fault in the handler", assemble(&inner("mov r125, 0x10001\nld r122, r125")).unwrap(), Host::Kill, vec![cause::TRAP, cause::MEM_FAULT], 0xF, tc::DBLF));
+    cases.push(("predicated-off TRAP", assemble(&format!("cmp.eq.f0 r1, 1\n(f0) trap 1\nmov r2, 3\n{step}")).unwrap(), Host::Kill, vec![], 0, 0));
+    cases.push(("predicated-on TRAP", assemble(&format!("cmp.eq.f0 r1, 0\n(f0) trap 1\nmov r2, 3\n{step}")).unwrap(), Host::Kill, vec![cause::TRAP], 0, 0));
+    for (name, p, host, causes, killed, sticky) in cases {
+        let m = Model::new(Config { mem_bytes: rtl.dmem_bytes, host, ..Config::default() }, p.clone());
+        let (_, r, v) = trap_run(&mut rtl, m, &p);
+        let s = v.unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!("eu_core trap case {name}: {} RTL cycles; {s}", r.cycles);
+        for t in 0..4 {
+            let got: Vec<u64> = r.exceptions.iter().filter(|e| e.thread == t).map(|e| e.cause).collect();
+            assert_eq!(got, causes, "{name}: thread {t}'s exceptions");
+        }
+        assert_eq!(r.killed, killed, "{name}: killed threads");
+        assert_eq!(r.sticky & sticky, sticky, "{name}: GSTATUS {:#06x}", r.sticky);
     }
 }

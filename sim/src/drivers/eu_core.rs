@@ -271,28 +271,26 @@ impl EuCoreRtl {
         let (mut trace, mut cycles, mut finished) = (Vec::new(), 0u64, false);
         let (mut exceptions, mut killed, mut irq_cycles, mut sticky, mut host_step) = (Vec::new(), 0u32, 0u64, 0u16, 0u8);
         while cycles < max_cycles {
-            // the host: KILL or RESUME the waiting threads, then acknowledge (the ISA model's)
+            // the host (the ISA model's `Host`): on the interrupt, acknowledge first (GSTATUS
+            // write-1-to-clear), then KILL or RESUME the threads waiting then; a thread that
+            // pauses after the read sets its sticky bit after the acknowledgement, so the
+            // interrupt comes back for it (acknowledging after the read could lose it)
             self.csr_idle();
-            if self.dut.get(self.p.host_irq) == 1 {
-                irq_cycles += 1;
-                sticky |= self.csr_read(csr::GSTATUS) as u16 & mask::STICKY as u16;
+            let irq = self.dut.get(self.p.host_irq) == 1;
+            irq_cycles += irq as u64;
+            if self.host != Host::Ignore && host_step == 1 {
                 let waiting = self.csr_read(csr::WS_PAUSED) | self.csr_read(csr::WS_PARKED);
-                match (self.host, host_step) {
-                    (Host::Ignore, _) => {}
-                    (h, 0) if waiting != 0 => {
-                        self.csr_write(if h == Host::Kill { csr::KILL } else { csr::RESUME }, waiting);
-                        if h == Host::Kill {
-                            killed |= waiting;
-                        }
-                        host_step = 1;
-                    }
-                    _ => {
-                        self.csr_write(csr::GSTATUS, mask::STICKY as u32);
-                        host_step = 0;
+                if waiting != 0 {
+                    self.csr_write(if self.host == Host::Kill { csr::KILL } else { csr::RESUME }, waiting);
+                    if self.host == Host::Kill {
+                        killed |= waiting;
                     }
                 }
-            } else {
                 host_step = 0;
+            } else if self.host != Host::Ignore && irq {
+                sticky |= self.csr_read(csr::GSTATUS) as u16 & mask::STICKY as u16;
+                self.csr_write(csr::GSTATUS, mask::STICKY as u32);
+                host_step = 1;
             }
             self.dut.tick();
             cycles += 1;
