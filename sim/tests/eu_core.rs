@@ -661,22 +661,25 @@ fn trap_run(rtl: &mut EuCoreRtl, m: Model, rtl_prog: &Program) -> (Run, RtlRun, 
 
 /// Kernel 5a (kernels/traps.s): a TRAP and an illegal region per thread; the handler logs ESR at
 /// 16 tid + 4 k, steps EPC over the instruction and returns (TRAP, ILLEGAL_REGION, SRD of ESR,
-/// TID and EPC, SWR of EPC, TRET), against the ISA model.
+/// TID and EPC, SWR of EPC, TRET), against the ISA model, on every variant of the config matrix
+/// (8 threads: 16 branch-unit contexts).
 #[test]
 fn eu_core_kernel_traps_matches_the_isa_model() {
     use hdl::eu_core::enc::cause;
-    let mut rtl = EuCoreRtl::new("default");
     let p = kernel("traps.s");
-    let m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p.clone());
-    let (gold, r, v) = trap_run(&mut rtl, m, &p);
-    let s = v.unwrap_or_else(|e| panic!("kernel 5a: {e}"));
-    println!("eu_core kernel 5a: {s}");
-    println!("eu_core kernel 5a: {} retired in {} RTL cycles, {} exceptions (ISA model: {} retired, {} cycles)", r.trace.len(), r.cycles, r.exceptions.len(), gold.trace.len(), gold.cycles);
-    for t in 0..4 {
-        assert_eq!((r.word(16 * t), r.word(16 * t + 4)), (cause::TRAP as u32, cause::ILLEGAL_REGION as u32), "thread {t}: the handler's log");
+    for (v, hc) in <hdl::eu_core::Block as hdl::BlockGen>::cosim_configs() {
+        let mut rtl = EuCoreRtl::new(v);
+        let m = Model::new(Config { threads: hc.threads, mem_bytes: rtl.dmem_bytes, ..Config::default() }, p.clone());
+        let (gold, r, res) = trap_run(&mut rtl, m, &p);
+        let s = res.unwrap_or_else(|e| panic!("{v}: kernel 5a: {e}"));
+        println!("eu_core {v}: kernel 5a: {s}");
+        println!("eu_core {v}: kernel 5a: {} retired in {} RTL cycles, {} exceptions (ISA model: {} retired, {} cycles)", r.trace.len(), r.cycles, r.exceptions.len(), gold.trace.len(), gold.cycles);
+        for t in 0..hc.threads {
+            assert_eq!((r.word(16 * t), r.word(16 * t + 4)), (cause::TRAP as u32, cause::ILLEGAL_REGION as u32), "{v}: thread {t}: the handler's log");
+        }
+        assert_eq!(r.exceptions.len(), 2 * hc.threads, "{v}: a TRAP and an illegal region per thread");
+        assert_eq!(r.killed, 0);
     }
-    assert_eq!(r.exceptions.len(), 8, "a TRAP and an illegal region per thread");
-    assert_eq!(r.killed, 0);
 }
 
 /// Kernel 5b (kernels/trap_kill.s): thread 2 traps, its handler pauses (TPAUSE), `host_irq`

@@ -5,17 +5,19 @@
 //! read address, operand (the register file's output register), execute, writeback), the branch unit as a sub-block for all control flow and the execution
 //! mask, integer ALU lanes (MOV, ADD, SUB, logic, shifts, MIN/MAX, CMP, SEL, condition
 //! modifiers, immediates), LD/ST, the math unit (TANH/TANH_PRE/SIGMOID, MUL, MULH, I2F/F2I),
-//! predication and operand regions inside one register. Anything else
-//! stops the thread with a "not yet" fault ([`rtl::EuCore`] ports `fault_*`); the random
-//! co-simulation programs are restricted to the slice ([`slice_ops`]).
+//! predication and operand regions inside one register, and traps through the project's trap
+//! controller (TRAP, TRET, TPAUSE, SRD/SWR of its special registers, every ISA exception into the
+//! handler; `trap_port`, docs/eu_core.md "Traps"). Anything else stops the thread with a "not
+//! yet" fault ([`rtl::EuCore`] ports `fault_*`); the random co-simulation programs are
+//! restricted to the slice ([`slice_ops`]: no trap ops, no handler).
 //!
 //! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
 //! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
 //! registers, two stages, and the branch unit's registered response), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
 //! `execute` (the lanes, the masks and the execute→writeback registers), `math` (the math unit:
 //! the tanh/sigmoid lane, `mulh` and `cvt` (I2F/F2I) engines), `wb_flags` (a result's
-//! condition-modifier flags in writeback), `flags` (the per-thread flag registers) and `fault`
-//! (the sticky fault report).
+//! condition-modifier flags in writeback), `flags` (the per-thread flag registers), `fault`
+//! (the sticky fault report) and `trap_port` (the S3 slot's side of the trap controller).
 
 mod condition;
 mod cvt;
