@@ -779,3 +779,65 @@ fn eu_core_trap_cases_match_the_isa_model() {
         assert_eq!(r.sticky & sticky, sticky, "{name}: GSTATUS {:#06x}", r.sticky);
     }
 }
+
+/// Random programs of the slice with TRAPs and a handler, against the ISA model by
+/// `compare_traps`: the random programs of `eu_core_random_programs_match_the_isa_model` with
+/// about one non-control instruction in twelve replaced by a TRAP (its predicate and exec size
+/// kept, so some run on no lane and do nothing), and a handler that steps EPC over a thread's own
+/// TRAP and returns. The handler owns r120..r127 and f1, so the main code is moved off them
+/// (registers r120.. to r112.., every flag field to f0): then what a thread taken along writes
+/// cannot reach its main code, and the main code does not depend on the episodes' timing.
+#[test]
+fn eu_core_random_programs_with_traps_match_the_isa_model() {
+    use sim::golden::eu_core::{operands, Inst};
+    let seed = 5;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rtl = EuCoreRtl::new("default");
+    let ops = hdl::eu_core::slice_ops();
+    let h = assemble("nop\n.handler\nsrd r120, esr\ncmp.ne.f1 r120, 0\n(f1) if\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler").unwrap();
+    let handler = h.code[h.handler.unwrap() as usize..].to_vec();
+    let (mut programs, mut retired, mut traps, mut cycles, mut skipped) = (0usize, 0usize, 0usize, 0u64, 0usize);
+    while retired < 100_000 {
+        let size = rng.gen_range(4..40);
+        let mut p = gen::program_restricted(&mut rng, size, &ops);
+        for w in p.code.iter_mut() {
+            let mut i = Inst::decode(*w).unwrap();
+            i.flag = 0;
+            if !hdl::eu_core::enc::is_control(i.op) {
+                let o = operands(i.op);
+                for (used, r) in [(o.dst, &mut i.dst), (o.src0, &mut i.src0), (o.src1 && i.imm.is_none(), &mut i.src1)] {
+                    if used && r.reg >= 120 {
+                        r.reg -= 8;
+                    }
+                }
+                if i.op != op::EOT && rng.gen_range(0..12) == 0 {
+                    i = Inst { op: op::TRAP, pred: i.pred, exec_log2: i.exec_log2, imm: Some(rng.gen()), ..Default::default() };
+                }
+            }
+            *w = i.encode();
+        }
+        p.handler = Some(p.code.len() as u64);
+        p.code.extend(&handler);
+        if p.code.len() > rtl.imem_depth {
+            continue;
+        }
+        let mut m = gen::model(&mut rng, p.clone(), 4);
+        m.cfg.host = Host::Kill;
+        private_memory(&mut rng, &mut m, rtl.dmem_bytes);
+        let probe = Model { cfg: m.cfg.clone(), prog: m.prog.clone(), rf: m.rf.clone(), mem: m.mem.clone() }.run();
+        if probe.end != End::Done || probe.exceptions.iter().any(|e| e.cause != hdl::eu_core::enc::cause::TRAP) {
+            skipped += 1;
+            continue;
+        }
+        let (_, r, v) = trap_run(&mut rtl, m, &p);
+        if let Err(e) = v {
+            panic!("program {programs} (seed {seed}): {e}\n{}", sim::golden::eu_core::asm::disassemble(&p));
+        }
+        programs += 1;
+        retired += r.trace.len();
+        traps += r.exceptions.len();
+        cycles += r.cycles;
+    }
+    println!("eu_core random with traps: {programs} programs, {retired} retired, {traps} TRAPs taken, {cycles} RTL cycles, {skipped} skipped (another exception in the ISA model)");
+    assert!(traps * 200 >= retired && programs >= 20, "too few TRAPs ({traps} of {retired}) or programs ({programs})");
+}
