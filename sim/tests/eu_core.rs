@@ -519,3 +519,325 @@ fn eu_core_illegal_regions_fault_with_illegal_region() {
         }
     }
 }
+
+/// One retired instruction as the trap comparison sees it: IP, exec mask, writes.
+type Step = (u64, u8, Vec<sim::golden::eu_core::Write>);
+
+/// One thread's trace cut at the handler (docs/eu_core.md "Co-simulation", traps): its main-code
+/// retirements (IP below the handler), and its handler runs (a run starts at the handler's first
+/// IP), each marked "mine" when the thread raised an exception since its previous retirement
+/// (it is in the handler for its own exception) or "not mine" (it was taken along).
+struct Split {
+    main: Vec<Step>,
+    runs: Vec<(bool, Vec<Step>)>,
+}
+
+fn split(trace: &[sim::golden::eu_core::Retired], exc: &[sim::golden::eu_core::Exception], t: usize, handler: u64) -> Split {
+    let mut s = Split { main: Vec::new(), runs: Vec::new() };
+    let mut prev = 0u64;
+    for r in trace.iter().filter(|r| r.thread == t) {
+        let step = (r.ip, r.exec_mask, r.writes.clone());
+        if r.ip == handler {
+            let mine = exc.iter().any(|e| e.thread == t && e.cycle >= prev && e.cycle <= r.cycle);
+            s.runs.push((mine, vec![step]));
+        } else if r.ip > handler && !s.runs.is_empty() {
+            s.runs.last_mut().unwrap().1.push(step);
+        } else {
+            s.main.push(step);
+        }
+        prev = r.cycle;
+    }
+    s
+}
+
+fn first_diff(a: &[Step], b: &[Step]) -> Option<String> {
+    if let Some(k) = (0..a.len().min(b.len())).find(|&k| a[k] != b[k]) {
+        return Some(format!("at {k}:\n  ISA model: {:?}\n  RTL:       {:?}", a[k], b[k]));
+    }
+    (a.len() != b.len()).then(|| format!("ISA model {} instructions, RTL {}", a.len(), b.len()))
+}
+
+/// Compares a run with traps (docs/eu_core.md "Co-simulation"): per thread, the main-code
+/// retirements exactly, the exceptions raised in main code (IP, cause) exactly, the "mine"
+/// handler runs exactly and in order; every "not mine" run of the RTL equal to one of the ISA
+/// model's (of the thread, else of any thread: how many a thread makes depends on the timing);
+/// the final registers and flags exactly except those a "not mine" run writes (in either run:
+/// their last value depends on how many such runs the thread made); the data memory and the
+/// killed threads exactly. Returns a summary, or the first difference.
+fn compare_traps(gold: &Run, r: &RtlRun, handler: u64, threads: usize) -> Result<String, String> {
+    use sim::golden::eu_core::Write;
+    if !r.finished {
+        let last: Vec<_> = (0..threads).map(|t| r.trace.iter().filter(|x| x.thread == t).rev().take(4).map(|x| (x.cycle, x.ip)).collect::<Vec<_>>()).collect();
+        let exc: Vec<_> = r.exceptions.iter().map(|e| (e.cycle, e.thread, e.ip, e.cause)).collect();
+        return Err(format!(
+            "the RTL did not finish in {} cycles (last retirements per thread, latest first: {last:?}; exceptions {exc:?}; killed {:#b}, host_irq {} cycles, GSTATUS {:#06x})",
+            r.cycles, r.killed, r.irq_cycles, r.sticky
+        ));
+    }
+    let gs: Vec<Split> = (0..threads).map(|t| split(&gold.trace, &gold.exceptions, t, handler)).collect();
+    let rs: Vec<Split> = (0..threads).map(|t| split(&r.trace, &r.exceptions, t, handler)).collect();
+    let mut summary = String::new();
+    for t in 0..threads {
+        let (g, d) = (&gs[t], &rs[t]);
+        if let Some(e) = first_diff(&g.main, &d.main) {
+            return Err(format!("thread {t}: main-code retirements differ {e}"));
+        }
+        let exc = |v: &[sim::golden::eu_core::Exception]| v.iter().filter(|e| e.thread == t && e.ip < handler).map(|e| (e.ip, e.cause)).collect::<Vec<_>>();
+        if exc(&gold.exceptions) != exc(&r.exceptions) {
+            return Err(format!("thread {t}: exceptions (IP, cause): ISA model {:?}, RTL {:?}", exc(&gold.exceptions), exc(&r.exceptions)));
+        }
+        let mine = |s: &Split| s.runs.iter().filter(|x| x.0).map(|x| x.1.clone()).collect::<Vec<_>>();
+        let (gm, dm) = (mine(g), mine(d));
+        if gm.len() != dm.len() {
+            return Err(format!("thread {t}: {} handler runs for its own exceptions in the ISA model, {} in the RTL", gm.len(), dm.len()));
+        }
+        for (k, (a, b)) in gm.iter().zip(&dm).enumerate() {
+            if let Some(e) = first_diff(a, b) {
+                return Err(format!("thread {t}: handler run {k} for its own exception differs {e}"));
+            }
+        }
+        let others = |s: &Split| s.runs.iter().filter(|x| !x.0).map(|x| x.1.clone()).collect::<Vec<_>>();
+        let own: Vec<Vec<Step>> = others(g);
+        let any: Vec<Vec<Step>> = gs.iter().flat_map(others).collect();
+        let pool = if own.is_empty() { &any } else { &own };
+        for (k, run) in others(d).iter().enumerate() {
+            if !pool.contains(run) {
+                return Err(format!("thread {t}: RTL handler run {k} (not its exception) is none of the ISA model's: {run:?}"));
+            }
+        }
+        // what a "not mine" run writes
+        let (mut regs, mut flags) = (0u128, 0u8);
+        for s in [g, d] {
+            for (_, run) in s.runs.iter().filter(|x| !x.0) {
+                for w in run.iter().flat_map(|x| &x.2) {
+                    match w {
+                        Write::Reg { reg, .. } => regs |= 1 << reg,
+                        Write::Flag { f, .. } => flags |= 1 << f,
+                        Write::Mem { .. } => {}
+                    }
+                }
+            }
+        }
+        for reg in (0..128).filter(|&x| regs >> x & 1 == 0) {
+            let s = 32 * reg;
+            if r.rf[t][s..s + 32] != gold.rf[t][s..s + 32] {
+                return Err(format!("thread {t}: final r{reg}: ISA model {:02x?}, RTL {:02x?}", &gold.rf[t][s..s + 32], &r.rf[t][s..s + 32]));
+            }
+        }
+        for f in (0..2).filter(|&x| flags >> x & 1 == 0) {
+            if r.flags[t][f] != gold.flags[t][f] {
+                return Err(format!("thread {t}: final f{f}: ISA model {:#04x}, RTL {:#04x}", gold.flags[t][f], r.flags[t][f]));
+            }
+        }
+        summary += &format!(
+            "thread {t}: {} main, {} own handler runs, not-mine runs ISA model {} RTL {}; ",
+            d.main.len(),
+            dm.len(),
+            own.len(),
+            others(d).len()
+        );
+    }
+    if let Some(k) = (0..gold.mem.len() / 4).find(|&k| r.mem[4 * k..4 * k + 4] != gold.mem[4 * k..4 * k + 4]) {
+        return Err(format!("final data memory differs first at byte {:#x}: ISA model {:02x?}, RTL {:02x?}", 4 * k, &gold.mem[4 * k..4 * k + 4], &r.mem[4 * k..4 * k + 4]));
+    }
+    if r.killed != gold.killed {
+        return Err(format!("killed threads: ISA model {:#b}, RTL {:#b}", gold.killed, r.killed));
+    }
+    Ok(summary)
+}
+
+/// Runs `m` on the ISA model and `rtl_prog` (the model's program, or a mutation of it) on the
+/// RTL; the comparison's verdict.
+fn trap_run(rtl: &mut EuCoreRtl, m: Model, rtl_prog: &Program) -> (Run, RtlRun, Result<String, String>) {
+    let (threads, rf, mem, handler) = (m.cfg.threads, m.rf.clone(), m.mem.clone(), m.prog.handler.expect("a handler"));
+    rtl.host = m.cfg.host;
+    let gold = m.run();
+    assert_eq!(gold.end, End::Done, "the ISA model did not finish");
+    let r = rtl.run(rtl_prog, &rf, &mem, 50 * gold.cycles + 2000);
+    rtl.host = Host::Kill;
+    let v = compare_traps(&gold, &r, handler, threads);
+    (gold, r, v)
+}
+
+/// Kernel 5a (kernels/traps.s): a TRAP and an illegal region per thread; the handler logs ESR at
+/// 16 tid + 4 k, steps EPC over the instruction and returns (TRAP, ILLEGAL_REGION, SRD of ESR,
+/// TID and EPC, SWR of EPC, TRET), against the ISA model, on every variant of the config matrix
+/// (8 threads: 16 branch-unit contexts).
+#[test]
+fn eu_core_kernel_traps_matches_the_isa_model() {
+    use hdl::eu_core::enc::cause;
+    let p = kernel("traps.s");
+    for (v, hc) in <hdl::eu_core::Block as hdl::BlockGen>::cosim_configs() {
+        let mut rtl = EuCoreRtl::new(v);
+        let m = Model::new(Config { threads: hc.threads, mem_bytes: rtl.dmem_bytes, ..Config::default() }, p.clone());
+        let (gold, r, res) = trap_run(&mut rtl, m, &p);
+        let s = res.unwrap_or_else(|e| panic!("{v}: kernel 5a: {e}"));
+        println!("eu_core {v}: kernel 5a: {s}");
+        println!("eu_core {v}: kernel 5a: {} retired in {} RTL cycles, {} exceptions (ISA model: {} retired, {} cycles)", r.trace.len(), r.cycles, r.exceptions.len(), gold.trace.len(), gold.cycles);
+        for t in 0..hc.threads {
+            assert_eq!((r.word(16 * t), r.word(16 * t + 4)), (cause::TRAP as u32, cause::ILLEGAL_REGION as u32), "{v}: thread {t}: the handler's log");
+        }
+        assert_eq!(r.exceptions.len(), 2 * hc.threads, "{v}: a TRAP and an illegal region per thread");
+        assert_eq!(r.killed, 0);
+    }
+}
+
+/// Kernel 5b (kernels/trap_kill.s): thread 2 traps, its handler pauses (TPAUSE), `host_irq`
+/// rises, the host kills it; the others return and finish. With a host that does nothing the
+/// RTL does not finish and the interrupt stays up.
+#[test]
+fn eu_core_kernel_trap_kill_matches_the_isa_model() {
+    let mut rtl = EuCoreRtl::new("default");
+    let p = kernel("trap_kill.s");
+    let m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p.clone());
+    let (_, r, v) = trap_run(&mut rtl, m, &p);
+    let s = v.unwrap_or_else(|e| panic!("kernel 5b: {e}"));
+    println!("eu_core kernel 5b: {s}; {} RTL cycles, host_irq high {} cycles", r.cycles, r.irq_cycles);
+    assert_eq!(r.killed, 1 << 2);
+    assert!(r.irq_cycles > 0);
+    assert_ne!(r.sticky & sim::golden::trap_controller::PAUSE, 0, "GSTATUS.PAUSE");
+    let m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p.clone());
+    let (rf, mem) = (m.rf.clone(), m.mem.clone());
+    rtl.host = Host::Ignore;
+    let r = rtl.run(&p, &rf, &mem, 3000);
+    rtl.host = Host::Kill;
+    assert!(!r.finished, "thread 2 waits for the host");
+    assert!(r.irq_cycles > 1000, "the interrupt stays up: {} cycles", r.irq_cycles);
+    for t in [0usize, 1, 3] {
+        assert_eq!(r.trace.iter().filter(|x| x.thread == t && x.ip < p.handler.unwrap()).last().map(|x| x.ip), Some(p.handler.unwrap() - 1), "thread {t} ran to its EOT");
+    }
+}
+
+/// The trap comparison can fail: the RTL runs kernel 5a with a mutated handler (a wrong ESR: the
+/// log gets EMASK; a wrong EPC step: + 2) against the ISA model's run of the real one.
+#[test]
+fn eu_core_trap_comparison_catches_handler_mutations() {
+    let mut rtl = EuCoreRtl::new("default");
+    let src = std::fs::read_to_string(format!("{}/../kernels/traps.s", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for (from, to) in [("srd r120, esr", "srd r120, emask"), ("add r124, r124, 1", "add r124, r124, 2")] {
+        assert!(src.contains(from));
+        let bad = assemble(&src.replace(from, to)).unwrap();
+        let p = kernel("traps.s");
+        assert_eq!(bad.handler, p.handler);
+        let m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
+        let (_, _, v) = trap_run(&mut rtl, m, &bad);
+        let e = v.expect_err(&format!("`{from}` -> `{to}` must not compare equal"));
+        println!("eu_core trap mutation `{to}`: {e}");
+    }
+}
+
+/// Directed trap cases on the RTL against the ISA model (4 threads, every thread runs the same
+/// code), each compared by `compare_traps`: an illegal instruction (a reserved op code), a
+/// branch-unit error (a WHILE outside a loop: BRANCH_FAULT; the handler runs on its own
+/// branch-unit context), TRET outside the handler, SWR of the read-only TGID and SRD of the
+/// reserved special register 7 (ILLEGAL_INSTR) — each handler pauses, the host kills; the host
+/// resuming paused threads (RESUME, GSTATUS); inside the handler an illegal region dropped by
+/// the reset HMASK (SUPPR: skipped) and a memory fault (a double fault: PARKED, DBLF, killed);
+/// a predicated-off and a predicated-on TRAP.
+#[test]
+fn eu_core_trap_cases_match_the_isa_model() {
+    use hdl::eu_core::enc::cause;
+    use sim::golden::eu_core::Inst;
+    use sim::golden::trap_controller as tc;
+    let mut rtl = EuCoreRtl::new("default");
+    let pause = ".handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\ntpause\nendif\ntret\n.endhandler\n";
+    // (f1: the main code predicates on f0, and a handler run of a thread taken along writes the
+    // flag it compares ESR into; which runs a thread is taken along in depends on the timing)
+    let step = ".handler\nsrd r120, esr\ncmp.ne.f1 r120, 0\n(f1) if\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler\n";
+    let inner = |i: &str| {
+        format!("trap 1\nadd r2, r1, 5\n.handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\n{i}\nmov r121, 9\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler")
+    };
+    let mut cases: Vec<(&str, Program, Host, Vec<u64>, u32, u16)> = Vec::new();
+    let mut p = assemble(&format!("mov r1, 1\nmov r2, 2\n{pause}")).unwrap();
+    p.code[2] = 0x7F;
+    cases.push(("reserved op code", p.clone(), Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    p.code[2] = Inst { op: op::WHILE, jip: -1, uip: 1, exec_log2: 3, ..Default::default() }.encode();
+    cases.push(("WHILE outside a loop", p, Host::Kill, vec![cause::BRANCH_FAULT], 0xF, tc::PAUSE));
+    cases.push(("TRET outside the handler", assemble(&format!("mov r1, 1\ntret\nmov r2, 2\n{pause}")).unwrap(), Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    cases.push(("SWR of TGID", assemble(&format!("mov r1, 1\nswr tgid, r1\nmov r2, 2\n{pause}")).unwrap(), Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    let mut p = assemble(&format!("mov r1, 1\nsrd r3, tid\nmov r2, 2\n{pause}")).unwrap();
+    let mut i = Inst::decode(p.code[2]).unwrap();
+    i.src1.reg = 7;
+    p.code[2] = i.encode();
+    cases.push(("SRD of special register 7", p, Host::Kill, vec![cause::ILLEGAL_INSTR], 0xF, tc::PAUSE));
+    let resume = "srd r1:ud, tid\ntrap 7\nadd r2, r1, 100\n.handler\nsrd r120, esr\ncmp.ne.f0 r120, 0\n(f0) if\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\ntpause\nendif\ntret\n.endhandler";
+    cases.push(("host RESUME", assemble(resume).unwrap(), Host::Resume, vec![cause::TRAP], 0, tc::PAUSE));
+    cases.push(("illegal region in the handler", assemble(&inner("mov r122, r1.0<8;8,1>:rsv")).unwrap(), Host::Kill, vec![cause::TRAP, cause::ILLEGAL_REGION], 0, tc::SUPPR));
+    cases.push(("memory fault in the handler", assemble(&inner("mov r125, 0x10001\nld r122, r125")).unwrap(), Host::Kill, vec![cause::TRAP, cause::MEM_FAULT], 0xF, tc::DBLF));
+    cases.push(("predicated-off TRAP", assemble(&format!("cmp.eq.f0 r1, 1\n(f0) trap 1\nmov r2, 3\n{step}")).unwrap(), Host::Kill, vec![], 0, 0));
+    cases.push(("predicated-on TRAP", assemble(&format!("cmp.eq.f0 r1, 0\n(f0) trap 1\nmov r2, 3\n{step}")).unwrap(), Host::Kill, vec![cause::TRAP], 0, 0));
+    for (name, p, host, causes, killed, sticky) in cases {
+        let m = Model::new(Config { mem_bytes: rtl.dmem_bytes, host, ..Config::default() }, p.clone());
+        let (_, r, v) = trap_run(&mut rtl, m, &p);
+        let s = v.unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!("eu_core trap case {name}: {} RTL cycles; {s}", r.cycles);
+        for t in 0..4 {
+            let got: Vec<u64> = r.exceptions.iter().filter(|e| e.thread == t).map(|e| e.cause).collect();
+            assert_eq!(got, causes, "{name}: thread {t}'s exceptions");
+        }
+        assert_eq!(r.killed, killed, "{name}: killed threads");
+        assert_eq!(r.sticky & sticky, sticky, "{name}: GSTATUS {:#06x}", r.sticky);
+    }
+}
+
+/// Random programs of the slice with TRAPs and a handler, against the ISA model by
+/// `compare_traps`: the random programs of `eu_core_random_programs_match_the_isa_model` with
+/// about one non-control instruction in twelve replaced by a TRAP (its predicate and exec size
+/// kept, so some run on no lane and do nothing), and a handler that steps EPC over a thread's own
+/// TRAP and returns. The handler owns r120..r127 and f1, so the main code is moved off them
+/// (registers r120.. to r112.., every flag field to f0): then what a thread taken along writes
+/// cannot reach its main code, and the main code does not depend on the episodes' timing.
+#[test]
+fn eu_core_random_programs_with_traps_match_the_isa_model() {
+    use sim::golden::eu_core::{operands, Inst};
+    let seed = 5;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rtl = EuCoreRtl::new("default");
+    let ops = hdl::eu_core::slice_ops();
+    let h = assemble("nop\n.handler\nsrd r120, esr\ncmp.ne.f1 r120, 0\n(f1) if\nsrd r124, epc\nadd r124, r124, 1\nswr epc, r124\nendif\ntret\n.endhandler").unwrap();
+    let handler = h.code[h.handler.unwrap() as usize..].to_vec();
+    let (mut programs, mut retired, mut traps, mut cycles, mut skipped) = (0usize, 0usize, 0usize, 0u64, 0usize);
+    while retired < 100_000 {
+        let size = rng.gen_range(4..40);
+        let mut p = gen::program_restricted(&mut rng, size, &ops);
+        for w in p.code.iter_mut() {
+            let mut i = Inst::decode(*w).unwrap();
+            i.flag = 0;
+            if !hdl::eu_core::enc::is_control(i.op) {
+                let o = operands(i.op);
+                for (used, r) in [(o.dst, &mut i.dst), (o.src0, &mut i.src0), (o.src1 && i.imm.is_none(), &mut i.src1)] {
+                    if used && r.reg >= 120 {
+                        r.reg -= 8;
+                    }
+                }
+                if i.op != op::EOT && rng.gen_range(0..12) == 0 {
+                    i = Inst { op: op::TRAP, pred: i.pred, exec_log2: i.exec_log2, imm: Some(rng.gen()), ..Default::default() };
+                }
+            }
+            *w = i.encode();
+        }
+        p.handler = Some(p.code.len() as u64);
+        p.code.extend(&handler);
+        if p.code.len() > rtl.imem_depth {
+            continue;
+        }
+        let mut m = gen::model(&mut rng, p.clone(), 4);
+        m.cfg.host = Host::Kill;
+        private_memory(&mut rng, &mut m, rtl.dmem_bytes);
+        let probe = Model { cfg: m.cfg.clone(), prog: m.prog.clone(), rf: m.rf.clone(), mem: m.mem.clone() }.run();
+        if probe.end != End::Done || probe.exceptions.iter().any(|e| e.cause != hdl::eu_core::enc::cause::TRAP) {
+            skipped += 1;
+            continue;
+        }
+        let (_, r, v) = trap_run(&mut rtl, m, &p);
+        if let Err(e) = v {
+            panic!("program {programs} (seed {seed}): {e}\n{}", sim::golden::eu_core::asm::disassemble(&p));
+        }
+        programs += 1;
+        retired += r.trace.len();
+        traps += r.exceptions.len();
+        cycles += r.cycles;
+    }
+    println!("eu_core random with traps: {programs} programs, {retired} retired, {traps} TRAPs taken, {cycles} RTL cycles, {skipped} skipped (another exception in the ISA model)");
+    assert!(traps * 200 >= retired && programs >= 20, "too few TRAPs ({traps} of {retired}) or programs ({programs})");
+}

@@ -71,7 +71,7 @@ pub struct KernelRun {
     /// The result row read back in this cycle (the window), else 0.
     pub row: Signal<Out, Bits<256>>,
     /// The core (named `eu`: lint waiver 6 names its unread outputs by this instance name).
-    eu: EuCore<4, 2, 9, 10, 32, 64, 9>,
+    eu: EuCore<4, 2, 9, 10, 32, 64, 9, 16, 8, 3>,
     rom: ROM<Bits<128>, 10>,
     count: RDff<Bits<16>>,
     back: Signal<Local, Bits<16>>,
@@ -139,6 +139,11 @@ impl Logic for KernelRun {
         self.eu.rf_addr.next = 0.into();
         self.eu.rf_wdata.next = 0.into();
         self.eu.rf_raddr.next = 0.into();
+        // no host CSR access: the trap controller keeps its reset CSRs (the kernel does not trap)
+        self.eu.csr_valid.next = false;
+        self.eu.csr_we.next = false;
+        self.eu.csr_addr.next = 0.into();
+        self.eu.csr_wdata.next = 0.into();
         // read back: result row OUT_ROW + (c − READ_FROM), requested a cycle before it shows
         self.back.next = self.count.q.val() - self.k_read_req.val();
         self.eu.dmem_raddr.next = bit_cast::<9, 16>(self.back.val());

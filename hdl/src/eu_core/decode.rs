@@ -5,10 +5,12 @@
 //! bit per op code: the RTL indexes them with the op field, so no op code is a literal here.
 //! Operand regions are `regions::Regions`'s (the region address generators); decode says which
 //! operands the op reads and writes as registers. An op outside [`super::slice_ops`] is
-//! `not_yet`: the execute stage stops the thread with a fault.
+//! `not_yet`: the execute stage stops the thread with a fault. The trap ops (TRAP, TRET, TPAUSE,
+//! SRD/SWR of the trap controller's special registers, [`super::trap_ops`]) decode here; what
+//! they do is `trap_port::TrapPort`'s, in S3, from `sys`.
 
 use super::enc::{field, op, pred, sreg, Field, RESERVED_MASK};
-use super::{op_map, ops_with_dst, ops_with_src1, slice_ops};
+use super::{op_map, ops_with_dst, ops_with_src1, slice_ops, trap_ops};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -60,6 +62,12 @@ pub struct Decode {
     pub illegal: Signal<Out, Bit>,
     /// Legal, but an op outside this slice (trap cause ILLEGAL_INSTR, like `illegal`).
     pub not_yet: Signal<Out, Bit>,
+    /// The special-register access of SRD/SWR for `trap_port::TrapPort`: bit 0 SRD of a trap
+    /// controller register (ESR, EPC, EMASK, TGID: its result is the controller's `sr_rdata`),
+    /// bit 1 a reserved special register (SRD of 6, 7; SWR of anything but ESR, EPC, EMASK:
+    /// ILLEGAL_INSTR when it executes, after the region checks, as in the ISA model), bits 3:2
+    /// the controller's `sr_sel` (SRD: the src1 register field, SWR: the dst register field).
+    pub sys: Signal<Out, Bits<4>>,
     /// src0 is read from a register (the op has src0 and it is not the immediate).
     pub use_src0: Signal<Out, Bit>,
     /// src1 is read from a register.
@@ -82,6 +90,16 @@ pub struct Decode {
     k_sreg_tid: Constant<Bits<7>>,
     k_sreg_lane: Constant<Bits<7>>,
     is_srd: Signal<Local, Bit>,
+    is_swr: Signal<Local, Bit>,
+    sreg_sel: Signal<Local, Bits<7>>,
+    k_op_swr: Constant<Bits<7>>,
+    /// The last special register SRD reads from the trap controller (TGID), SWR writes (EMASK),
+    /// and the last one there is (LANE).
+    k_sreg_tgid: Constant<Bits<7>>,
+    k_sreg_emask: Constant<Bits<7>>,
+    /// `sys` bit 0 (SRD of a controller register) and bit 1 (a reserved special register).
+    k_sys_srd: Constant<Bits<4>>,
+    k_sys_bad: Constant<Bits<4>>,
     k_reserved: Constant<Bits<128>>,
     k_above_imm: Constant<Bits<128>>,
     k_op_eot: Constant<Bits<7>>,
@@ -162,6 +180,14 @@ impl Default for Decode {
             srd_tid: Default::default(),
             srd_lane: Default::default(),
             is_srd: Default::default(),
+            is_swr: Default::default(),
+            sreg_sel: Default::default(),
+            sys: Default::default(),
+            k_op_swr: k(op::SWR),
+            k_sreg_tgid: k(sreg::TGID),
+            k_sreg_emask: k(sreg::EMASK),
+            k_sys_srd: k(1),
+            k_sys_bad: k(2),
             illegal: Default::default(),
             not_yet: Default::default(),
             use_src0: Default::default(),
@@ -173,7 +199,7 @@ impl Default for Decode {
             has_src1: Default::default(),
             k_at: std::array::from_fn(|i| k(FIELDS[i].lsb as u64)),
             k_map_known: k128(op_map(&known)),
-            k_map_slice: k128(op_map(&slice_ops())),
+            k_map_slice: k128(op_map(&[slice_ops(), trap_ops()].concat())),
             k_map_dst: k128(op_map(&ops_with_dst())),
             k_map_src0: k128(op_map(&src0)),
             k_map_src1: k128(op_map(&src1)),
@@ -235,8 +261,20 @@ impl Logic for Decode {
         self.is_srd.next = self.op.val() == self.k_op_srd.val();
         self.srd_tid.next = self.is_srd.val() & (self.src1_reg.val() == self.k_sreg_tid.val());
         self.srd_lane.next = self.is_srd.val() & (self.src1_reg.val() == self.k_sreg_lane.val());
-        self.op_ok.next = bit_cast::<1, 128>(self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).any()
-            & (!self.is_srd.val() | self.srd_tid.val() | self.srd_lane.val());
+        self.op_ok.next = bit_cast::<1, 128>(self.k_map_slice.val() >> bit_cast::<8, 7>(self.op.val())).any();
+        // SRD/SWR of the trap controller's registers (sreg 0-3 = its sr_sel), or a reserved one
+        self.is_swr.next = self.op.val() == self.k_op_swr.val();
+        self.sreg_sel.next = self.dst_reg.val();
+        if self.is_srd.val() {
+            self.sreg_sel.next = self.src1_reg.val();
+        }
+        self.sys.next = bit_cast::<4, 7>(self.sreg_sel.val()) << 2;
+        if self.is_srd.val() & (self.sreg_sel.val() <= self.k_sreg_tgid.val()) {
+            self.sys.next = (bit_cast::<4, 7>(self.sreg_sel.val()) << 2) | self.k_sys_srd.val();
+        }
+        if (self.is_srd.val() & (self.sreg_sel.val() > self.k_sreg_lane.val())) | (self.is_swr.val() & (self.sreg_sel.val() > self.k_sreg_emask.val())) {
+            self.sys.next = (bit_cast::<4, 7>(self.sreg_sel.val()) << 2) | self.k_sys_bad.val();
+        }
         self.bu_op.next = 0.into();
         if self.is_control.val() {
             self.bu_op.next = bit_cast::<5, 7>(self.op.val());

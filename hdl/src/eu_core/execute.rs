@@ -4,9 +4,11 @@
 //! drive the register-file write, the flag write and the retire port.
 //!
 //! Execution mask (docs/isa.md): a control-flow op runs under the branch unit's `exec_mask` (E
-//! before the step); any other op under E ∩ exec size ∩ predicate. An instruction that does not
-//! decode, is outside this slice, or gets a branch-unit error does not retire: it stops its
-//! thread (the trap controller that would take it to the handler is not in this slice).
+//! before the step); any other op under E ∩ exec size ∩ predicate. An instruction that raises an
+//! exception (`exc`, from `trap_port::TrapPort`) does not retire and keeps its IP: the trap
+//! controller halts the thread and takes it to the handler (or parks it); one that the handler's
+//! HMASK drops (`skip`) does not retire and goes on at the branch unit's next IP; one outside
+//! this slice (`stop`) does not retire and stops its thread.
 //!
 //! LD/ST (`mem::DataMemory`): the op is offered to the memory unit in every pass of its thread
 //! through this stage; until the unit answers `done` the pass does not retire and leaves the IP
@@ -47,8 +49,14 @@ pub struct Execute<const TW: usize> {
     pub src0_imm: Signal<In, Bit>,
     pub src1_imm: Signal<In, Bit>,
     pub dst_reg: Signal<In, Bits<7>>,
-    pub illegal: Signal<In, Bit>,
-    pub not_yet: Signal<In, Bit>,
+    /// From `TrapPort`: an ISA exception, a slice limit (stop the thread), a dropped exception
+    /// (go on at the next IP).
+    pub exc: Signal<In, Bit>,
+    pub stop: Signal<In, Bit>,
+    pub skip: Signal<In, Bit>,
+    /// SRD of a trap-controller register: the result is `sr_value` in every lane.
+    pub srd_sr: Signal<In, Bit>,
+    pub sr_value: Signal<In, Bits<32>>,
     /// LD or ST.
     pub is_mem: Signal<In, Bit>,
     /// ST.
@@ -58,9 +66,8 @@ pub struct Execute<const TW: usize> {
     /// SRD of TID, SRD of LANE: a MOV of the thread's index, of the lane's index.
     pub srd_tid: Signal<In, Bit>,
     pub srd_lane: Signal<In, Bit>,
-    /// From the memory unit: a bad address in the offered op, the op is through, its lane values
-    /// and this pass's byte addresses.
-    pub mem_fault: Signal<In, Bit>,
+    /// From the memory unit: the op is through, its lane values and this pass's byte addresses
+    /// (its bad-address fault goes to `TrapPort`).
     pub mem_done: Signal<In, Bit>,
     pub mem_value: Signal<In, Bits<256>>,
     pub mem_addr: Signal<In, Bits<256>>,
@@ -73,13 +80,14 @@ pub struct Execute<const TW: usize> {
     /// The branch unit's response to this slot's request (registered in `Issue`).
     pub bu_exec_mask: Signal<In, Bits<8>>,
     pub bu_next_ip: Signal<In, Bits<16>>,
-    pub bu_err: Signal<In, Bit>,
     /// To fetch: the slot's thread update.
     pub upd_valid: Signal<Out, Bit>,
     pub upd_ip: Signal<Out, Bits<16>>,
     pub upd_stop: Signal<Out, Bit>,
-    /// The slot's instruction faults (does not retire, stops the thread).
+    /// The slot's instruction faults (an exception or a slice limit: it does not retire).
     pub fault: Signal<Out, Bit>,
+    /// The slot's memory or math op is not through: the thread's next slot replays it.
+    pub upd_replay: Signal<Out, Bit>,
     // S4: the retired instruction
     pub wb_valid: Signal<Out, Bit>,
     pub wb_tid: Signal<Out, Bits<TW>>,
@@ -150,14 +158,16 @@ impl<const TW: usize> Default for Execute<TW> {
             src0_imm: Default::default(),
             src1_imm: Default::default(),
             dst_reg: Default::default(),
-            illegal: Default::default(),
-            not_yet: Default::default(),
+            exc: Default::default(),
+            stop: Default::default(),
+            skip: Default::default(),
+            srd_sr: Default::default(),
+            sr_value: Default::default(),
             is_mem: Default::default(),
             is_st: Default::default(),
             is_math: Default::default(),
             srd_tid: Default::default(),
             srd_lane: Default::default(),
-            mem_fault: Default::default(),
             mem_done: Default::default(),
             mem_value: Default::default(),
             mem_addr: Default::default(),
@@ -167,11 +177,11 @@ impl<const TW: usize> Default for Execute<TW> {
             rf_data1: Default::default(),
             bu_exec_mask: Default::default(),
             bu_next_ip: Default::default(),
-            bu_err: Default::default(),
             upd_valid: Default::default(),
             upd_ip: Default::default(),
             upd_stop: Default::default(),
             fault: Default::default(),
+            upd_replay: Default::default(),
             wb_valid: Default::default(),
             wb_tid: Default::default(),
             wb_ip: Default::default(),
@@ -245,24 +255,24 @@ impl<const TW: usize> Logic for Execute<TW> {
         if !self.is_control.val() {
             self.mask.next = self.bu_exec_mask.val() & self.exec_lanes.val() & self.pred_lanes.val();
         }
-        self.fault.next = self.valid.val()
-            & !self.init.val()
-            & (self.illegal.val() | self.not_yet.val() | self.bu_err.val() | (self.is_mem.val() & self.mem_fault.val()));
+        self.fault.next = self.valid.val() & !self.init.val() & (self.exc.val() | self.stop.val());
         self.replay.next = self.valid.val()
             & !self.init.val()
             & !self.fault.val()
             & ((self.is_mem.val() & !self.mem_done.val()) | (self.is_math.val() & !self.math_done.val()));
-        self.via_unit.next = self.is_mem.val() | self.is_math.val() | self.srd_tid.val() | self.srd_lane.val();
+        self.upd_replay.next = self.replay.val();
+        self.via_unit.next = self.is_mem.val() | self.is_math.val() | self.srd_tid.val() | self.srd_lane.val() | self.srd_sr.val();
         self.retire.next = self.valid.val() & !self.init.val() & !self.fault.val() & !self.replay.val();
         // the thread's update: next IP; stop at EOT or a fault; INIT done
         self.upd_valid.next = self.valid.val();
         self.upd_ip.next = self.bu_next_ip.val();
         // a fault keeps the IP (the faulting instruction); INIT keeps IP 0 (the thread starts
         // there); a memory op not through yet is fetched again
-        if self.fault.val() | self.init.val() | self.replay.val() {
+        // (an exception the handler's HMASK drops goes on at the next IP: the ISA model's skip)
+        if (self.fault.val() & !self.skip.val()) | self.init.val() | self.replay.val() {
             self.upd_ip.next = self.ip.val();
         }
-        self.upd_stop.next = self.fault.val() | (self.retire.val() & self.is_eot.val());
+        self.upd_stop.next = (self.valid.val() & !self.init.val() & self.stop.val()) | (self.retire.val() & self.is_eot.val());
         // the lanes
         self.collect.next = 0.into();
         self.flags.next = 0.into();
@@ -297,6 +307,11 @@ impl<const TW: usize> Logic for Execute<TW> {
         }
         if self.srd_lane.val() {
             self.unit_value.next = self.k_lane_ids.val();
+        }
+        if self.srd_sr.val() {
+            for _l in 0..8 {
+                self.unit_value.next = (self.unit_value.val() >> 32) | (bit_cast::<256, 32>(self.sr_value.val()) << self.k_top.val());
+            }
         }
         // S4
         self.valid_s4.d.next = self.retire.val();

@@ -8,7 +8,16 @@
 //!
 //! Thread state: `live` (it runs or is being initialised) and `init` (its next slot sends the
 //! branch unit's INIT instead of an instruction). `start` makes every thread live at IP 0 with
-//! INIT pending; a thread leaves `live` at its EOT or at a fault.
+//! INIT pending; a thread leaves `live` at its EOT, at a slice limit or when the trap controller
+//! kills it (`kill`, the host's KILL).
+//!
+//! The trap controller (docs/eu_core.md "Traps"): a thread whose `halt` bit is set is not issued
+//! (its slot is a bubble) unless it replays a memory or math op (`rep`: the op must finish for the
+//! pipeline to drain); `pend` marks the threads with a slot in S1..S3, so `quiet` (no slot in
+//! flight, no replay pending) is the controller's `quiesced`. A redirect loads the thread's IP;
+//! one into the handler (`redir_enter`) also sets `hnd` (the thread runs on its handler
+//! branch-unit context, `s1_hnd`) and INIT pending (that context starts fresh on all lanes); one
+//! out of it (EPC) clears `hnd`: the thread's own context, untouched, is the one it left.
 
 use crate::prims::{RDff, Ram};
 use rust_hdl::prelude::*;
@@ -29,12 +38,31 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     pub upd_ip: Signal<In, Bits<16>>,
     pub upd_stop: Signal<In, Bit>,
     pub upd_init: Signal<In, Bit>,
+    /// The slot's memory or math op is not through (it is replayed).
+    pub upd_replay: Signal<In, Bit>,
+    /// From the trap controller: bit k, thread k must not issue.
+    pub halt: Signal<In, Bits<T>>,
+    /// Load thread k's IP from `redir_pc` (its 16 bits at [16k, 16k+16)).
+    pub redir_valid: Signal<In, Bits<T>>,
+    pub redir_pc: Signal<In, Bits<W16>>,
+    /// The redirect of thread k enters the handler.
+    pub redir_enter: Signal<In, Bits<T>>,
+    /// Thread k is killed: it leaves `live`.
+    pub kill: Signal<In, Bits<T>>,
     /// S1: the fetched slot.
     pub s1_valid: Signal<Out, Bit>,
     pub s1_tid: Signal<Out, Bits<TW>>,
     pub s1_ip: Signal<Out, Bits<16>>,
     pub s1_init: Signal<Out, Bit>,
     pub s1_instr: Signal<Out, Bits<128>>,
+    /// The slot's thread runs the handler (its branch-unit context is the handler's).
+    pub s1_hnd: Signal<Out, Bit>,
+    /// Bit k: thread k runs the handler.
+    pub hnd_mask: Signal<Out, Bits<T>>,
+    /// Every thread's IP (the next instruction; the controller's `warp_pc`).
+    pub ip_all: Signal<Out, Bits<W16>>,
+    /// No slot in S1..S3 and no replay pending (the controller's `quiesced`).
+    pub quiet: Signal<Out, Bit>,
     /// Some thread is live.
     pub busy: Signal<Out, Bit>,
     /// Bit k: thread k is live.
@@ -47,6 +75,20 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     tid_s1: RDff<Bits<TW>>,
     ip_s1: RDff<Bits<16>>,
     init_s1: RDff<Bit>,
+    hnd: RDff<Bits<T>>,
+    hnd_s1: RDff<Bit>,
+    pend: RDff<Bits<T>>,
+    rep: RDff<Bits<T>>,
+    issue: Signal<Local, Bit>,
+    live_n: Signal<Local, Bits<T>>,
+    init_n: Signal<Local, Bits<T>>,
+    ips_n: Signal<Local, Bits<W16>>,
+    hnd_n: Signal<Local, Bits<T>>,
+    pend_n: Signal<Local, Bits<T>>,
+    redir_fields: Signal<Local, Bits<W16>>,
+    slot_sel: Signal<Local, Bits<T>>,
+    /// Thread k's 16 IP bits in `ips`.
+    k_ip_field: [Constant<Bits<W16>>; T],
     imem: Ram<128, IA>,
     ip_s0: Signal<Local, Bits<16>>,
     sel: Signal<Local, Bits<T>>,
@@ -77,6 +119,35 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Default
             s1_ip: Default::default(),
             s1_init: Default::default(),
             s1_instr: Default::default(),
+            s1_hnd: Default::default(),
+            hnd_mask: Default::default(),
+            ip_all: Default::default(),
+            quiet: Default::default(),
+            upd_replay: Default::default(),
+            halt: Default::default(),
+            redir_valid: Default::default(),
+            redir_pc: Default::default(),
+            redir_enter: Default::default(),
+            kill: Default::default(),
+            hnd: Default::default(),
+            hnd_s1: Default::default(),
+            pend: Default::default(),
+            rep: Default::default(),
+            issue: Default::default(),
+            live_n: Default::default(),
+            init_n: Default::default(),
+            ips_n: Default::default(),
+            hnd_n: Default::default(),
+            pend_n: Default::default(),
+            redir_fields: Default::default(),
+            slot_sel: Default::default(),
+            k_ip_field: std::array::from_fn(|k| {
+                let mut b = Bits::<W16>::from(0u64);
+                for i in 16 * k..16 * k + 16 {
+                    b = b.replace_bit(i, true);
+                }
+                Constant::new(b)
+            }),
             busy: Default::default(),
             live_mask: Default::default(),
             slot: Default::default(),
@@ -102,7 +173,11 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Default
 impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic for Fetch<T, TW, IA, W16> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, slot, live, init, ips, valid_s1, tid_s1, ip_s1, init_s1, imem);
+        clock!(self, clk, slot, live, init, ips, valid_s1, tid_s1, ip_s1, init_s1, hnd, hnd_s1, pend, rep, imem);
+        self.hnd.rst.next = self.rst.val();
+        self.hnd_s1.rst.next = self.rst.val();
+        self.pend.rst.next = self.rst.val();
+        self.rep.rst.next = self.rst.val();
         self.slot.rst.next = self.rst.val();
         self.live.rst.next = self.rst.val();
         self.init.rst.next = self.rst.val();
@@ -120,30 +195,67 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic f
         self.imem.write_enable.next = self.imem_we.val();
         self.imem.write_address.next = self.imem_addr.val();
         self.imem.write_data.next = self.imem_wdata.val();
-        self.valid_s1.d.next = bit_cast::<1, T>(self.live.q.val() >> self.slot.q.val()).any();
+        // a halted thread's slot is a bubble, unless it replays (the op must get through)
+        self.issue.next = bit_cast::<1, T>(self.live.q.val() >> self.slot.q.val()).any()
+            & (!bit_cast::<1, T>(self.halt.val() >> self.slot.q.val()).any() | bit_cast::<1, T>(self.rep.q.val() >> self.slot.q.val()).any());
+        self.valid_s1.d.next = self.issue.val();
+        self.hnd_s1.d.next = bit_cast::<1, T>(self.hnd.q.val() >> self.slot.q.val()).any();
         self.init_s1.d.next = bit_cast::<1, T>(self.init.q.val() >> self.slot.q.val()).any();
         self.tid_s1.d.next = self.slot.q.val();
         self.ip_s1.d.next = self.ip_s0.val();
         // thread state: start, or the execute stage's update of one thread
-        self.live.d.next = self.live.q.val();
-        self.init.d.next = self.init.q.val();
-        self.ips.d.next = self.ips.q.val();
+        self.live_n.next = self.live.q.val();
+        self.init_n.next = self.init.q.val();
+        self.ips_n.next = self.ips.q.val();
+        self.hnd_n.next = self.hnd.q.val();
         self.sel.next = self.k_one.val() << self.upd_tid.val();
         self.upd_shift.next = bit_cast::<8, TW>(self.upd_tid.val()) << 4;
         if self.start.val() & !self.live.q.val().any() {
-            self.live.d.next = self.k_all.val();
-            self.init.d.next = self.k_all.val();
-            self.ips.d.next = 0.into();
+            self.live_n.next = self.k_all.val();
+            self.init_n.next = self.k_all.val();
+            self.ips_n.next = 0.into();
+            self.hnd_n.next = 0.into();
         } else if self.upd_valid.val() {
             if self.upd_stop.val() {
-                self.live.d.next = self.live.q.val() & !self.sel.val();
+                self.live_n.next = self.live.q.val() & !self.sel.val();
             }
             if self.upd_init.val() {
-                self.init.d.next = self.init.q.val() & !self.sel.val();
+                self.init_n.next = self.init.q.val() & !self.sel.val();
             }
-            self.ips.d.next = (self.ips.q.val() & !(self.k_ip_mask.val() << self.upd_shift.val()))
+            self.ips_n.next = (self.ips.q.val() & !(self.k_ip_mask.val() << self.upd_shift.val()))
                 | (bit_cast::<W16, 16>(self.upd_ip.val()) << self.upd_shift.val());
         }
+        // the trap controller's redirects and kills (a redirected thread has no slot in flight:
+        // the controller redirects only after the pipeline drained, or from RSTR, after RETURN)
+        self.redir_fields.next = 0.into();
+        for k in 0..T {
+            if self.redir_valid.val().get_bit(k) {
+                self.redir_fields.next = self.redir_fields.val() | self.k_ip_field[k].val();
+            }
+        }
+        self.ips.d.next = (self.ips_n.val() & !self.redir_fields.val()) | (self.redir_pc.val() & self.redir_fields.val());
+        self.init.d.next = self.init_n.val() | (self.redir_valid.val() & self.redir_enter.val());
+        self.hnd.d.next = (self.hnd_n.val() & !self.redir_valid.val()) | (self.redir_valid.val() & self.redir_enter.val());
+        self.live.d.next = self.live_n.val() & !self.kill.val();
+        // slots in flight (issued in S0, done at the end of S3) and replays pending
+        self.slot_sel.next = self.k_one.val() << self.slot.q.val();
+        self.pend_n.next = self.pend.q.val();
+        self.rep.d.next = self.rep.q.val();
+        if self.upd_valid.val() {
+            self.pend_n.next = self.pend.q.val() & !self.sel.val();
+            self.rep.d.next = self.rep.q.val() & !self.sel.val();
+            if self.upd_replay.val() {
+                self.rep.d.next = self.rep.q.val() | self.sel.val();
+            }
+        }
+        self.pend.d.next = self.pend_n.val();
+        if self.issue.val() {
+            self.pend.d.next = self.pend_n.val() | self.slot_sel.val();
+        }
+        self.quiet.next = !self.pend.q.val().any() & !self.rep.q.val().any();
+        self.hnd_mask.next = self.hnd.q.val();
+        self.ip_all.next = self.ips.q.val();
+        self.s1_hnd.next = self.hnd_s1.q.val();
         self.s1_valid.next = self.valid_s1.q.val();
         self.s1_tid.next = self.tid_s1.q.val();
         self.s1_ip.next = self.ip_s1.q.val();

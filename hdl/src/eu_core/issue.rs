@@ -118,6 +118,11 @@ pub struct Issue<const TW: usize> {
     pub illegal: Signal<Out, Bit>,
     /// S3: outside this slice.
     pub not_yet: Signal<Out, Bit>,
+    /// Decode's `sys` (SRD/SWR special-register access) into S3.
+    pub in_sys: Signal<In, Bits<4>>,
+    pub sys: Signal<Out, Bits<4>>,
+    sys_s2: RDff<Bits<4>>,
+    sys_s3: RDff<Bits<4>>,
     valid_s2: RDff<Bit>,
     init_s2: RDff<Bit>,
     tid_s2: RDff<Bits<TW>>,
@@ -177,7 +182,12 @@ pub struct Issue<const TW: usize> {
 impl<const TW: usize> Logic for Issue<TW> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, is_math_s2, fmt_s2, ftz_s2, srd_tid_s2, srd_lane_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, is_math_s3, fmt_s3, ftz_s3, srd_tid_s3, srd_lane_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3);
+        clock!(self, clk, valid_s2, init_s2, tid_s2, ip_s2, op_s2, cmod_s2, is_cmp_s2, is_control_s2, is_eot_s2, has_dst_s2, is_mem_s2, is_st_s2, is_math_s2, fmt_s2, ftz_s2, srd_tid_s2, srd_lane_s2, flag_sel_s2, flag_value_s2, exec_lanes_s2, pred_lanes_s2, imm_s2, src0_imm_s2, src1_imm_s2, dst_reg_s2, illegal_s2, not_yet_s2, valid_s3, init_s3, tid_s3, ip_s3, op_s3, cmod_s3, is_cmp_s3, is_control_s3, is_eot_s3, has_dst_s3, is_mem_s3, is_st_s3, is_math_s3, fmt_s3, ftz_s3, srd_tid_s3, srd_lane_s3, flag_sel_s3, flag_value_s3, exec_lanes_s3, pred_lanes_s3, imm_s3, src0_imm_s3, src1_imm_s3, dst_reg_s3, illegal_s3, not_yet_s3, sys_s2, sys_s3);
+        self.sys_s2.rst.next = self.rst.val();
+        self.sys_s3.rst.next = self.rst.val();
+        self.sys_s2.d.next = self.in_sys.val();
+        self.sys_s3.d.next = self.sys_s2.q.val();
+        self.sys.next = self.sys_s3.q.val();
         self.valid_s2.rst.next = self.rst.val();
         self.valid_s3.rst.next = self.rst.val();
         self.valid_s2.d.next = self.in_valid.val();

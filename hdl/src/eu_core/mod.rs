@@ -5,17 +5,19 @@
 //! read address, operand (the register file's output register), execute, writeback), the branch unit as a sub-block for all control flow and the execution
 //! mask, integer ALU lanes (MOV, ADD, SUB, logic, shifts, MIN/MAX, CMP, SEL, condition
 //! modifiers, immediates), LD/ST, the math unit (TANH/TANH_PRE/SIGMOID, MUL, MULH, I2F/F2I),
-//! predication and operand regions inside one register. Anything else
-//! stops the thread with a "not yet" fault ([`rtl::EuCore`] ports `fault_*`); the random
-//! co-simulation programs are restricted to the slice ([`slice_ops`]).
+//! predication and operand regions inside one register, and traps through the project's trap
+//! controller (TRAP, TRET, TPAUSE, SRD/SWR of its special registers, every ISA exception into the
+//! handler; `trap_port`, docs/eu_core.md "Traps"). Anything else stops the thread with a "not
+//! yet" fault ([`rtl::EuCore`] ports `fault_*`); the random co-simulation programs are
+//! restricted to the slice ([`slice_ops`]: no trap ops, no handler).
 //!
 //! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
 //! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
 //! registers, two stages, and the branch unit's registered response), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
 //! `execute` (the lanes, the masks and the execute→writeback registers), `math` (the math unit:
 //! the tanh/sigmoid lane, `mulh` and `cvt` (I2F/F2I) engines), `wb_flags` (a result's
-//! condition-modifier flags in writeback), `flags` (the per-thread flag registers) and `fault`
-//! (the sticky fault report).
+//! condition-modifier flags in writeback), `flags` (the per-thread flag registers), `fault`
+//! (the sticky fault report) and `trap_port` (the S3 slot's side of the trap controller).
 
 mod condition;
 mod cvt;
@@ -33,6 +35,7 @@ mod mem;
 mod mulh;
 mod regfile;
 mod regions;
+mod trap_port;
 mod wb_flags;
 pub mod rtl;
 
@@ -118,6 +121,14 @@ pub fn slice_ops() -> Vec<u64> {
     v
 }
 
+/// The trap ops the core runs beside [`slice_ops`] (docs/isa.md "Traps"): TRAP, TRET, TPAUSE
+/// and SWR, through the trap controller (`trap_port`, `rtl`); SRD of ESR/EPC/EMASK/TGID is SRD's
+/// (in `slice_ops`). Not in `slice_ops`, so the random programs, which have no handler, do not
+/// raise them.
+pub fn trap_ops() -> Vec<u64> {
+    vec![op::TRAP, op::TRET, op::TPAUSE, op::SWR]
+}
+
 /// Ops with a destination register, a src0 and a src1 operand (docs/isa.md "Operations").
 pub fn ops_with_dst() -> Vec<u64> {
     use op::*;
@@ -148,11 +159,11 @@ impl Config {
     }
 }
 
-fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize>(
+fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize>(
     math_lat: usize,
     params: Vec<(String, String)>,
 ) -> Result<EmittedModule, EmitError> {
-    emit_module(EuCore::<T, TW, RA, IA, LM, W16, DR>::new(math_lat), "eu_eu_core", "eu_core", params)
+    emit_module(EuCore::<T, TW, RA, IA, LM, W16, DR, W4, T2, TB>::new(math_lat), "eu_eu_core", "eu_core", params)
 }
 
 macro_rules! emit_for {
@@ -165,7 +176,7 @@ macro_rules! emit_for {
     (@dr $cfg:expr, $params:expr, $t:literal, $tw:literal, $ia:literal; [$($dr:literal),*]) => {
         $(
             if ($cfg.threads, $cfg.imem_aw(), $cfg.dmem_rw()) == ($t, $ia, $dr) {
-                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }, $dr>($cfg.math_lat, $params);
+                return emit_one::<$t, $tw, { $tw + 7 }, $ia, { 8 * $t }, { 16 * $t }, $dr, { 4 * $t }, { 2 * $t }, { $tw + 1 }>($cfg.math_lat, $params);
             }
         )*
     };

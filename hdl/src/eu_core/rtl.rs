@@ -14,6 +14,14 @@
 //! scoreboard (docs/eu_core.md "Hazards at T = 4"). LD/ST go to the data memory unit
 //! (`mem::DataMemory`), TANH_PRE/SIGMOID/TANH to the math unit (`math::MathUnit`, one lane of
 //! the tanh/sigmoid block); both are replayed in their thread's slots until the unit is through.
+//!
+//! Traps (docs/eu_core.md "Traps"): the project's trap controller (`trap_controller::TrapCtl`,
+//! warps = threads, 8 lanes, 16-bit IPs, no single-step, pipe 0) is a sub-block. `TrapPort`
+//! turns the S3 slot into its exception, RETURN, PAUSE and special-register accesses, `TrapLink`
+//! into its per-thread vectors; its `warp_halt` stops issue (`Fetch`), its redirects load a
+//! thread's IP (into the handler with INIT of the thread's handler branch-unit context, branch
+//! thread `tid + T`; out of it back to the thread's own context `tid`), its `warp_kill` ends the
+//! thread. The host reaches its CSRs through `csr_*` (HADDR, CTRL, RESUME, KILL, GSTATUS, ...).
 
 use super::decode::Decode;
 use super::execute::Execute;
@@ -26,12 +34,15 @@ use super::math::MathUnit;
 use super::mem::DataMemory;
 use super::regfile::RegFile;
 use super::regions::Regions;
+use super::trap_port::{TrapLink, TrapPort};
+use crate::trap_controller::TrapCtl;
 use crate::branch_unit::enc::op as bu_op;
 use crate::branch_unit::BranchUnit;
 use rust_hdl::prelude::*;
 
 /// The branch unit as the core instantiates it: 8 lanes, MAXD 8, MAXD_CALL 8 (DW 4), IPW 16,
-/// `T` threads (the ISA model's `bu_cfg`), pipe 1: the request in S1, the thread's state read
+/// `T` = 2 x the core's threads (the ISA model's `bu_cfg`; thread k's own context is branch
+/// thread k, its handler context branch thread k + threads), pipe 1: the request in S1, the thread's state read
 /// from RAM at the edge into S2 and stepped in S2, the response register read by S3 (a thread's
 /// next request comes T ≥ 4 cycles later, never while it is busy).
 pub type CoreBranchUnit<const T: usize, const TW: usize, const LM: usize> = BranchUnit<8, 4, 7, 16, 18, 56, 20, 20, 100, T, TW, LM, 300, 1220>;
@@ -40,7 +51,7 @@ pub type CoreBranchUnit<const T: usize, const TW: usize, const LM: usize> = Bran
 /// `RA` = TW + 7, instruction-memory address bits `IA`, `LM` = 8 T, `W16` = 16 T, data-memory
 /// row address bits `DR` = log2(dmem_bytes / 32).
 #[derive(LogicBlock)]
-pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> {
+pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize> {
     /// Rising-edge clock.
     pub clk: Signal<In, Clock>,
     /// Synchronous, active-high reset: every thread stopped, flags and fault report cleared
@@ -50,7 +61,9 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub start: Signal<In, Bit>,
     /// Some thread runs.
     pub busy: Signal<Out, Bit>,
-    /// Bit k: thread k runs (not yet at its EOT, not stopped by a fault).
+    /// Bit k: thread k runs (not yet at its EOT, not stopped by a slice limit, not killed by the
+    /// host; a thread paused or parked by the trap controller is live until the host resumes or
+    /// kills it).
     pub live: Signal<Out, Bits<T>>,
     /// Host write of instruction word `imem_addr` (while not busy).
     pub imem_we: Signal<In, Bit>,
@@ -112,7 +125,8 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub retire_flag_sel: Signal<Out, Bit>,
     /// The flag register's new value.
     pub retire_flag_value: Signal<Out, Bits<8>>,
-    /// Sticky since `start`: an instruction faulted and stopped its thread.
+    /// Sticky since `start`: an instruction faulted (an ISA exception, which the trap controller
+    /// took, or a slice limit, which stopped its thread).
     pub fault: Signal<Out, Bit>,
     /// The first faulting instruction's thread.
     pub fault_tid: Signal<Out, Bits<TW>>,
@@ -120,29 +134,56 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub fault_ip: Signal<Out, Bits<16>>,
     /// Its trap cause (`enc::cause`).
     pub fault_cause: Signal<Out, Bits<4>>,
-    /// It is legal in the ISA but outside this slice (an op or operand region not built yet).
+    /// It is legal in the ISA but outside this slice (an op or operand region not built yet):
+    /// the thread stopped. Otherwise the fault is an ISA exception, which went to the trap
+    /// controller (the handler, or the thread parked when CTRL.TRAP_EN = 0).
     pub fault_not_yet: Signal<Out, Bit>,
+    /// The instruction in S3 raises an ISA exception this cycle (it does not retire; the trap
+    /// controller takes it): its thread, IP and cause. For the co-simulation's trace.
+    pub exc_valid: Signal<Out, Bit>,
+    pub exc_tid: Signal<Out, Bits<TW>>,
+    pub exc_ip: Signal<Out, Bits<16>>,
+    pub exc_cause: Signal<Out, Bits<4>>,
+    /// Host access to the trap controller's CSRs (spec trap-controller.md §7.3): valid, write,
+    /// byte address, write data; the read data comes back in the same cycle on `csr_rdata`.
+    pub csr_valid: Signal<In, Bit>,
+    pub csr_we: Signal<In, Bit>,
+    pub csr_addr: Signal<In, Bits<8>>,
+    pub csr_wdata: Signal<In, Bits<32>>,
+    /// The CSR read data (the state before the clock edge).
+    pub csr_rdata: Signal<Out, Bits<32>>,
+    /// The trap controller's interrupt to the host (level: GSTATUS & IRQ_EN; a thread paused,
+    /// double-faulted or parked with trapping disabled).
+    pub host_irq: Signal<Out, Bit>,
     fetch: Fetch<T, TW, IA, W16>,
     decode: Decode,
     flag_regs: FlagRegs<TW, W16>,
     regfile: RegFile<RA>,
     regions: Regions,
     scatter: Scatter,
-    branch: CoreBranchUnit<T, TW, LM>,
+    branch: CoreBranchUnit<T2, TB, W16>,
     issue: Issue<TW>,
     execute: Execute<TW>,
     memory: DataMemory<TW, DR>,
     math: MathUnit<T, TW>,
     fault_reg: FaultReg<TW>,
+    trap_port: TrapPort,
+    trap_link: TrapLink<T, TW, W4, LM, W16>,
+    /// The trap controller (named `trap_ctl`: lint waiver 8 names its unread outputs).
+    trap_ctl: TrapCtl<T, TW, W4, LM, W16, 8, 16>,
+    /// The branch thread of a thread's handler context: `tid + T` (the top branch-thread bit).
+    k_hnd_tid: Constant<Bits<TB>>,
     k_bu_op_init: Constant<Bits<5>>,
     k_all_lanes: Constant<Bits<8>>,
     k_all_bytes: Constant<Bits<32>>,
 }
 
-impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> EuCore<T, TW, RA, IA, LM, W16, DR> {
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize> EuCore<T, TW, RA, IA, LM, W16, DR, W4, T2, TB> {
     /// `math_lat`: the math unit's tanh/sigmoid latency (config `math_lat`).
     pub fn new(math_lat: usize) -> Self {
         assert!(T >= 4 && T == 1 << TW && RA == TW + 7 && LM == 8 * T && W16 == 16 * T && IA <= 16);
+        assert!(W4 == 4 * T && T2 == 2 * T && TB == TW + 1);
+        let tc = crate::trap_controller::Config { warps: T, threads: 8, pc_width: 16, haddr_reset: 0, has_sstep: false, pipe: 0 };
         Self {
             math: MathUnit::new(math_lat),
             clk: Default::default(),
@@ -182,17 +223,31 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             fault_ip: Default::default(),
             fault_cause: Default::default(),
             fault_not_yet: Default::default(),
+            exc_valid: Default::default(),
+            exc_tid: Default::default(),
+            exc_ip: Default::default(),
+            exc_cause: Default::default(),
+            csr_valid: Default::default(),
+            csr_we: Default::default(),
+            csr_addr: Default::default(),
+            csr_wdata: Default::default(),
+            csr_rdata: Default::default(),
+            host_irq: Default::default(),
             fetch: Default::default(),
             decode: Default::default(),
             flag_regs: Default::default(),
             regfile: Default::default(),
             regions: Default::default(),
             scatter: Default::default(),
-            branch: BranchUnit::new(8, 8, T, 1),
+            branch: BranchUnit::new(8, 8, 2 * T, 1),
             issue: Default::default(),
             execute: Default::default(),
             memory: Default::default(),
             fault_reg: Default::default(),
+            trap_port: Default::default(),
+            trap_link: Default::default(),
+            trap_ctl: TrapCtl::new(&tc),
+            k_hnd_tid: Constant::new((1u64 << TW).into()),
             k_bu_op_init: Constant::new(bu_op::INIT.into()),
             k_all_lanes: Constant::new(0xFFu64.into()),
             k_all_bytes: Constant::new(0xFFFF_FFFFu64.into()),
@@ -200,13 +255,13 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
     }
 }
 
-impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> Default for EuCore<T, TW, RA, IA, LM, W16, DR> {
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize> Default for EuCore<T, TW, RA, IA, LM, W16, DR, W4, T2, TB> {
     fn default() -> Self {
         Self::new(super::Config::default().math_lat)
     }
 }
 
-impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize> Logic for EuCore<T, TW, RA, IA, LM, W16, DR> {
+impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize> Logic for EuCore<T, TW, RA, IA, LM, W16, DR, W4, T2, TB> {
     #[hdl_gen]
     fn update(&mut self) {
         // clocks and resets
@@ -229,6 +284,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.memory.rst.next = self.rst.val();
         self.math.rst.next = self.rst.val();
         self.fault_reg.rst.next = self.rst.val();
+        self.trap_ctl.clk.next = self.clk.val();
+        self.trap_ctl.rst.next = self.rst.val();
         // S0 fetch; the host's instruction writes; the thread update from S3
         self.fetch.start.next = self.start.val();
         self.fetch.imem_we.next = self.imem_we.val();
@@ -239,6 +296,12 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fetch.upd_ip.next = self.execute.upd_ip.val();
         self.fetch.upd_stop.next = self.execute.upd_stop.val();
         self.fetch.upd_init.next = self.issue.init.val();
+        self.fetch.upd_replay.next = self.execute.upd_replay.val();
+        self.fetch.halt.next = self.trap_ctl.warp_halt.val();
+        self.fetch.redir_valid.next = self.trap_ctl.redir_valid.val();
+        self.fetch.redir_pc.next = self.trap_ctl.redir_pc.val();
+        self.fetch.redir_enter.next = self.trap_link.enter.val();
+        self.fetch.kill.next = self.trap_ctl.warp_kill.val();
         self.busy.next = self.fetch.busy.val();
         self.live.next = self.fetch.live_mask.val();
         // S1 decode, flags, register reads (the host's read while idle), branch-unit request
@@ -264,7 +327,11 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.regfile.esize1.next = self.regions.esize1.val();
         self.regfile.sext1.next = self.regions.sext1.val();
         self.branch.req_valid.next = self.fetch.s1_valid.val();
-        self.branch.req_tid.next = self.fetch.s1_tid.val();
+        // the thread's own context, or its handler context (branch thread tid + T)
+        self.branch.req_tid.next = bit_cast::<TB, TW>(self.fetch.s1_tid.val());
+        if self.fetch.s1_hnd.val() {
+            self.branch.req_tid.next = bit_cast::<TB, TW>(self.fetch.s1_tid.val()) | self.k_hnd_tid.val();
+        }
         self.branch.req_ip.next = self.fetch.s1_ip.val();
         self.branch.req_op.next = self.decode.bu_op.val();
         self.branch.req_jip.next = self.decode.jip.val();
@@ -272,6 +339,11 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.branch.req_pred.next = self.k_all_lanes.val();
         if self.decode.is_control.val() {
             self.branch.req_pred.next = self.decode.pred_lanes.val();
+        }
+        // a word that does not decode steps nothing (the ISA model does not step the branch
+        // unit for it): its NOP, whatever its op field says
+        if self.decode.illegal.val() {
+            self.branch.req_op.next = 0.into();
         }
         if self.fetch.s1_init.val() {
             self.branch.req_op.next = self.k_bu_op_init.val();
@@ -308,6 +380,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.issue.in_dst_reg.next = self.decode.dst_reg.val();
         self.issue.in_illegal.next = self.decode.illegal.val();
         self.issue.in_not_yet.next = self.decode.not_yet.val();
+        self.issue.in_sys.next = self.decode.sys.val();
         // S3 execute (S2: the register file's second read register)
         self.execute.valid.next = self.issue.valid.val();
         self.execute.init.next = self.issue.init.val();
@@ -332,15 +405,77 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.src0_imm.next = self.issue.src0_imm.val();
         self.execute.src1_imm.next = self.issue.src1_imm.val();
         self.execute.dst_reg.next = self.issue.dst_reg.val();
-        self.execute.illegal.next = self.issue.illegal.val();
-        // a region error or a region outside the slice stops the instruction like an op
-        // outside it (FaultReg tells them apart)
-        self.execute.not_yet.next = self.issue.not_yet.val() | self.regions.err.val() | self.regions.multi.val();
+        // S3 traps: the slot's exception (or slice limit), RETURN, PAUSE, special registers
+        self.trap_port.valid.next = self.issue.valid.val();
+        self.trap_port.init.next = self.issue.init.val();
+        self.trap_port.in_handler.next = bit_cast::<1, T>(self.fetch.hnd_mask.val() >> self.issue.tid.val()).any();
+        self.trap_port.op.next = self.issue.op.val();
+        self.trap_port.sys.next = self.issue.sys.val();
+        self.trap_port.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
+        self.trap_port.exec_lanes.next = self.issue.exec_lanes.val();
+        self.trap_port.pred_lanes.next = self.issue.pred_lanes.val();
+        self.trap_port.illegal.next = self.issue.illegal.val();
+        self.trap_port.not_yet.next = self.issue.not_yet.val();
+        self.trap_port.bu_err.next = self.branch.rsp_err.val();
+        self.trap_port.region_err.next = self.regions.err.val();
+        self.trap_port.region_multi.next = self.regions.multi.val();
+        self.trap_port.mem_fault.next = self.issue.is_mem.val() & self.memory.fault.val();
+        self.trap_port.src0.next = self.regfile.rd_data0.val();
+        self.trap_port.src0_imm.next = self.issue.src0_imm.val();
+        self.trap_port.imm.next = self.issue.imm.val();
+        self.execute.exc.next = self.trap_port.exc.val();
+        self.execute.stop.next = self.trap_port.stop.val();
+        self.execute.skip.next = self.trap_port.skip.val();
+        self.execute.srd_sr.next = self.trap_port.srd_sr.val();
+        self.execute.sr_value.next = self.trap_ctl.sr_rdata.val();
+        self.trap_link.tid.next = self.issue.tid.val();
+        self.trap_link.exc.next = self.trap_port.exc.val();
+        self.trap_link.cause.next = self.trap_port.cause.val();
+        self.trap_link.ip.next = self.issue.ip.val();
+        self.trap_link.emask.next = self.branch.rsp_exec_mask.val();
+        self.trap_link.ret.next = self.trap_port.ret.val();
+        self.trap_link.pause.next = self.trap_port.pause.val();
+        self.trap_link.redir_valid.next = self.trap_ctl.redir_valid.val();
+        self.trap_link.ws.next = self.trap_ctl.dbg_ws.val();
+        // the trap controller: threads are its warps; quiesced = no slot in flight, no replay
+        // (the memory and math units hold no op of a thread that does not replay)
+        self.trap_ctl.warp_valid.next = self.fetch.live_mask.val();
+        self.trap_ctl.exc_valid.next = self.trap_link.exc_valid.val();
+        self.trap_ctl.exc_cause.next = self.trap_link.exc_cause.val();
+        self.trap_ctl.exc_pc.next = self.trap_link.exc_pc.val();
+        self.trap_ctl.exc_mask.next = self.trap_link.exc_mask.val();
+        self.trap_ctl.ret_valid.next = self.trap_link.ret_valid.val();
+        self.trap_ctl.pause_valid.next = self.trap_link.pause_valid.val();
+        self.trap_ctl.warp_pc.next = self.fetch.ip_all.val();
+        // every thread's own E (branch threads 0..T; the handler contexts are above)
+        self.trap_ctl.warp_mask.next = bit_cast::<LM, W16>(self.branch.lane_mask.val());
+        self.trap_ctl.quiesced.next = self.fetch.quiet.val();
+        self.trap_ctl.bar_wait.next = 0.into();
+        self.trap_ctl.issue_valid.next = false;
+        self.trap_ctl.issue_wid.next = 0.into();
+        self.trap_ctl.host_int.next = false;
+        self.trap_ctl.sm_evt_valid.next = false;
+        self.trap_ctl.sm_evt_cause.next = 0.into();
+        self.trap_ctl.bcast_in.next = false;
+        self.trap_ctl.sr_valid.next = self.trap_port.sr_valid.val();
+        self.trap_ctl.sr_wid.next = self.issue.tid.val();
+        self.trap_ctl.sr_sel.next = self.trap_port.sr_sel.val();
+        self.trap_ctl.sr_we.next = self.trap_port.sr_we.val();
+        self.trap_ctl.sr_wdata.next = self.trap_port.sr_wdata.val();
+        self.trap_ctl.csr_valid.next = self.csr_valid.val();
+        self.trap_ctl.csr_we.next = self.csr_we.val();
+        self.trap_ctl.csr_addr.next = self.csr_addr.val();
+        self.trap_ctl.csr_wdata.next = self.csr_wdata.val();
+        self.csr_rdata.next = self.trap_ctl.csr_rdata.val();
+        self.host_irq.next = self.trap_ctl.host_irq.val();
+        self.exc_valid.next = self.trap_port.exc.val();
+        self.exc_tid.next = self.issue.tid.val();
+        self.exc_ip.next = self.issue.ip.val();
+        self.exc_cause.next = self.trap_port.cause.val();
         self.execute.rf_data0.next = self.regfile.rd_data0.val();
         self.execute.rf_data1.next = self.regfile.rd_data1.val();
         self.execute.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
         self.execute.bu_next_ip.next = self.branch.rsp_next_ip.val();
-        self.execute.bu_err.next = self.branch.rsp_err.val();
         // S3 memory op (the data memory's host ports while idle)
         self.memory.host_en.next = !self.fetch.busy.val();
         self.memory.host_we.next = self.dmem_we.val();
@@ -363,7 +498,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.memory.src1.next = self.regfile.rd_data1.val();
         self.memory.imm.next = self.issue.imm.val();
         self.memory.src1_imm.next = self.issue.src1_imm.val();
-        self.execute.mem_fault.next = self.memory.fault.val();
         self.execute.mem_done.next = self.memory.done.val();
         self.execute.mem_value.next = self.memory.value.val();
         self.execute.mem_addr.next = self.memory.addr.val();
@@ -392,12 +526,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fault_reg.fault.next = self.execute.fault.val();
         self.fault_reg.tid.next = self.issue.tid.val();
         self.fault_reg.ip.next = self.issue.ip.val();
-        self.fault_reg.illegal.next = self.issue.illegal.val();
-        self.fault_reg.not_yet.next = self.issue.not_yet.val();
-        self.fault_reg.bu_err.next = self.branch.rsp_err.val();
-        self.fault_reg.region_err.next = self.regions.err.val();
-        self.fault_reg.region_multi.next = self.regions.multi.val();
-        self.fault_reg.mem_fault.next = self.issue.is_mem.val() & self.memory.fault.val();
+        self.fault_reg.cause.next = self.trap_port.cause.val();
+        self.fault_reg.not_yet.next = self.trap_port.stop.val();
         // S4 writeback: register file (or the host's write while idle), flags, retire port
         self.regfile.we.next = self.execute.wb_dst_we.val();
         self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());

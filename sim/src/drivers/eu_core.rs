@@ -9,9 +9,17 @@
 //! registers (loaded, then updated from the retire port) to give a register write the ISA model's
 //! form (the register after the write). The final registers are read from the RTL's register
 //! file itself, not from that copy.
+//!
+//! Traps: before `start` the driver writes the trap controller's HADDR with the program's
+//! `.handler` (the ISA model's HADDR_RESET), or CTRL = 0 (trapping disabled: an exception parks
+//! its thread) for a program without one. While `host_irq` is high it is the ISA model's host
+//! (`Host`): it reads the PAUSED and PARKED threads (CSRs WS_PAUSED, WS_PARKED), KILLs or
+//! RESUMEs them, then acknowledges (GSTATUS write-1-to-clear); `Host::Ignore` does nothing. The
+//! exception port (`exc_*`) gives every exception the RTL raised.
 
 use crate::cosim::{Dut, In, Out};
-use crate::golden::eu_core::{Program, Retired, Write, NUM_REGS, REG_BYTES};
+use crate::golden::eu_core::{Exception, Host, Program, Retired, Write, NUM_REGS, REG_BYTES};
+use hdl::trap_controller::enc::{csr, mask};
 
 /// The RTL's run of one program.
 #[derive(Clone, Debug)]
@@ -29,6 +37,21 @@ pub struct RtlRun {
     pub fault: Option<(usize, u64, u64, bool)>,
     /// The run ended (every thread at its EOT or stopped) within the cycle limit.
     pub finished: bool,
+    /// Every exception the RTL raised (`cycle` = RTL cycle after `start`, `detail` empty).
+    pub exceptions: Vec<Exception>,
+    /// Threads the host killed.
+    pub killed: u32,
+    /// Cycles in which `host_irq` was high.
+    pub irq_cycles: u64,
+    /// The trap controller's sticky bits (GSTATUS) the host saw, and at the end.
+    pub sticky: u16,
+}
+
+impl RtlRun {
+    /// The data-memory word at byte address `addr` at the end.
+    pub fn word(&self, addr: usize) -> u32 {
+        u32::from_le_bytes(self.mem[addr..addr + 4].try_into().unwrap())
+    }
 }
 
 struct Ports {
@@ -66,6 +89,16 @@ struct Ports {
     fault_ip: Out,
     fault_cause: Out,
     fault_not_yet: Out,
+    exc_valid: Out,
+    exc_tid: Out,
+    exc_ip: Out,
+    exc_cause: Out,
+    csr_valid: In,
+    csr_we: In,
+    csr_addr: In,
+    csr_wdata: In,
+    csr_rdata: Out,
+    host_irq: Out,
 }
 
 pub struct EuCoreRtl {
@@ -80,6 +113,8 @@ pub struct EuCoreRtl {
     pub capture: bool,
     /// The last run's captured cycles, when `capture` is set.
     pub waves: Option<Vec<crate::waves::Cycle>>,
+    /// What the host does when `host_irq` rises (the ISA model's `Config::host`).
+    pub host: Host,
 }
 
 impl EuCoreRtl {
@@ -122,11 +157,21 @@ impl EuCoreRtl {
             fault_ip: o("fault_ip"),
             fault_cause: o("fault_cause"),
             fault_not_yet: o("fault_not_yet"),
+            exc_valid: o("exc_valid"),
+            exc_tid: o("exc_tid"),
+            exc_ip: o("exc_ip"),
+            exc_cause: o("exc_cause"),
+            csr_valid: i("csr_valid"),
+            csr_we: i("csr_we"),
+            csr_addr: i("csr_addr"),
+            csr_wdata: i("csr_wdata"),
+            csr_rdata: o("csr_rdata"),
+            host_irq: o("host_irq"),
         };
         let threads: usize = dut.param("threads").parse().unwrap();
         let imem_depth: usize = dut.param("imem_depth").parse().unwrap();
         let dmem_bytes: usize = dut.param("dmem_bytes").parse().unwrap();
-        let mut s = EuCoreRtl { dut, p, threads, imem_depth, dmem_bytes, dmem_shadow: None, capture: false, waves: None };
+        let mut s = EuCoreRtl { dut, p, threads, imem_depth, dmem_bytes, dmem_shadow: None, capture: false, waves: None, host: Host::Kill };
         s.dut.reset(2);
         s
     }
@@ -137,6 +182,36 @@ impl EuCoreRtl {
             w[..c.len()].copy_from_slice(c);
             self.dut.set_field(p, 64 * k, 8 * c.len(), u64::from_le_bytes(w));
         }
+    }
+
+    /// A host CSR read (the data is combinational: same cycle, no clock edge).
+    fn csr_read(&mut self, addr: u64) -> u32 {
+        let p = &self.p;
+        let (v, we, a) = (p.csr_valid, p.csr_we, p.csr_addr);
+        self.dut.set(v, 1);
+        self.dut.set(we, 0);
+        self.dut.set(a, addr);
+        self.dut.settle();
+        let d = self.dut.get(self.p.csr_rdata) as u32;
+        self.dut.set(v, 0);
+        d
+    }
+
+    /// Sets up a host CSR write for the next clock edge (`csr_idle` after it).
+    fn csr_write(&mut self, addr: u64, data: u32) {
+        let p = &self.p;
+        let (v, we, a, d) = (p.csr_valid, p.csr_we, p.csr_addr, p.csr_wdata);
+        self.dut.set(v, 1);
+        self.dut.set(we, 1);
+        self.dut.set(a, addr);
+        self.dut.set(d, data as u64);
+    }
+
+    fn csr_idle(&mut self) {
+        let p = &self.p;
+        let (v, we) = (p.csr_valid, p.csr_we);
+        self.dut.set(v, 0);
+        self.dut.set(we, 0);
     }
 
     fn get_wide(&self, p: Out, n: usize) -> Vec<u8> {
@@ -179,6 +254,13 @@ impl EuCoreRtl {
             self.dut.tick();
         }
         self.dut.set(self.p.dmem_we, 0);
+        // the handler address, or trapping disabled without a handler
+        match prog.handler {
+            Some(h) => self.csr_write(csr::HADDR, h as u32),
+            None => self.csr_write(csr::CTRL, 0),
+        }
+        self.dut.tick();
+        self.csr_idle();
         let mut shadow: Vec<Vec<u8>> = rf.to_vec();
         if self.capture {
             self.dut.capture_waves();
@@ -187,17 +269,50 @@ impl EuCoreRtl {
         self.dut.tick();
         self.dut.set(self.p.start, 0);
         let (mut trace, mut cycles, mut finished) = (Vec::new(), 0u64, false);
+        let (mut exceptions, mut killed, mut irq_cycles, mut sticky, mut host_step) = (Vec::new(), 0u32, 0u64, 0u16, 0u8);
         while cycles < max_cycles {
+            // the host (the ISA model's `Host`): on the interrupt, acknowledge first (GSTATUS
+            // write-1-to-clear), then KILL or RESUME the threads waiting then; a thread that
+            // pauses after the read sets its sticky bit after the acknowledgement, so the
+            // interrupt comes back for it (acknowledging after the read could lose it)
+            self.csr_idle();
+            let irq = self.dut.get(self.p.host_irq) == 1;
+            irq_cycles += irq as u64;
+            if self.host != Host::Ignore && host_step == 1 {
+                let waiting = self.csr_read(csr::WS_PAUSED) | self.csr_read(csr::WS_PARKED);
+                if waiting != 0 {
+                    self.csr_write(if self.host == Host::Kill { csr::KILL } else { csr::RESUME }, waiting);
+                    if self.host == Host::Kill {
+                        killed |= waiting;
+                    }
+                }
+                host_step = 0;
+            } else if self.host != Host::Ignore && irq {
+                sticky |= self.csr_read(csr::GSTATUS) as u16 & mask::STICKY as u16;
+                self.csr_write(csr::GSTATUS, mask::STICKY as u32);
+                host_step = 1;
+            }
             self.dut.tick();
             cycles += 1;
             if self.dut.get(self.p.retire_valid) == 1 {
                 trace.push(self.retired(cycles, &mut shadow));
+            }
+            if self.dut.get(self.p.exc_valid) == 1 {
+                exceptions.push(Exception {
+                    cycle: cycles,
+                    thread: self.dut.get(self.p.exc_tid) as usize,
+                    ip: self.dut.get(self.p.exc_ip),
+                    cause: self.dut.get(self.p.exc_cause),
+                    detail: String::new(),
+                });
             }
             if self.dut.get(self.p.busy) == 0 {
                 finished = true;
                 break;
             }
         }
+        self.csr_idle();
+        sticky |= self.csr_read(csr::GSTATUS) as u16 & mask::STICKY as u16;
         if self.capture {
             self.dut.tick();
             self.waves = Some(self.dut.take_waves());
@@ -233,7 +348,7 @@ impl EuCoreRtl {
             bytes.copy_from_slice(&self.get_wide(self.p.dmem_rdata, 32));
         }
         self.dmem_shadow = Some(mem_out.clone());
-        RtlRun { cycles, trace, rf: out, flags, mem: mem_out, fault, finished }
+        RtlRun { cycles, trace, rf: out, flags, mem: mem_out, fault, finished, exceptions, killed, irq_cycles, sticky }
     }
 
     fn retired(&self, cycle: u64, shadow: &mut [Vec<u8>]) -> Retired {
