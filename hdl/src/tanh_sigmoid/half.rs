@@ -501,12 +501,13 @@ pub struct HalfAcc {
     pub k: Bits<6>,
 }
 
-/// Stages 4 and 5: the range-reduced N, whether the fused G · m product replaces it, the
-/// exponent before normalisation.
+/// Stages 4 and 5: the range-reduced N and the exponent before normalisation. (Whether the fused
+/// G · m replaces N, `fz`, has registers of its own: it also feeds `HalfExp`, and a signal that
+/// feeds a sub-block and shares a packed vector with that sub-block's output made Verilator see
+/// a combinational loop, UNOPTFLAT, through the one `always` block.)
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct HalfMid {
     pub n: Bits<19>,
-    pub fz: Bit,
     pub pre: Bits<10>,
 }
 
@@ -554,6 +555,11 @@ pub struct HalfLane {
     x_s0: Signal<Local, HalfX>,
     side1: RDff<HalfSide>,
     x1: RDff<HalfX>,
+    /// struct fields read whole into signals of their own before a bit is taken: yosys 0.23
+    /// rejects the select of a select (`q[0 +: 2][0]`) that a field's bit would give
+    op_s1: Signal<Local, Bits<2>>,
+    op_s3: Signal<Local, Bits<2>>,
+    n_s4: Signal<Local, Bits<19>>,
     row1: RDff<Bits<9>>,
     /// D12 = Δ[22:11]
     d1: RDff<Bits<12>>,
@@ -573,9 +579,11 @@ pub struct HalfLane {
     fz: Signal<Local, Bit>,
     mid_s3: Signal<Local, HalfMid>,
     mid4: RDff<HalfMid>,
+    fz4: RDff<Bit>,
     mm4: RDff<Bits<11>>,
     // ---- stage 5 (and the product's, inside `m3`)
     mid5: RDff<HalfMid>,
+    fz5: RDff<Bit>,
     /// the side band from stage 4 to `HalfPack`: stages 4, 5 and cut A
     side_b: Delay<HalfSide>,
     // ---- stage 6, cut A: a register with `HalfCuts::round_reg`, a wire without
@@ -616,6 +624,9 @@ impl HalfLane {
             x_s0: Default::default(),
             side1: Default::default(),
             x1: Default::default(),
+            op_s1: Default::default(),
+            op_s3: Default::default(),
+            n_s4: Default::default(),
             row1: Default::default(),
             d1: Default::default(),
             w2: Default::default(),
@@ -629,8 +640,10 @@ impl HalfLane {
             fz: Default::default(),
             mid_s3: Default::default(),
             mid4: Default::default(),
+            fz4: Default::default(),
             mm4: Default::default(),
             mid5: Default::default(),
+            fz5: Default::default(),
             side_b: Delay::new(2 + a as usize),
             pp6: Default::default(),
             normed_s5: Default::default(),
@@ -645,7 +658,7 @@ impl HalfLane {
 impl Logic for HalfLane {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, msq, m1, m2, m3, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, mm4, mid5, side_b, normed, out6);
+        clock!(self, clk, msq, m1, m2, m3, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, fz4, mm4, mid5, fz5, side_b, normed, out6);
         self.msq.rst.next = self.rst.val();
         self.m1.rst.next = self.rst.val();
         self.m2.rst.next = self.rst.val();
@@ -662,8 +675,10 @@ impl Logic for HalfLane {
         self.acc.rst.next = self.rst.val();
         self.acc.en.next = true;
         self.mid4.rst.next = self.rst.val();
+        self.fz4.rst.next = self.rst.val();
         self.mm4.rst.next = self.rst.val();
         self.mid5.rst.next = self.rst.val();
+        self.fz5.rst.next = self.rst.val();
         self.side_b.rst.next = self.rst.val();
         self.normed.rst.next = self.rst.val();
         self.normed.en.next = true;
@@ -702,7 +717,8 @@ impl Logic for HalfLane {
 
         // ================= stage 2: ROM (registered read), squarer =================
         // ROM half by op bit 0: sigmoid rows at 512 (`enc::op_bit0_is_sigmoid`)
-        self.rom.address.next = (bit_cast::<10, 1>(self.x1.q.val().op.get_bit(0).into()) << 9) | bit_cast::<10, 9>(self.row1.q.val());
+        self.op_s1.next = self.x1.q.val().op;
+        self.rom.address.next = (bit_cast::<10, 1>(self.op_s1.val().get_bit(0).into()) << 9) | bit_cast::<10, 9>(self.row1.q.val());
         self.w2.d.next = self.rom.data.val();
         // SQ = (Δ >> 17)²: D12's top 6 bits
         self.msq.a.next = self.d1.q.val().get_bits::<6>(6);
@@ -738,32 +754,35 @@ impl Logic for HalfLane {
         self.acc.d.next = self.acc_s3.val();
         self.range.s.next = self.acc.q.val().s;
         self.range.k.next = self.acc.q.val().k;
-        self.range.isig.next = self.x_a.q.val().op.get_bit(0);
+        self.op_s3.next = self.x_a.q.val().op;
+        self.range.isig.next = self.op_s3.val().get_bit(0);
         self.range.neg.next = self.x_a.q.val().sx;
         // op TANH with |x| < 1 (e < 127): G times m = the significand's top 11 bits (fp16 has 11
         // significant bits, bf16 8: exact)
         self.fz.next = (self.x_a.q.val().op == self.k_op_tanh.val()) & (self.x_a.q.val().e < 127);
         self.expo.fmt.next = self.side_a.q.val().fmt;
-        self.expo.isig.next = self.x_a.q.val().op.get_bit(0);
+        self.expo.isig.next = self.op_s3.val().get_bit(0);
         self.expo.neg.next = self.x_a.q.val().sx;
         self.expo.k.next = self.acc.q.val().k;
         self.expo.fz.next = self.fz.val();
         self.expo.e.next = self.x_a.q.val().e;
         self.mid_s3.next.n = self.range.n.val();
-        self.mid_s3.next.fz = self.fz.val();
         self.mid_s3.next.pre = self.expo.pre.val();
         self.mid4.d.next = self.mid_s3.val();
+        self.fz4.d.next = self.fz.val();
         self.mm4.d.next = bit_cast::<11, 10>(self.x_a.q.val().mt) | 0x400;
         self.side_b.d.next = self.side_a.q.val();
 
         // ================= stage 5: G * m =================
-        self.m3.a.next = self.mid4.q.val().n.get_bits::<16>(0);
+        self.n_s4.next = self.mid4.q.val().n;
+        self.m3.a.next = self.n_s4.val().get_bits::<16>(0);
         self.m3.b.next = self.mm4.q.val();
         self.mid5.d.next = self.mid4.q.val();
+        self.fz5.d.next = self.fz4.q.val();
 
         // ================= stage 6: normalise (cut A: a register), round, pack =================
         self.pp6.next = bit_cast::<27, 19>(self.mid5.q.val().n);
-        if self.mid5.q.val().fz {
+        if self.fz5.q.val() {
             self.pp6.next = self.m3.p.val();
         }
         self.norm.pp.next = self.pp6.val();
