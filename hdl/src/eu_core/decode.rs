@@ -13,65 +13,109 @@ use super::enc::{field, op, pred, sreg, Field, RESERVED_MASK};
 use super::{op_map, ops_with_dst, ops_with_src1, slice_ops, trap_ops};
 use rust_hdl::prelude::*;
 
+/// The decoded instruction as it travels from S1 to the execute stage (`issue::Issue`'s two
+/// registers) and to the S3 units (`Execute`, `DataMemory`, `MathUnit`, `Traps`): one packed port,
+/// declared once. The S1-only fields (register numbers, JIP/UIP, the branch unit's op) are
+/// `Decode`'s own outputs.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Decoded {
+    pub op: Bits<7>,
+    /// Condition modifier.
+    pub cmod: Bits<3>,
+    /// The flag register the predicate reads and the condition modifier writes, and its value
+    /// at decode.
+    pub flag_sel: Bit,
+    pub flag_value: Bits<8>,
+    /// Lanes inside the exec size; lanes the predicate lets run.
+    pub exec_lanes: Bits<8>,
+    pub pred_lanes: Bits<8>,
+    pub imm: Bits<32>,
+    /// src0 / src1 is the immediate.
+    pub src0_imm: Bit,
+    pub src1_imm: Bit,
+    pub dst_reg: Bits<7>,
+    /// Op classes: control flow, EOT, CMP, writes a register, LD/ST, ST, the math unit's.
+    pub is_control: Bit,
+    pub is_eot: Bit,
+    pub is_cmp: Bit,
+    pub has_dst: Bit,
+    pub is_mem: Bit,
+    pub is_st: Bit,
+    pub is_math: Bit,
+    /// The math format and flush-to-zero fields.
+    pub fmt: Bits<2>,
+    pub ftz: Bit,
+    /// SRD of TID, SRD of LANE.
+    pub srd_tid: Bit,
+    pub srd_lane: Bit,
+    /// Does not decode (ILLEGAL_INSTR); legal but outside this slice.
+    pub illegal: Bit,
+    pub not_yet: Bit,
+    /// The special-register access of SRD/SWR (`Decode::sys`).
+    pub sys: Bits<4>,
+}
+
 #[derive(LogicBlock)]
 pub struct Decode {
     /// The instruction word (S1, from the instruction memory).
     pub instr: Signal<In, Bits<128>>,
     /// The thread's flag registers, f0 in bits 7:0, f1 in 15:8.
     pub flags: Signal<In, Bits<16>>,
-    pub op: Signal<Out, Bits<7>>,
-    pub cmod: Signal<Out, Bits<3>>,
+    op: Signal<Local, Bits<7>>,
+    cmod: Signal<Local, Bits<3>>,
     /// The flag register the predicate reads and the condition modifier writes.
-    pub flag_sel: Signal<Out, Bit>,
+    flag_sel: Signal<Local, Bit>,
     /// That flag register's value.
-    pub flag_value: Signal<Out, Bits<8>>,
+    flag_value: Signal<Local, Bits<8>>,
     /// Lanes inside the exec size.
-    pub exec_lanes: Signal<Out, Bits<8>>,
+    exec_lanes: Signal<Local, Bits<8>>,
     /// Lanes the predicate lets run (all ones without a predicate); the branch unit's `req_pred`.
-    pub pred_lanes: Signal<Out, Bits<8>>,
-    pub imm: Signal<Out, Bits<32>>,
+    pred_lanes: Signal<Local, Bits<8>>,
+    imm: Signal<Local, Bits<32>>,
     /// src1 is the immediate.
-    pub src1_imm: Signal<Out, Bit>,
+    src1_imm: Signal<Local, Bit>,
     /// src0 is the immediate (an op with one source and an immediate).
-    pub src0_imm: Signal<Out, Bit>,
-    pub dst_reg: Signal<Out, Bits<7>>,
+    src0_imm: Signal<Local, Bit>,
+    dst_reg: Signal<Local, Bits<7>>,
     pub src0_reg: Signal<Out, Bits<7>>,
     pub src1_reg: Signal<Out, Bits<7>>,
     pub jip: Signal<Out, Bits<16>>,
     pub uip: Signal<Out, Bits<16>>,
     /// The branch unit's op: the op itself for control flow, its NOP otherwise.
     pub bu_op: Signal<Out, Bits<5>>,
-    pub is_control: Signal<Out, Bit>,
-    pub is_eot: Signal<Out, Bit>,
-    pub is_cmp: Signal<Out, Bit>,
-    pub has_dst: Signal<Out, Bit>,
+    is_control: Signal<Local, Bit>,
+    is_eot: Signal<Local, Bit>,
+    is_cmp: Signal<Local, Bit>,
+    has_dst: Signal<Local, Bit>,
     /// LD or ST (the memory unit).
-    pub is_mem: Signal<Out, Bit>,
+    is_mem: Signal<Local, Bit>,
     /// ST.
-    pub is_st: Signal<Out, Bit>,
+    is_st: Signal<Local, Bit>,
     /// TANH_PRE, SIGMOID, TANH, MUL, MULH, I2F or F2I (the math unit).
-    pub is_math: Signal<Out, Bit>,
+    is_math: Signal<Local, Bit>,
     /// The math format and flush-to-zero fields.
-    pub fmt: Signal<Out, Bits<2>>,
-    pub ftz: Signal<Out, Bit>,
+    fmt: Signal<Local, Bits<2>>,
+    ftz: Signal<Local, Bit>,
     /// SRD of TID (the thread's index in every lane) or of LANE (the lane's index); the slice
     /// has no other special register (those are the trap controller's).
-    pub srd_tid: Signal<Out, Bit>,
-    pub srd_lane: Signal<Out, Bit>,
+    srd_tid: Signal<Local, Bit>,
+    srd_lane: Signal<Local, Bit>,
     /// The instruction does not decode (ISA: ILLEGAL_INSTR).
-    pub illegal: Signal<Out, Bit>,
+    illegal: Signal<Local, Bit>,
     /// Legal, but an op outside this slice (trap cause ILLEGAL_INSTR, like `illegal`).
-    pub not_yet: Signal<Out, Bit>,
+    not_yet: Signal<Local, Bit>,
     /// The special-register access of SRD/SWR for `trap_port::TrapPort`: bit 0 SRD of a trap
     /// controller register (ESR, EPC, EMASK, TGID: its result is the controller's `sr_rdata`),
     /// bit 1 a reserved special register (SRD of 6, 7; SWR of anything but ESR, EPC, EMASK:
     /// ILLEGAL_INSTR when it executes, after the region checks, as in the ISA model), bits 3:2
     /// the controller's `sr_sel` (SRD: the src1 register field, SWR: the dst register field).
-    pub sys: Signal<Out, Bits<4>>,
+    sys: Signal<Local, Bits<4>>,
     /// src0 is read from a register (the op has src0 and it is not the immediate).
     pub use_src0: Signal<Out, Bit>,
     /// src1 is read from a register.
     pub use_src1: Signal<Out, Bit>,
+    /// The decoded instruction for S3.
+    pub dec: Signal<Out, Decoded>,
     exec_log2: Signal<Local, Bits<3>>,
     pred_mode: Signal<Local, Bits<2>>,
     op_ok: Signal<Local, Bit>,
@@ -192,6 +236,7 @@ impl Default for Decode {
             not_yet: Default::default(),
             use_src0: Default::default(),
             use_src1: Default::default(),
+            dec: Default::default(),
             exec_log2: Default::default(),
             pred_mode: Default::default(),
             op_ok: Default::default(),
@@ -309,5 +354,30 @@ impl Logic for Decode {
         self.use_src0.next = self.has_src0.val() & !self.src0_imm.val();
         self.use_src1.next = self.has_src1.val() & !self.src1_imm.val();
         self.not_yet.next = !self.illegal.val() & !self.op_ok.val();
+        // the S3 bundle
+        self.dec.next.op = self.op.val();
+        self.dec.next.cmod = self.cmod.val();
+        self.dec.next.flag_sel = self.flag_sel.val();
+        self.dec.next.flag_value = self.flag_value.val();
+        self.dec.next.exec_lanes = self.exec_lanes.val();
+        self.dec.next.pred_lanes = self.pred_lanes.val();
+        self.dec.next.imm = self.imm.val();
+        self.dec.next.src0_imm = self.src0_imm.val();
+        self.dec.next.src1_imm = self.src1_imm.val();
+        self.dec.next.dst_reg = self.dst_reg.val();
+        self.dec.next.is_control = self.is_control.val();
+        self.dec.next.is_eot = self.is_eot.val();
+        self.dec.next.is_cmp = self.is_cmp.val();
+        self.dec.next.has_dst = self.has_dst.val();
+        self.dec.next.is_mem = self.is_mem.val();
+        self.dec.next.is_st = self.is_st.val();
+        self.dec.next.is_math = self.is_math.val();
+        self.dec.next.fmt = self.fmt.val();
+        self.dec.next.ftz = self.ftz.val();
+        self.dec.next.srd_tid = self.srd_tid.val();
+        self.dec.next.srd_lane = self.srd_lane.val();
+        self.dec.next.illegal = self.illegal.val();
+        self.dec.next.not_yet = self.not_yet.val();
+        self.dec.next.sys = self.sys.val();
     }
 }

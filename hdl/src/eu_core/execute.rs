@@ -24,31 +24,35 @@
 use super::lane::AluLane;
 use super::wb_flags::WbFlags;
 use crate::prims::RDff;
+use super::decode::Decoded;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct Execute<const TW: usize> {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    /// S3 (from `Issue`): the decoded instruction (its fields are unpacked into Locals of the
+    /// same names).
+    pub dec: Signal<In, Decoded>,
     // the decoded instruction (S3, from `Issue`)
     pub valid: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
     pub tid: Signal<In, Bits<TW>>,
     pub ip: Signal<In, Bits<16>>,
-    pub op: Signal<In, Bits<7>>,
-    pub cmod: Signal<In, Bits<3>>,
-    pub is_cmp: Signal<In, Bit>,
-    pub is_control: Signal<In, Bit>,
-    pub is_eot: Signal<In, Bit>,
-    pub has_dst: Signal<In, Bit>,
-    pub flag_sel: Signal<In, Bit>,
-    pub flag_value: Signal<In, Bits<8>>,
-    pub exec_lanes: Signal<In, Bits<8>>,
-    pub pred_lanes: Signal<In, Bits<8>>,
-    pub imm: Signal<In, Bits<32>>,
-    pub src0_imm: Signal<In, Bit>,
-    pub src1_imm: Signal<In, Bit>,
-    pub dst_reg: Signal<In, Bits<7>>,
+    op: Signal<Local, Bits<7>>,
+    cmod: Signal<Local, Bits<3>>,
+    is_cmp: Signal<Local, Bit>,
+    is_control: Signal<Local, Bit>,
+    is_eot: Signal<Local, Bit>,
+    has_dst: Signal<Local, Bit>,
+    flag_sel: Signal<Local, Bit>,
+    flag_value: Signal<Local, Bits<8>>,
+    exec_lanes: Signal<Local, Bits<8>>,
+    pred_lanes: Signal<Local, Bits<8>>,
+    imm: Signal<Local, Bits<32>>,
+    src0_imm: Signal<Local, Bit>,
+    src1_imm: Signal<Local, Bit>,
+    dst_reg: Signal<Local, Bits<7>>,
     /// From `TrapPort`: an ISA exception, a slice limit (stop the thread), a dropped exception
     /// (go on at the next IP).
     pub exc: Signal<In, Bit>,
@@ -58,14 +62,14 @@ pub struct Execute<const TW: usize> {
     pub srd_sr: Signal<In, Bit>,
     pub sr_value: Signal<In, Bits<32>>,
     /// LD or ST.
-    pub is_mem: Signal<In, Bit>,
+    is_mem: Signal<Local, Bit>,
     /// ST.
-    pub is_st: Signal<In, Bit>,
+    is_st: Signal<Local, Bit>,
     /// TANH_PRE, SIGMOID or TANH.
-    pub is_math: Signal<In, Bit>,
+    is_math: Signal<Local, Bit>,
     /// SRD of TID, SRD of LANE: a MOV of the thread's index, of the lane's index.
-    pub srd_tid: Signal<In, Bit>,
-    pub srd_lane: Signal<In, Bit>,
+    srd_tid: Signal<Local, Bit>,
+    srd_lane: Signal<Local, Bit>,
     /// From the memory unit: the op is through, its lane values and this pass's byte addresses
     /// (its bad-address fault goes to `TrapPort`).
     pub mem_done: Signal<In, Bit>,
@@ -140,6 +144,7 @@ impl<const TW: usize> Default for Execute<TW> {
         Self {
             clk: Default::default(),
             rst: Default::default(),
+            dec: Default::default(),
             valid: Default::default(),
             init: Default::default(),
             tid: Default::default(),
@@ -234,6 +239,26 @@ impl<const TW: usize> Default for Execute<TW> {
 impl<const TW: usize> Logic for Execute<TW> {
     #[hdl_gen]
     fn update(&mut self) {
+        // the decoded instruction's fields
+        self.op.next = self.dec.val().op;
+        self.cmod.next = self.dec.val().cmod;
+        self.is_cmp.next = self.dec.val().is_cmp;
+        self.is_control.next = self.dec.val().is_control;
+        self.is_eot.next = self.dec.val().is_eot;
+        self.has_dst.next = self.dec.val().has_dst;
+        self.flag_sel.next = self.dec.val().flag_sel;
+        self.flag_value.next = self.dec.val().flag_value;
+        self.exec_lanes.next = self.dec.val().exec_lanes;
+        self.pred_lanes.next = self.dec.val().pred_lanes;
+        self.imm.next = self.dec.val().imm;
+        self.src0_imm.next = self.dec.val().src0_imm;
+        self.src1_imm.next = self.dec.val().src1_imm;
+        self.dst_reg.next = self.dec.val().dst_reg;
+        self.is_mem.next = self.dec.val().is_mem;
+        self.is_st.next = self.dec.val().is_st;
+        self.is_math.next = self.dec.val().is_math;
+        self.srd_tid.next = self.dec.val().srd_tid;
+        self.srd_lane.next = self.dec.val().srd_lane;
         clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, old_flags_s4, cmod_s4, is_cmp_s4, cmp_flags_s4, mem_we_s4, mem_addr_s4);
         self.valid_s4.rst.next = self.rst.val();
         self.tid_s4.rst.next = self.rst.val();

@@ -34,6 +34,7 @@ use super::cvt::{CvtLane, CVT_LAT};
 use super::mulh::{MulhLane, MULH_LAT};
 use crate::prims::{Delay, RDff};
 use crate::tanh_sigmoid::rtl::TanhSigmoid;
+use super::decode::Decoded;
 use rust_hdl::prelude::*;
 
 /// The engines' tag: {thread (3 bits: threads ≤ 8), lane (3 bits)}.
@@ -43,31 +44,34 @@ const TAG_W: usize = 6;
 pub struct MathUnit<const T: usize, const TW: usize> {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    /// S3 (from `Issue`): the decoded instruction (its fields are unpacked into Locals of the
+    /// same names).
+    pub dec: Signal<In, Decoded>,
     /// S3 (from `Issue`): the slot, its op class and decode faults.
     pub valid: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
-    pub is_math: Signal<In, Bit>,
-    pub illegal: Signal<In, Bit>,
+    is_math: Signal<Local, Bit>,
+    illegal: Signal<Local, Bit>,
     pub not_yet: Signal<In, Bit>,
     pub tid: Signal<In, Bits<TW>>,
     /// The op code: MUL, MULH, I2F, F2I, or a tanh/sigmoid op whose low two bits are the block's
     /// `in_op` (docs/isa.md).
-    pub op: Signal<In, Bits<7>>,
+    op: Signal<Local, Bits<7>>,
     /// The instruction's math format and flush-to-zero (the block's `in_fmt`, `in_ftz`).
-    pub fmt: Signal<In, Bits<2>>,
-    pub ftz: Signal<In, Bit>,
+    fmt: Signal<Local, Bits<2>>,
+    ftz: Signal<Local, Bit>,
     /// Exec-size and predicate lanes (`Issue`), and the branch unit's response.
-    pub exec_lanes: Signal<In, Bits<8>>,
-    pub pred_lanes: Signal<In, Bits<8>>,
+    exec_lanes: Signal<Local, Bits<8>>,
+    pred_lanes: Signal<Local, Bits<8>>,
     pub bu_exec_mask: Signal<In, Bits<8>>,
     pub bu_err: Signal<In, Bit>,
     /// src0 from the register file, or the immediate when `src0_imm`.
     pub src0: Signal<In, Bits<256>>,
-    pub imm: Signal<In, Bits<32>>,
-    pub src0_imm: Signal<In, Bit>,
+    imm: Signal<Local, Bits<32>>,
+    src0_imm: Signal<Local, Bit>,
     /// src1 (MULH's second operand) from the register file, or the immediate when `src1_imm`.
     pub src1: Signal<In, Bits<256>>,
-    pub src1_imm: Signal<In, Bit>,
+    src1_imm: Signal<Local, Bit>,
     /// Thread `tid`'s op is through: retire it in this pass (combinational).
     pub done: Signal<Out, Bit>,
     /// Its results, lane l at bits [32l, 32l+32) (lanes that did not run: don't care).
@@ -154,6 +158,7 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
         Self {
             clk: Default::default(),
             rst: Default::default(),
+            dec: Default::default(),
             valid: Default::default(),
             init: Default::default(),
             is_math: Default::default(),
@@ -231,6 +236,17 @@ impl<const T: usize, const TW: usize> MathUnit<T, TW> {
 impl<const T: usize, const TW: usize> Logic for MathUnit<T, TW> {
     #[hdl_gen]
     fn update(&mut self) {
+        // the decoded instruction's fields
+        self.is_math.next = self.dec.val().is_math;
+        self.illegal.next = self.dec.val().illegal;
+        self.op.next = self.dec.val().op;
+        self.fmt.next = self.dec.val().fmt;
+        self.ftz.next = self.dec.val().ftz;
+        self.exec_lanes.next = self.dec.val().exec_lanes;
+        self.pred_lanes.next = self.dec.val().pred_lanes;
+        self.imm.next = self.dec.val().imm;
+        self.src0_imm.next = self.dec.val().src0_imm;
+        self.src1_imm.next = self.dec.val().src1_imm;
         clock!(self, clk, held_r, done_r, feed_tid_r, op_r, aux_r, low_r, cvt_r, fmt_r, ftz_r, lane_r, data_sh, data1_sh, mask_sh);
         self.held_r.rst.next = self.rst.val();
         self.done_r.rst.next = self.rst.val();

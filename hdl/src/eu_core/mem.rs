@@ -22,12 +22,16 @@
 //! the immediate for LD) is not a multiple of 4 or is past the memory (MEM_FAULT).
 
 use crate::prims::{RDff, Ram};
+use super::decode::Decoded;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct DataMemory<const TW: usize, const DR: usize> {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
+    /// S3 (from `Issue`): the decoded instruction (its fields are unpacked into Locals of the
+    /// same names).
+    pub dec: Signal<In, Decoded>,
     /// The core idles: the host ports own the memory.
     pub host_en: Signal<In, Bit>,
     /// Host write of row `host_waddr` (8 words).
@@ -40,25 +44,25 @@ pub struct DataMemory<const TW: usize, const DR: usize> {
     /// S3 (from `Issue`): the slot, its op class and decode faults.
     pub valid: Signal<In, Bit>,
     pub init: Signal<In, Bit>,
-    pub is_mem: Signal<In, Bit>,
-    pub illegal: Signal<In, Bit>,
+    is_mem: Signal<Local, Bit>,
+    illegal: Signal<Local, Bit>,
     pub not_yet: Signal<In, Bit>,
     pub tid: Signal<In, Bits<TW>>,
-    pub is_st: Signal<In, Bit>,
+    is_st: Signal<Local, Bit>,
     /// Exec-size and predicate lanes (`Issue`), and the branch unit's response: the op's
     /// execution mask and whether the step failed. (The unit forms the mask and its request
     /// itself, from the stage's inputs, so that no signal runs from the execute stage into it
     /// and back: one combinational block per direction.)
-    pub exec_lanes: Signal<In, Bits<8>>,
-    pub pred_lanes: Signal<In, Bits<8>>,
+    exec_lanes: Signal<Local, Bits<8>>,
+    pred_lanes: Signal<Local, Bits<8>>,
     pub bu_exec_mask: Signal<In, Bits<8>>,
     pub bu_err: Signal<In, Bit>,
     /// src0 (addresses) and src1 (store data) from the register file.
     pub src0: Signal<In, Bits<256>>,
     pub src1: Signal<In, Bits<256>>,
-    pub imm: Signal<In, Bits<32>>,
+    imm: Signal<Local, Bits<32>>,
     /// The src1 field is the immediate (LD: the address offset; ST: the stored word).
-    pub src1_imm: Signal<In, Bit>,
+    src1_imm: Signal<Local, Bit>,
     /// Some lane of `mask` has a misaligned or out-of-range address (combinational).
     pub fault: Signal<Out, Bit>,
     /// Thread `tid`'s op is through: retire it in this pass (combinational).
@@ -128,6 +132,7 @@ impl<const TW: usize, const DR: usize> Default for DataMemory<TW, DR> {
         Self {
             clk: Default::default(),
             rst: Default::default(),
+            dec: Default::default(),
             host_en: Default::default(),
             host_we: Default::default(),
             host_waddr: Default::default(),
@@ -205,6 +210,14 @@ impl<const TW: usize, const DR: usize> Default for DataMemory<TW, DR> {
 impl<const TW: usize, const DR: usize> Logic for DataMemory<TW, DR> {
     #[hdl_gen]
     fn update(&mut self) {
+        // the decoded instruction's fields
+        self.is_mem.next = self.dec.val().is_mem;
+        self.illegal.next = self.dec.val().illegal;
+        self.is_st.next = self.dec.val().is_st;
+        self.exec_lanes.next = self.dec.val().exec_lanes;
+        self.pred_lanes.next = self.dec.val().pred_lanes;
+        self.imm.next = self.dec.val().imm;
+        self.src1_imm.next = self.dec.val().src1_imm;
         clock!(self, clk, busy_r, done_r, tid_r, st_r, lane_r, addr_sh, data_sh, mask_sh, rd_pend, par_pend, bank_r, loaded);
         self.busy_r.rst.next = self.rst.val();
         self.done_r.rst.next = self.rst.val();

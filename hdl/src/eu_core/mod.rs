@@ -36,6 +36,7 @@ mod mulh;
 mod regfile;
 mod regions;
 mod trap_port;
+mod traps;
 mod wb_flags;
 pub mod rtl;
 

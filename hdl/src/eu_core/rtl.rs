@@ -15,17 +15,17 @@
 //! (`mem::DataMemory`), TANH_PRE/SIGMOID/TANH to the math unit (`math::MathUnit`, one lane of
 //! the tanh/sigmoid block); both are replayed in their thread's slots until the unit is through.
 //!
-//! Traps (docs/eu_core.md "Traps"): the project's trap controller (`trap_controller::TrapCtl`,
-//! warps = threads, 8 lanes, 16-bit IPs, no single-step, pipe 0) is a sub-block. `TrapPort`
-//! turns the S3 slot into its exception, RETURN, PAUSE and special-register accesses, `TrapLink`
-//! into its per-thread vectors; its `warp_halt` stops issue (`Fetch`), its redirects load a
+//! Traps (docs/eu_core.md "Traps"): `traps::Traps` holds the project's trap controller
+//! (`trap_controller::TrapCtl`, warps = threads, 8 lanes, 16-bit IPs, no single-step, pipe 0),
+//! `TrapPort`, which turns the S3 slot into its exception, RETURN, PAUSE and special-register
+//! accesses, `TrapLink`, its per-thread vectors, and the fault report. The controller's
+//! `warp_halt` stops issue (`Fetch`), its redirects load a
 //! thread's IP (into the handler with INIT of the thread's handler branch-unit context, branch
 //! thread `tid + T`; out of it back to the thread's own context `tid`), its `warp_kill` ends the
 //! thread. The host reaches its CSRs through `csr_*` (HADDR, CTRL, RESUME, KILL, GSTATUS, ...).
 
 use super::decode::Decode;
 use super::execute::Execute;
-use super::fault::FaultReg;
 use super::fetch::Fetch;
 use super::flags::FlagRegs;
 use super::gather::Scatter;
@@ -34,8 +34,7 @@ use super::math::MathUnit;
 use super::mem::DataMemory;
 use super::regfile::RegFile;
 use super::regions::Regions;
-use super::trap_port::{TrapLink, TrapPort};
-use crate::trap_controller::TrapCtl;
+use super::traps::Traps;
 use crate::branch_unit::enc::op as bu_op;
 use crate::branch_unit::BranchUnit;
 use rust_hdl::prelude::*;
@@ -166,11 +165,8 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     execute: Execute<TW>,
     memory: DataMemory<TW, DR>,
     math: MathUnit<T, TW>,
-    fault_reg: FaultReg<TW>,
-    trap_port: TrapPort,
-    trap_link: TrapLink<T, TW, W4, LM, W16>,
-    /// The trap controller (named `trap_ctl`: lint waiver 8 names its unread outputs).
-    trap_ctl: TrapCtl<T, TW, W4, LM, W16, 8, 16>,
+    /// The trap port, the trap controller and the fault report.
+    traps: Traps<T, TW, W4, LM, W16>,
     /// The branch thread of a thread's handler context: `tid + T` (the top branch-thread bit).
     k_hnd_tid: Constant<Bits<TB>>,
     k_bu_op_init: Constant<Bits<5>>,
@@ -183,7 +179,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
     pub fn new(math_lat: usize) -> Self {
         assert!(T >= 4 && T == 1 << TW && RA == TW + 7 && LM == 8 * T && W16 == 16 * T && IA <= 16);
         assert!(W4 == 4 * T && T2 == 2 * T && TB == TW + 1);
-        let tc = crate::trap_controller::Config { warps: T, threads: 8, pc_width: 16, haddr_reset: 0, has_sstep: false, pipe: 0 };
         Self {
             math: MathUnit::new(math_lat),
             clk: Default::default(),
@@ -243,10 +238,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             issue: Default::default(),
             execute: Default::default(),
             memory: Default::default(),
-            fault_reg: Default::default(),
-            trap_port: Default::default(),
-            trap_link: Default::default(),
-            trap_ctl: TrapCtl::new(&tc),
+            traps: Default::default(),
             k_hnd_tid: Constant::new((1u64 << TW).into()),
             k_bu_op_init: Constant::new(bu_op::INIT.into()),
             k_all_lanes: Constant::new(0xFFu64.into()),
@@ -274,7 +266,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.clk.next = self.clk.val();
         self.memory.clk.next = self.clk.val();
         self.math.clk.next = self.clk.val();
-        self.fault_reg.clk.next = self.clk.val();
+        self.traps.clk.next = self.clk.val();
         self.fetch.rst.next = self.rst.val();
         self.flag_regs.rst.next = self.rst.val();
         self.regions.rst.next = self.rst.val();
@@ -283,10 +275,9 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.rst.next = self.rst.val();
         self.memory.rst.next = self.rst.val();
         self.math.rst.next = self.rst.val();
-        self.fault_reg.rst.next = self.rst.val();
-        self.trap_ctl.clk.next = self.clk.val();
-        self.trap_ctl.rst.next = self.rst.val();
-        // S0 fetch; the host's instruction writes; the thread update from S3
+        self.traps.rst.next = self.rst.val();
+        // S0 fetch; the host's instruction writes; the thread update from S3; the trap
+        // controller's halts, redirects and kills
         self.fetch.start.next = self.start.val();
         self.fetch.imem_we.next = self.imem_we.val();
         self.fetch.imem_addr.next = self.imem_addr.val();
@@ -297,11 +288,11 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fetch.upd_stop.next = self.execute.upd_stop.val();
         self.fetch.upd_init.next = self.issue.init.val();
         self.fetch.upd_replay.next = self.execute.upd_replay.val();
-        self.fetch.halt.next = self.trap_ctl.warp_halt.val();
-        self.fetch.redir_valid.next = self.trap_ctl.redir_valid.val();
-        self.fetch.redir_pc.next = self.trap_ctl.redir_pc.val();
-        self.fetch.redir_enter.next = self.trap_link.enter.val();
-        self.fetch.kill.next = self.trap_ctl.warp_kill.val();
+        self.fetch.halt.next = self.traps.halt.val();
+        self.fetch.redir_valid.next = self.traps.redir_valid.val();
+        self.fetch.redir_pc.next = self.traps.redir_pc.val();
+        self.fetch.redir_enter.next = self.traps.enter.val();
+        self.fetch.kill.next = self.traps.kill.val();
         self.busy.next = self.fetch.busy.val();
         self.live.next = self.fetch.live_mask.val();
         // S1 decode, flags, register reads (the host's read while idle), branch-unit request
@@ -318,7 +309,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.regions.instr.next = self.fetch.s1_instr.val();
         self.regions.use_src0.next = self.decode.use_src0.val();
         self.regions.use_src1.next = self.decode.use_src1.val();
-        self.regions.use_dst.next = self.decode.has_dst.val();
+        self.regions.use_dst.next = self.decode.dec.val().has_dst;
         self.regions.host.next = !self.fetch.busy.val();
         self.regfile.cols0.next = self.regions.cols0.val();
         self.regfile.esize0.next = self.regions.esize0.val();
@@ -337,12 +328,12 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.branch.req_jip.next = self.decode.jip.val();
         self.branch.req_uip.next = self.decode.uip.val();
         self.branch.req_pred.next = self.k_all_lanes.val();
-        if self.decode.is_control.val() {
-            self.branch.req_pred.next = self.decode.pred_lanes.val();
+        if self.decode.dec.val().is_control {
+            self.branch.req_pred.next = self.decode.dec.val().pred_lanes;
         }
         // a word that does not decode steps nothing (the ISA model does not step the branch
         // unit for it): its NOP, whatever its op field says
-        if self.decode.illegal.val() {
+        if self.decode.dec.val().illegal {
             self.branch.req_op.next = 0.into();
         }
         if self.fetch.s1_init.val() {
@@ -351,132 +342,65 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             self.branch.req_uip.next = 0.into();
             self.branch.req_pred.next = self.k_all_lanes.val();
         }
-        // S1 → S3 (the decoded instruction; the branch unit's response comes out of its own
-        // response register in S3: pipe 1, LAT 2)
+        // S1 → S3: the slot and the decoded instruction (the branch unit's response comes out of
+        // its own response register in S3: pipe 1, LAT 2)
         self.issue.in_valid.next = self.fetch.s1_valid.val();
         self.issue.in_init.next = self.fetch.s1_init.val();
         self.issue.in_tid.next = self.fetch.s1_tid.val();
         self.issue.in_ip.next = self.fetch.s1_ip.val();
-        self.issue.in_op.next = self.decode.op.val();
-        self.issue.in_cmod.next = self.decode.cmod.val();
-        self.issue.in_is_cmp.next = self.decode.is_cmp.val();
-        self.issue.in_is_control.next = self.decode.is_control.val();
-        self.issue.in_is_eot.next = self.decode.is_eot.val();
-        self.issue.in_has_dst.next = self.decode.has_dst.val();
-        self.issue.in_is_mem.next = self.decode.is_mem.val();
-        self.issue.in_is_st.next = self.decode.is_st.val();
-        self.issue.in_is_math.next = self.decode.is_math.val();
-        self.issue.in_fmt.next = self.decode.fmt.val();
-        self.issue.in_ftz.next = self.decode.ftz.val();
-        self.issue.in_srd_tid.next = self.decode.srd_tid.val();
-        self.issue.in_srd_lane.next = self.decode.srd_lane.val();
-        self.issue.in_flag_sel.next = self.decode.flag_sel.val();
-        self.issue.in_flag_value.next = self.decode.flag_value.val();
-        self.issue.in_exec_lanes.next = self.decode.exec_lanes.val();
-        self.issue.in_pred_lanes.next = self.decode.pred_lanes.val();
-        self.issue.in_imm.next = self.decode.imm.val();
-        self.issue.in_src0_imm.next = self.decode.src0_imm.val();
-        self.issue.in_src1_imm.next = self.decode.src1_imm.val();
-        self.issue.in_dst_reg.next = self.decode.dst_reg.val();
-        self.issue.in_illegal.next = self.decode.illegal.val();
-        self.issue.in_not_yet.next = self.decode.not_yet.val();
-        self.issue.in_sys.next = self.decode.sys.val();
+        self.issue.in_dec.next = self.decode.dec.val();
         // S3 execute (S2: the register file's second read register)
         self.execute.valid.next = self.issue.valid.val();
         self.execute.init.next = self.issue.init.val();
         self.execute.tid.next = self.issue.tid.val();
         self.execute.ip.next = self.issue.ip.val();
-        self.execute.op.next = self.issue.op.val();
-        self.execute.cmod.next = self.issue.cmod.val();
-        self.execute.is_cmp.next = self.issue.is_cmp.val();
-        self.execute.is_control.next = self.issue.is_control.val();
-        self.execute.is_eot.next = self.issue.is_eot.val();
-        self.execute.has_dst.next = self.issue.has_dst.val();
-        self.execute.is_mem.next = self.issue.is_mem.val();
-        self.execute.is_st.next = self.issue.is_st.val();
-        self.execute.is_math.next = self.issue.is_math.val();
-        self.execute.srd_tid.next = self.issue.srd_tid.val();
-        self.execute.srd_lane.next = self.issue.srd_lane.val();
-        self.execute.flag_sel.next = self.issue.flag_sel.val();
-        self.execute.flag_value.next = self.issue.flag_value.val();
-        self.execute.exec_lanes.next = self.issue.exec_lanes.val();
-        self.execute.pred_lanes.next = self.issue.pred_lanes.val();
-        self.execute.imm.next = self.issue.imm.val();
-        self.execute.src0_imm.next = self.issue.src0_imm.val();
-        self.execute.src1_imm.next = self.issue.src1_imm.val();
-        self.execute.dst_reg.next = self.issue.dst_reg.val();
-        // S3 traps: the slot's exception (or slice limit), RETURN, PAUSE, special registers
-        self.trap_port.valid.next = self.issue.valid.val();
-        self.trap_port.init.next = self.issue.init.val();
-        self.trap_port.in_handler.next = bit_cast::<1, T>(self.fetch.hnd_mask.val() >> self.issue.tid.val()).any();
-        self.trap_port.op.next = self.issue.op.val();
-        self.trap_port.sys.next = self.issue.sys.val();
-        self.trap_port.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
-        self.trap_port.exec_lanes.next = self.issue.exec_lanes.val();
-        self.trap_port.pred_lanes.next = self.issue.pred_lanes.val();
-        self.trap_port.illegal.next = self.issue.illegal.val();
-        self.trap_port.not_yet.next = self.issue.not_yet.val();
-        self.trap_port.bu_err.next = self.branch.rsp_err.val();
-        self.trap_port.region_err.next = self.regions.err.val();
-        self.trap_port.region_multi.next = self.regions.multi.val();
-        self.trap_port.mem_fault.next = self.issue.is_mem.val() & self.memory.fault.val();
-        self.trap_port.src0.next = self.regfile.rd_data0.val();
-        self.trap_port.src0_imm.next = self.issue.src0_imm.val();
-        self.trap_port.imm.next = self.issue.imm.val();
-        self.execute.exc.next = self.trap_port.exc.val();
-        self.execute.stop.next = self.trap_port.stop.val();
-        self.execute.skip.next = self.trap_port.skip.val();
-        self.execute.srd_sr.next = self.trap_port.srd_sr.val();
-        self.execute.sr_value.next = self.trap_ctl.sr_rdata.val();
-        self.trap_link.tid.next = self.issue.tid.val();
-        self.trap_link.exc.next = self.trap_port.exc.val();
-        self.trap_link.cause.next = self.trap_port.cause.val();
-        self.trap_link.ip.next = self.issue.ip.val();
-        self.trap_link.emask.next = self.branch.rsp_exec_mask.val();
-        self.trap_link.ret.next = self.trap_port.ret.val();
-        self.trap_link.pause.next = self.trap_port.pause.val();
-        self.trap_link.redir_valid.next = self.trap_ctl.redir_valid.val();
-        self.trap_link.ws.next = self.trap_ctl.dbg_ws.val();
-        // the trap controller: threads are its warps; quiesced = no slot in flight, no replay
-        // (the memory and math units hold no op of a thread that does not replay)
-        self.trap_ctl.warp_valid.next = self.fetch.live_mask.val();
-        self.trap_ctl.exc_valid.next = self.trap_link.exc_valid.val();
-        self.trap_ctl.exc_cause.next = self.trap_link.exc_cause.val();
-        self.trap_ctl.exc_pc.next = self.trap_link.exc_pc.val();
-        self.trap_ctl.exc_mask.next = self.trap_link.exc_mask.val();
-        self.trap_ctl.ret_valid.next = self.trap_link.ret_valid.val();
-        self.trap_ctl.pause_valid.next = self.trap_link.pause_valid.val();
-        self.trap_ctl.warp_pc.next = self.fetch.ip_all.val();
-        // every thread's own E (branch threads 0..T; the handler contexts are above)
-        self.trap_ctl.warp_mask.next = bit_cast::<LM, W16>(self.branch.lane_mask.val());
-        self.trap_ctl.quiesced.next = self.fetch.quiet.val();
-        self.trap_ctl.bar_wait.next = 0.into();
-        self.trap_ctl.issue_valid.next = false;
-        self.trap_ctl.issue_wid.next = 0.into();
-        self.trap_ctl.host_int.next = false;
-        self.trap_ctl.sm_evt_valid.next = false;
-        self.trap_ctl.sm_evt_cause.next = 0.into();
-        self.trap_ctl.bcast_in.next = false;
-        self.trap_ctl.sr_valid.next = self.trap_port.sr_valid.val();
-        self.trap_ctl.sr_wid.next = self.issue.tid.val();
-        self.trap_ctl.sr_sel.next = self.trap_port.sr_sel.val();
-        self.trap_ctl.sr_we.next = self.trap_port.sr_we.val();
-        self.trap_ctl.sr_wdata.next = self.trap_port.sr_wdata.val();
-        self.trap_ctl.csr_valid.next = self.csr_valid.val();
-        self.trap_ctl.csr_we.next = self.csr_we.val();
-        self.trap_ctl.csr_addr.next = self.csr_addr.val();
-        self.trap_ctl.csr_wdata.next = self.csr_wdata.val();
-        self.csr_rdata.next = self.trap_ctl.csr_rdata.val();
-        self.host_irq.next = self.trap_ctl.host_irq.val();
-        self.exc_valid.next = self.trap_port.exc.val();
-        self.exc_tid.next = self.issue.tid.val();
-        self.exc_ip.next = self.issue.ip.val();
-        self.exc_cause.next = self.trap_port.cause.val();
+        self.execute.dec.next = self.issue.dec.val();
         self.execute.rf_data0.next = self.regfile.rd_data0.val();
         self.execute.rf_data1.next = self.regfile.rd_data1.val();
         self.execute.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
         self.execute.bu_next_ip.next = self.branch.rsp_next_ip.val();
-        // S3 memory op (the data memory's host ports while idle)
+        self.execute.exc.next = self.traps.exc.val();
+        self.execute.stop.next = self.traps.stop.val();
+        self.execute.skip.next = self.traps.skip.val();
+        self.execute.srd_sr.next = self.traps.srd_sr.val();
+        self.execute.sr_value.next = self.traps.sr_rdata.val();
+        // S3 traps: the slot's exception (or slice limit), RETURN, PAUSE, special registers; the
+        // trap controller; the fault report; the host's CSR port
+        self.traps.valid.next = self.issue.valid.val();
+        self.traps.init.next = self.issue.init.val();
+        self.traps.tid.next = self.issue.tid.val();
+        self.traps.ip.next = self.issue.ip.val();
+        self.traps.dec.next = self.issue.dec.val();
+        self.traps.src0.next = self.regfile.rd_data0.val();
+        self.traps.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
+        self.traps.bu_err.next = self.branch.rsp_err.val();
+        self.traps.bu_lane_mask.next = self.branch.lane_mask.val();
+        self.traps.region_err.next = self.regions.err.val();
+        self.traps.region_multi.next = self.regions.multi.val();
+        self.traps.mem_fault.next = self.memory.fault.val();
+        self.traps.hnd_mask.next = self.fetch.hnd_mask.val();
+        self.traps.live_mask.next = self.fetch.live_mask.val();
+        self.traps.ip_all.next = self.fetch.ip_all.val();
+        self.traps.quiet.next = self.fetch.quiet.val();
+        self.traps.fault_clear.next = self.start.val() & !self.fetch.busy.val();
+        self.traps.fault.next = self.execute.fault.val();
+        self.traps.csr_valid.next = self.csr_valid.val();
+        self.traps.csr_we.next = self.csr_we.val();
+        self.traps.csr_addr.next = self.csr_addr.val();
+        self.traps.csr_wdata.next = self.csr_wdata.val();
+        self.csr_rdata.next = self.traps.csr_rdata.val();
+        self.host_irq.next = self.traps.host_irq.val();
+        self.exc_valid.next = self.traps.exc.val();
+        self.exc_tid.next = self.issue.tid.val();
+        self.exc_ip.next = self.issue.ip.val();
+        self.exc_cause.next = self.traps.cause.val();
+        self.fault.next = self.traps.fault_out.val();
+        self.fault_tid.next = self.traps.fault_tid.val();
+        self.fault_ip.next = self.traps.fault_ip.val();
+        self.fault_cause.next = self.traps.fault_cause.val();
+        self.fault_not_yet.next = self.traps.fault_not_yet.val();
+        // S3 memory op (the data memory's host ports while idle); a region fault or slice limit
+        // keeps the op out of the unit
         self.memory.host_en.next = !self.fetch.busy.val();
         self.memory.host_we.next = self.dmem_we.val();
         self.memory.host_waddr.next = self.dmem_addr.val();
@@ -485,49 +409,28 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.dmem_rdata.next = self.memory.host_rdata.val();
         self.memory.valid.next = self.issue.valid.val();
         self.memory.init.next = self.issue.init.val();
-        self.memory.is_mem.next = self.issue.is_mem.val();
-        self.memory.illegal.next = self.issue.illegal.val();
-        self.memory.not_yet.next = self.issue.not_yet.val() | self.regions.err.val() | self.regions.multi.val();
         self.memory.tid.next = self.issue.tid.val();
-        self.memory.is_st.next = self.issue.is_st.val();
-        self.memory.exec_lanes.next = self.issue.exec_lanes.val();
-        self.memory.pred_lanes.next = self.issue.pred_lanes.val();
+        self.memory.dec.next = self.issue.dec.val();
+        self.memory.not_yet.next = self.issue.dec.val().not_yet | self.regions.err.val() | self.regions.multi.val();
         self.memory.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
         self.memory.bu_err.next = self.branch.rsp_err.val();
         self.memory.src0.next = self.regfile.rd_data0.val();
         self.memory.src1.next = self.regfile.rd_data1.val();
-        self.memory.imm.next = self.issue.imm.val();
-        self.memory.src1_imm.next = self.issue.src1_imm.val();
         self.execute.mem_done.next = self.memory.done.val();
         self.execute.mem_value.next = self.memory.value.val();
         self.execute.mem_addr.next = self.memory.addr.val();
         // S3 math op
         self.math.valid.next = self.issue.valid.val();
         self.math.init.next = self.issue.init.val();
-        self.math.is_math.next = self.issue.is_math.val();
-        self.math.illegal.next = self.issue.illegal.val();
-        self.math.not_yet.next = self.issue.not_yet.val() | self.regions.err.val() | self.regions.multi.val();
         self.math.tid.next = self.issue.tid.val();
-        self.math.op.next = self.issue.op.val();
-        self.math.fmt.next = self.issue.fmt.val();
-        self.math.ftz.next = self.issue.ftz.val();
-        self.math.exec_lanes.next = self.issue.exec_lanes.val();
-        self.math.pred_lanes.next = self.issue.pred_lanes.val();
+        self.math.dec.next = self.issue.dec.val();
+        self.math.not_yet.next = self.issue.dec.val().not_yet | self.regions.err.val() | self.regions.multi.val();
         self.math.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
         self.math.bu_err.next = self.branch.rsp_err.val();
         self.math.src0.next = self.regfile.rd_data0.val();
-        self.math.imm.next = self.issue.imm.val();
-        self.math.src0_imm.next = self.issue.src0_imm.val();
         self.math.src1.next = self.regfile.rd_data1.val();
-        self.math.src1_imm.next = self.issue.src1_imm.val();
         self.execute.math_done.next = self.math.done.val();
         self.execute.math_value.next = self.math.value.val();
-        self.fault_reg.clear.next = self.start.val() & !self.fetch.busy.val();
-        self.fault_reg.fault.next = self.execute.fault.val();
-        self.fault_reg.tid.next = self.issue.tid.val();
-        self.fault_reg.ip.next = self.issue.ip.val();
-        self.fault_reg.cause.next = self.trap_port.cause.val();
-        self.fault_reg.not_yet.next = self.trap_port.stop.val();
         // S4 writeback: register file (or the host's write while idle), flags, retire port
         self.regfile.we.next = self.execute.wb_dst_we.val();
         self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());
@@ -565,10 +468,5 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.retire_flag_we.next = self.execute.wb_flag_we.val();
         self.retire_flag_sel.next = self.execute.wb_flag_sel.val();
         self.retire_flag_value.next = self.execute.wb_flag_value.val();
-        self.fault.next = self.fault_reg.out_fault.val();
-        self.fault_tid.next = self.fault_reg.out_tid.val();
-        self.fault_ip.next = self.fault_reg.out_ip.val();
-        self.fault_cause.next = self.fault_reg.out_cause.val();
-        self.fault_not_yet.next = self.fault_reg.out_not_yet.val();
     }
 }
