@@ -160,6 +160,9 @@ impl Config {
     }
 }
 
+/// Never inlined into `emit_any`: each of its instances holds a whole core (see `EMIT_STACK`) in
+/// its frame, and inlined they would all share one frame.
+#[inline(never)]
 fn emit_one<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize>(
     math_lat: usize,
     params: Vec<(String, String)>,
@@ -188,6 +191,10 @@ fn emit_any(cfg: &Config, params: Vec<(String, String)>) -> Result<EmittedModule
     unreachable!("validated config: threads {}, imem_depth {}", cfg.threads, cfg.imem_depth)
 }
 
+/// Stack of the thread that builds and emits the core (virtual memory: only what the build
+/// touches is used).
+const EMIT_STACK: usize = 256 << 20;
+
 pub struct Block;
 
 impl BlockGen for Block {
@@ -208,7 +215,19 @@ impl BlockGen for Block {
             "threads" => cfg.threads, "simd" => cfg.simd, "regs" => cfg.regs, "imem_depth" => cfg.imem_depth,
             "dmem_bytes" => cfg.dmem_bytes, "math_lat" => cfg.math_lat, "tid_w" => cfg.tid_w(), "stages" => 5
         );
-        Ok(vec![emit_any(cfg, params)?])
+        // The core's Rust value (every signal of every sub-block, each with its value and next
+        // value) is several MiB: it is built and emitted on a thread of its own with a stack to
+        // match, so that a caller on a 2 MiB test-harness thread works too.
+        let module = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("eu_core emit".into())
+                .stack_size(EMIT_STACK)
+                .spawn_scoped(s, || emit_any(cfg, params))
+                .expect("spawn the eu_core emit thread")
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        })?;
+        Ok(vec![module])
     }
     fn cosim_configs() -> Vec<(&'static str, Config)> {
         vec![
