@@ -90,6 +90,22 @@ fn listing(dir: &Path) -> Vec<String> {
     v
 }
 
+/// One block's timing diagrams and stage diagram into `gen`; its progress lines, or the error.
+fn block_figures(block: &str, gen: &Path) -> Result<Vec<String>, String> {
+    let mut log = vec![format!("eu-figures: {block}: running the timing scenarios (golden model compared every cycle)")];
+    for t in figures::timing(block) {
+        let json = gen.join(format!("{}.json", t.stem));
+        std::fs::write(&json, &t.json).map_err(|e| format!("{}: {e}", json.display()))?;
+        render_wavedrom(&json, &gen.join(format!("{}.svg", t.stem)))?;
+        log.push(format!("eu-figures:   {}.json / .svg", t.stem));
+    }
+    let s = figures::stage(block);
+    log.push(format!("eu-figures: {block}: stage diagram of {} (yosys, dot)", s.top));
+    draw_stages(&s, gen)?;
+    log.push(format!("eu-figures:   {}.dot / .svg", s.stem));
+    Ok(log)
+}
+
 fn main() -> ExitCode {
     let a = Args::parse();
     for b in &a.blocks {
@@ -106,24 +122,28 @@ fn main() -> ExitCode {
         Err(e) => return tool_error(format!("temporary directory: {e}")),
     };
     let gen = tmp.path();
-    for block in &blocks {
-        eprintln!("eu-figures: {block}: running the timing scenarios (golden model compared every cycle)");
-        for t in figures::timing(block) {
-            let json = gen.join(format!("{}.json", t.stem));
-            if let Err(e) = std::fs::write(&json, &t.json) {
-                return tool_error(format!("{}: {e}", json.display()));
-            }
-            if let Err(e) = render_wavedrom(&json, &gen.join(format!("{}.svg", t.stem))) {
-                return tool_error(e);
-            }
-            eprintln!("eu-figures:   {}.json / .svg", t.stem);
+    // The blocks are independent (their own models, yosys and dot runs): on all cores, each
+    // block's messages printed together, in block order.
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get()).min(blocks.len()).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Result<Vec<String>, String>>>> = blocks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(s, || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(block) = blocks.get(i) else { break };
+                    *results[i].lock().unwrap() = Some(block_figures(block, gen));
+                })
+                .expect("spawn an eu-figures worker");
         }
-        let s = figures::stage(block);
-        eprintln!("eu-figures: {block}: stage diagram of {} (yosys, dot)", s.top);
-        if let Err(e) = draw_stages(&s, gen) {
-            return tool_error(e);
+    });
+    for r in results {
+        match r.into_inner().unwrap().expect("every block ran") {
+            Ok(log) => log.iter().for_each(|l| eprintln!("{l}")),
+            Err(e) => return tool_error(e),
         }
-        eprintln!("eu-figures:   {}.dot / .svg", s.stem);
     }
     let produced = listing(gen);
     if a.check {
