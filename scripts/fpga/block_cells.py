@@ -51,7 +51,9 @@ def main():
     keep = sorted(set(top_children) | rams)
     prefix = a.out or f"/tmp/block_cells.{os.getpid()}"
     synth = f"synth_ice40 -top {a.top}" + (" -dsp" if a.dsp else "") if a.family == "ice40" else f"synth_ecp5 -top {a.top}"
-    script = (f"read_verilog {a.verilog}; hierarchy -check -top {a.top}; "
+    # ECP5: the multipliers' EU_ECP5 body (MULT18X18D with its own registers), as build.sh reads it
+    read = "read_verilog" if a.family == "ice40" else "read_verilog -lib +/ecp5/cells_bb.v; read_verilog -D EU_ECP5"
+    script = (f"{read} {a.verilog}; hierarchy -check -top {a.top}; "
               f"setattr -mod -set keep_hierarchy 1 {' '.join(keep)}; {synth}; tee -q -o {prefix}.stat stat")
     stat = a.stat or f"{prefix}.stat"
     if not a.stat:

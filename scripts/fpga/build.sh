@@ -207,6 +207,10 @@ else
   ecp5_extra=""; [ "$block" != alu_pipeline ] || ecp5_extra=-nowidelut
   synth="synth_ecp5 -top $TOP $ecp5_extra -json $out/synth.json"
 fi
+# ECP5: the multipliers' Verilog (hdl/src/prims/mul.rs) has an `EU_ECP5` body that instantiates
+# MULT18X18D with its own input/output registers (yosys packs no fabric register into the DSP);
+# the black box is read first because `hierarchy -check` runs before synth_ecp5 reads its cells.
+if [ $family = ice40 ]; then vread="read_verilog"; else vread="read_verilog -lib +/ecp5/cells_bb.v; read_verilog -D EU_ECP5"; fi
 if [ -n "$synth_from" ]; then
   cp "$synth_from/synth.json" "$synth_from/stat.txt" "$synth_from/stat-dut.txt" "$out/"
   echo "synthesis reused from $synth_from" > "$out/yosys.log"
@@ -214,10 +218,10 @@ else
   # The DUT alone, out of context (no I/O, no BIST), for its own cell counts: synthesised
   # alongside the top (a second core halves the wall time of the big blocks).
   if [ $family = ice40 ]; then dsynth="synth_ice40 -top $DUT $dsp"; else dsynth="synth_ecp5 -top $DUT $ecp5_extra"; fi
-  $YOSYS -q -l "$out/yosys-dut.log" -p "read_verilog $out/$DUT.v; hierarchy -check -top $DUT; $dsynth; \
+  $YOSYS -q -l "$out/yosys-dut.log" -p "$vread $out/$DUT.v; hierarchy -check -top $DUT; $dsynth; \
         tee -q -o $out/stat-dut.txt stat" > /dev/null 2>&1 &
   dut_pid=$!
-  if ! $YOSYS -q -l "$out/yosys.log" -p "read_verilog $vfile; hierarchy -check -top $TOP; proc; $ports_cmd $synth; \
+  if ! $YOSYS -q -l "$out/yosys.log" -p "$vread $vfile; hierarchy -check -top $TOP; proc; $ports_cmd $synth; \
         tee -q -o $out/stat.txt stat" > /dev/null 2>&1; then
     kill $dut_pid 2>/dev/null || true
     grep -iE 'error' "$out/yosys.log" | head -20 >&2; echo "fpga/build.sh: yosys failed ($out/yosys.log)" >&2; exit 1

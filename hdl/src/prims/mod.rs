@@ -27,7 +27,7 @@ pub(crate) mod synth_check;
 pub use cg_cell::CgCell;
 pub use delay::Delay;
 pub use lut_ram::LutRam;
-pub use mul::{Mul, MulDsp, MulDspPp, Piece};
+pub use mul::{Mul, MulDsp, MulDspPp, Piece, ECP5_DEFINE};
 pub use pack::Pack;
 pub use pipe_stage::PipeStage;
 pub use ram::Ram;

