@@ -528,8 +528,8 @@ fn half_datapath_golden_every_fp16_and_bf16_input_meets_the_bounds() {
 
 /// The half-only variants (config `formats = "half"`, hdl `tanh_sigmoid::half::HalfLane`): one lane
 /// at LAT 6, one lane at lat 7 (cut A: a register inside the round stage), and two lanes with
-/// 4-bit tags, CANON_NAN = 1 and lat 9 (cuts A and B, the register inside the stage-4 accumulate,
-/// and one output register behind the lanes).
+/// 4-bit tags, CANON_NAN = 1 and lat 9 (all three cuts: A, B the register inside the stage-4
+/// accumulate, and C the register between the stage-1 widen and decode).
 const HALF: [&str; 3] = ["lanes1_half", "lanes1_half_lat7", "lanes2_half_tag4_canon_lat9"];
 
 /// Every fp16 and bf16 input x 3 ops x ftz through the half RTL against `lane_half`, every port

@@ -3,8 +3,8 @@
 //! give 0x7FC00000 (§6.4). Golden model: `sim::golden::tanh_sigmoid::lane_half`, bit-exact.
 //!
 //! Six stages (LAT 6, fused tail only), each a small block or a few registers:
-//! 1 `Widen` + `Decode` (decode.rs, shared with the all-formats lane: the same row and Δ), fp32
-//!   requests bypassed to the reserved-format result;
+//! 1 `Widen` + `Decode` (decode.rs, shared with the all-formats lane: the same row and Δ; cut C
+//!   between them), fp32 requests bypassed to the reserved-format result;
 //! 2 the 640 × 43 coefficient ROM (`half_rom`, registered read) and the 6 × 6 squarer of Δ's top
 //!   6 bits;
 //! 3 c1 · D12 (13 × 12) and c2 · SQ (8 × 12): unsigned products of the coefficients' bit patterns;
@@ -14,7 +14,8 @@
 //! 6 `HalfNorm` (normalise, exponent) and `HalfPack` (one RNE round to fp16 / bf16 with
 //!   subnormals and ftz, pack, bypass, mask).
 //! `lat` above 6 adds the cuts of `HalfCuts` (A: a register between `HalfNorm` and `HalfPack`, B:
-//! one between `HalfSum` and `HalfRange`), then output registers behind the lanes.
+//! one between `HalfSum` and `HalfRange`, C: one between `Widen` and `Decode`), then output
+//! registers behind the lanes.
 //! The products are `prims::Mul` (one registered `*`): the fabric on the HX8K (no DSP there).
 
 use super::decode::{Decode, Widen};
@@ -28,22 +29,26 @@ const _: () = assert!(super::enc::op_bit0_is_sigmoid());
 
 /// The half lane's pipeline cuts that `lat` above LAT 6 adds, in this order (one cycle each):
 /// A `round_reg` (stage 6: a register between the normalisation `HalfNorm` and the round and pack
-/// `HalfPack`), B `accum_reg` (stage 4: a register on S between `HalfSum` and `HalfRange`). Cycles
-/// beyond them are output registers behind the lanes (`rtl::TanhSigmoid`).
+/// `HalfPack`), B `accum_reg` (stage 4: a register on S between `HalfSum` and `HalfRange`), C
+/// `widen_reg` (stage 1: a register between `Widen` and `Decode`, `HalfWide`). The order is the
+/// measured one (HX8K, docs/tanh_sigmoid.md "Half RTL: cut C"): for two cuts, A + B beats A + C
+/// (stage 4 uncut is longer than stage 1 uncut) and B + C (the whole round stage). Cycles beyond
+/// them are output registers behind the lanes (`rtl::TanhSigmoid`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HalfCuts {
     pub round_reg: bool,
     pub accum_reg: bool,
+    pub widen_reg: bool,
 }
 
 impl HalfCuts {
     /// The cuts for `extra` = lat − 6 cycles.
     pub fn for_extra(extra: usize) -> Self {
-        Self { round_reg: extra >= 1, accum_reg: extra >= 2 }
+        Self { round_reg: extra >= 1, accum_reg: extra >= 2, widen_reg: extra >= 3 }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        self.round_reg as usize + self.accum_reg as usize
+        self.round_reg as usize + self.accum_reg as usize + self.widen_reg as usize
     }
 }
 
@@ -457,6 +462,26 @@ impl Logic for HalfPack {
     }
 }
 
+/// Cut C (`HalfCuts::widen_reg`): what stage 1 reads after `Widen`, i.e. `Decode`'s inputs and the
+/// vector's control. Only the bits that can matter for fp16 and bf16 are kept: the widened x's bits
+/// 31..13 (below them an fp16 or bf16 x is zero: 10 fraction bits at 22..13, a subnormal's 9 at
+/// 22..14, bf16's 7 at 22..16), and the low 16 bits of the NaN result and of the raw input (the
+/// 16-bit formats' bypass values, zero above bit 15). fp32 and the reserved format are bypassed to
+/// 0x7FC00000 whatever the rest holds (`Decode`, and the fp32 test after it).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfWide {
+    /// valid & mask for this lane
+    pub en: Bit,
+    pub op: Bits<2>,
+    pub fmt: Bits<2>,
+    pub ftz: Bit,
+    /// the widened x's bits 31..13
+    pub xh: Bits<19>,
+    pub isnan: Bit,
+    pub nanq: Bits<16>,
+    pub raw: Bits<16>,
+}
+
 /// The side band that rides beside the datapath from stage 1 to `HalfPack`: one packed register
 /// per stage (`HalfLane::side1`, then the delay lines `side_a` to stage 4 and `side_b` to the pack).
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
@@ -550,7 +575,15 @@ pub struct HalfLane {
     expo: HalfExp,
     norm: HalfNorm,
     pack: HalfPack,
-    // ---- stage 1
+    // ---- stage 1, cut C: a register with `HalfCuts::widen_reg`, a wire without
+    wide_s0: Signal<Local, HalfWide>,
+    wide: StageReg<HalfWide>,
+    /// cut C's op and widened x (bits 12..0 zero) read whole for the side band's bit selects (see
+    /// `op_s1`). `Decode`'s inputs come from `wide` itself, not from these: a signal written in
+    /// this block that fed both `Decode` and the side band that reads `Decode`'s outputs made
+    /// Verilator see a combinational loop through the one `always` block (UNOPTFLAT).
+    op_c: Signal<Local, Bits<2>>,
+    x_c: Signal<Local, Bits<32>>,
     side_s0: Signal<Local, HalfSide>,
     x_s0: Signal<Local, HalfX>,
     side1: RDff<HalfSide>,
@@ -598,7 +631,7 @@ pub struct HalfLane {
 impl HalfLane {
     /// `cuts`: the half lane's pipeline cuts (`HalfCuts`), one cycle each.
     pub fn new(canon_nan: bool, cuts: HalfCuts) -> Self {
-        let (a, b) = (cuts.round_reg, cuts.accum_reg);
+        let (a, b, c) = (cuts.round_reg, cuts.accum_reg, cuts.widen_reg);
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -620,6 +653,10 @@ impl HalfLane {
             expo: Default::default(),
             norm: Default::default(),
             pack: Default::default(),
+            wide_s0: Default::default(),
+            wide: StageReg::new(c),
+            op_c: Default::default(),
+            x_c: Default::default(),
             side_s0: Default::default(),
             x_s0: Default::default(),
             side1: Default::default(),
@@ -658,7 +695,9 @@ impl HalfLane {
 impl Logic for HalfLane {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, msq, m1, m2, m3, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, fz4, mm4, mid5, fz5, side_b, normed, out6);
+        clock!(self, clk, wide, msq, m1, m2, m3, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, fz4, mm4, mid5, fz5, side_b, normed, out6);
+        self.wide.rst.next = self.rst.val();
+        self.wide.en.next = true;
         self.msq.rst.next = self.rst.val();
         self.m1.rst.next = self.rst.val();
         self.m2.rst.next = self.rst.val();
@@ -684,33 +723,44 @@ impl Logic for HalfLane {
         self.normed.en.next = true;
         self.out6.rst.next = self.rst.val();
 
-        // ================= stage 1: widen, decode; fp32 is reserved here =================
+        // ================= stage 1: widen (cut C: a register), decode; fp32 is reserved here =================
         self.widen.fmt.next = self.fmt.val();
         self.widen.ftz.next = self.ftz.val();
         self.widen.din.next = self.din.val();
-        self.decode.op.next = self.op.val();
-        self.decode.fmt.next = self.fmt.val();
-        self.decode.x.next = self.widen.x.val();
-        self.decode.isnan.next = self.widen.isnan.val();
-        self.decode.nanq.next = self.widen.nanq.val();
-        self.decode.raw.next = self.widen.raw.val();
-        self.side_s0.next.en = self.en.val();
+        self.wide_s0.next.en = self.en.val();
+        self.wide_s0.next.op = self.op.val();
+        self.wide_s0.next.fmt = self.fmt.val();
+        self.wide_s0.next.ftz = self.ftz.val();
+        self.wide_s0.next.xh = self.widen.x.val().get_bits::<19>(13);
+        self.wide_s0.next.isnan = self.widen.isnan.val();
+        self.wide_s0.next.nanq = self.widen.nanq.val().get_bits::<16>(0);
+        self.wide_s0.next.raw = self.widen.raw.val().get_bits::<16>(0);
+        self.wide.d.next = self.wide_s0.val();
+        self.decode.op.next = self.wide.q.val().op;
+        self.decode.fmt.next = self.wide.q.val().fmt;
+        self.decode.x.next = bit_cast::<32, 19>(self.wide.q.val().xh) << 13;
+        self.decode.isnan.next = self.wide.q.val().isnan;
+        self.decode.nanq.next = bit_cast::<32, 16>(self.wide.q.val().nanq);
+        self.decode.raw.next = bit_cast::<32, 16>(self.wide.q.val().raw);
+        self.op_c.next = self.wide.q.val().op;
+        self.x_c.next = bit_cast::<32, 19>(self.wide.q.val().xh) << 13;
+        self.side_s0.next.en = self.wide.q.val().en;
         self.side_s0.next.byp = self.decode.byp.val();
         self.side_s0.next.bv = self.decode.bv.val();
-        if self.fmt.val() == self.k_fmt_fp32.val() {
+        if self.wide.q.val().fmt == self.k_fmt_fp32.val() {
             // §6.4: the format the unit does not implement gives the reserved-format result
             self.side_s0.next.byp = true;
             self.side_s0.next.bv = 0x7FC0_0000.into();
         }
-        self.side_s0.next.fmt = self.fmt.val();
-        self.side_s0.next.ftz = self.ftz.val();
+        self.side_s0.next.fmt = self.wide.q.val().fmt;
+        self.side_s0.next.ftz = self.wide.q.val().ftz;
         // tanh ops carry the sign of x; sigmoid results are positive
-        self.side_s0.next.sgn = self.widen.x.val().get_bit(31) & !self.op.val().get_bit(0);
+        self.side_s0.next.sgn = self.x_c.val().get_bit(31) & !self.op_c.val().get_bit(0);
         self.side1.d.next = self.side_s0.val();
-        self.x_s0.next.op = self.op.val();
-        self.x_s0.next.sx = self.widen.x.val().get_bit(31);
-        self.x_s0.next.e = self.widen.x.val().get_bits::<8>(23);
-        self.x_s0.next.mt = self.widen.x.val().get_bits::<10>(13);
+        self.x_s0.next.op = self.op_c.val();
+        self.x_s0.next.sx = self.x_c.val().get_bit(31);
+        self.x_s0.next.e = self.x_c.val().get_bits::<8>(23);
+        self.x_s0.next.mt = self.x_c.val().get_bits::<10>(13);
         self.x1.d.next = self.x_s0.val();
         self.row1.d.next = self.decode.row.val();
         self.d1.d.next = self.decode.delta.val().get_bits::<12>(11);
@@ -808,6 +858,18 @@ impl Logic for HalfLane {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `lat` − 6 → the cuts, in the documented order A, B, C, and the cycles they add (beyond C the
+    /// top's output registers take the rest).
+    #[test]
+    fn half_cuts_come_in_the_order_a_b_c() {
+        let want = [(false, false, false), (true, false, false), (true, true, false), (true, true, true), (true, true, true)];
+        for (extra, &(a, b, c)) in want.iter().enumerate() {
+            let k = HalfCuts::for_extra(extra);
+            assert_eq!((k.round_reg, k.accum_reg, k.widen_reg), (a, b, c), "extra {extra}");
+            assert_eq!(k.cycles(), extra.min(3), "extra {extra}");
+        }
+    }
 
     /// `HalfNorm` against its contract, with lz = the leading zeros of pp in 27 bits
     /// (`u32::leading_zeros`): every single-bit pp and 3 000 random ones, each with `pre` from
