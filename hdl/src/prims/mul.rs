@@ -1028,59 +1028,38 @@ mod tests {
 
     // ---- the ECP5 body (`EU_ECP5`): MULT18X18D instances with their own registers
 
-    /// Test top for any `MulDsp`; `rst` is unused.
-    #[derive(LogicBlock)]
-    struct DspTop<const AW: usize, const BW: usize, const PW: usize> {
-        clk: Signal<In, Clock>,
-        rst: Signal<In, Bit>,
-        en: Signal<In, Bit>,
-        a: Signal<In, Bits<AW>>,
-        b: Signal<In, Bits<BW>>,
-        p: Signal<Out, Bits<PW>>,
-        m: MulDsp<AW, BW, PW>,
+    /// Test tops `$top` for any `$mul` (`MulDsp`, `MulDspPp`: the same ports); `rst` is unused.
+    macro_rules! mul_test_top {
+        ($top:ident, $mul:ident) => {
+            #[derive(LogicBlock)]
+            struct $top<const AW: usize, const BW: usize, const PW: usize> {
+                clk: Signal<In, Clock>,
+                rst: Signal<In, Bit>,
+                en: Signal<In, Bit>,
+                a: Signal<In, Bits<AW>>,
+                b: Signal<In, Bits<BW>>,
+                p: Signal<Out, Bits<PW>>,
+                m: $mul<AW, BW, PW>,
+            }
+            impl<const AW: usize, const BW: usize, const PW: usize> $top<AW, BW, PW> {
+                fn new(m: $mul<AW, BW, PW>) -> Self {
+                    Self { clk: Default::default(), rst: Default::default(), en: Default::default(), a: Default::default(), b: Default::default(), p: Default::default(), m }
+                }
+            }
+            impl<const AW: usize, const BW: usize, const PW: usize> Logic for $top<AW, BW, PW> {
+                #[hdl_gen]
+                fn update(&mut self) {
+                    self.m.clock.next = self.clk.val();
+                    self.m.en.next = self.en.val();
+                    self.m.a.next = self.a.val();
+                    self.m.b.next = self.b.val();
+                    self.p.next = self.m.p.val();
+                }
+            }
+        };
     }
-    impl<const AW: usize, const BW: usize, const PW: usize> DspTop<AW, BW, PW> {
-        fn new(m: MulDsp<AW, BW, PW>) -> Self {
-            Self { clk: Default::default(), rst: Default::default(), en: Default::default(), a: Default::default(), b: Default::default(), p: Default::default(), m }
-        }
-    }
-    impl<const AW: usize, const BW: usize, const PW: usize> Logic for DspTop<AW, BW, PW> {
-        #[hdl_gen]
-        fn update(&mut self) {
-            self.m.clock.next = self.clk.val();
-            self.m.en.next = self.en.val();
-            self.m.a.next = self.a.val();
-            self.m.b.next = self.b.val();
-            self.p.next = self.m.p.val();
-        }
-    }
-
-    /// Test top for any `MulDspPp`; `rst` is unused.
-    #[derive(LogicBlock)]
-    struct PpTop<const AW: usize, const BW: usize, const PW: usize> {
-        clk: Signal<In, Clock>,
-        rst: Signal<In, Bit>,
-        en: Signal<In, Bit>,
-        a: Signal<In, Bits<AW>>,
-        b: Signal<In, Bits<BW>>,
-        p: Signal<Out, Bits<PW>>,
-        m: MulDspPp<AW, BW, PW>,
-    }
-    impl<const AW: usize, const BW: usize, const PW: usize> PpTop<AW, BW, PW> {
-        fn new(m: MulDspPp<AW, BW, PW>) -> Self {
-            Self { clk: Default::default(), rst: Default::default(), en: Default::default(), a: Default::default(), b: Default::default(), p: Default::default(), m }
-        }
-    }
-    impl<const AW: usize, const BW: usize, const PW: usize> Logic for PpTop<AW, BW, PW> {
-        #[hdl_gen]
-        fn update(&mut self) {
-            self.m.clock.next = self.clk.val();
-            self.m.en.next = self.en.val();
-            self.m.a.next = self.a.val();
-            self.m.b.next = self.b.val();
-            self.p.next = self.m.p.val();
-        }
-    }
+    mul_test_top!(DspTop, MulDsp);
+    mul_test_top!(PpTop, MulDspPp);
 
     /// A simulation model of the ECP5 `MULT18X18D`, for Icarus, **written here**: neither yosys
     /// 0.23 (`/usr/share/yosys/ecp5/cells_bb.v`: "FIXME: Create sim models") nor the flow's
