@@ -3,8 +3,12 @@
 //! One thread slot per cycle, round-robin over all `T` threads whether they run or not (a barrel:
 //! the slot of a thread that does not run is a bubble), so a thread's next instruction is fetched
 //! `T` >= 4 cycles after its previous one, when that one has left the execute stage (S3, the
-//! update is registered here at its end) and updated the IP: no forwarding, no scoreboard. The instruction memory is a `prims::Ram` (registered
-//! read: the word arrives in S1), written by the host through its own port while the core idles.
+//! update is registered here at its end) and updated the IP: no forwarding, no scoreboard. The
+//! instruction memory is a `prims::Ram` (registered read: the word arrives in S1), written by
+//! the host through its own port while the core idles; beside it `pre_ram`, the word's
+//! predecoded operand regions (`regions::Predecode`, written two cycles after the word), read
+//! at the same address through a `prims::RamOutReg` (they are needed in S2, so its output
+//! register costs no stage).
 //!
 //! Thread state: `live` (it runs or is being initialised) and `init` (its next slot sends the
 //! branch unit's INIT instead of an instruction). `start` makes every thread live at IP 0 with
@@ -19,7 +23,7 @@
 //! branch-unit context, `s1_hnd`) and INIT pending (that context starts fresh on all lanes); one
 //! out of it (EPC) clears `hnd`: the thread's own context, untouched, is the one it left.
 
-use crate::prims::{RDff, Ram};
+use crate::prims::{RDff, Ram, RamOutReg};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -32,6 +36,12 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     pub imem_we: Signal<In, Bit>,
     pub imem_addr: Signal<In, Bits<IA>>,
     pub imem_wdata: Signal<In, Bits<128>>,
+    /// The predecode's write of one word's operand regions (`regions::pre`).
+    pub pre_we: Signal<In, Bit>,
+    /// Its instruction address.
+    pub pre_addr: Signal<In, Bits<IA>>,
+    /// The regions.
+    pub pre_wdata: Signal<In, Bits<132>>,
     /// From the execute stage: the slot's instruction finished (IP, stop, INIT done).
     pub upd_valid: Signal<In, Bit>,
     pub upd_tid: Signal<In, Bits<TW>>,
@@ -55,6 +65,8 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     pub s1_ip: Signal<Out, Bits<16>>,
     pub s1_init: Signal<Out, Bit>,
     pub s1_instr: Signal<Out, Bits<128>>,
+    /// S2: the slot's predecoded operand regions.
+    pub s2_pre: Signal<Out, Bits<132>>,
     /// The slot's thread runs the handler (its branch-unit context is the handler's).
     pub s1_hnd: Signal<Out, Bit>,
     /// Bit k: thread k runs the handler.
@@ -90,6 +102,7 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     /// Thread k's 16 IP bits in `ips`.
     k_ip_field: [Constant<Bits<W16>>; T],
     imem: Ram<128, IA>,
+    pre_ram: RamOutReg<132, IA>,
     ip_s0: Signal<Local, Bits<16>>,
     sel: Signal<Local, Bits<T>>,
     shift: Signal<Local, Bits<8>>,
@@ -109,6 +122,9 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Default
             imem_we: Default::default(),
             imem_addr: Default::default(),
             imem_wdata: Default::default(),
+            pre_we: Default::default(),
+            pre_addr: Default::default(),
+            pre_wdata: Default::default(),
             upd_valid: Default::default(),
             upd_tid: Default::default(),
             upd_ip: Default::default(),
@@ -119,6 +135,7 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Default
             s1_ip: Default::default(),
             s1_init: Default::default(),
             s1_instr: Default::default(),
+            s2_pre: Default::default(),
             s1_hnd: Default::default(),
             hnd_mask: Default::default(),
             ip_all: Default::default(),
@@ -159,6 +176,7 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Default
             ip_s1: Default::default(),
             init_s1: Default::default(),
             imem: Default::default(),
+            pre_ram: Default::default(),
             ip_s0: Default::default(),
             sel: Default::default(),
             shift: Default::default(),
@@ -195,6 +213,12 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic f
         self.imem.write_enable.next = self.imem_we.val();
         self.imem.write_address.next = self.imem_addr.val();
         self.imem.write_data.next = self.imem_wdata.val();
+        self.pre_ram.clock.next = self.clk.val();
+        self.pre_ram.read_enable.next = true;
+        self.pre_ram.read_address.next = bit_cast::<IA, 16>(self.ip_s0.val());
+        self.pre_ram.write_enable.next = self.pre_we.val();
+        self.pre_ram.write_address.next = self.pre_addr.val();
+        self.pre_ram.write_data.next = self.pre_wdata.val();
         // a halted thread's slot is a bubble, unless it replays (the op must get through)
         self.issue.next = bit_cast::<1, T>(self.live.q.val() >> self.slot.q.val()).any()
             & (!bit_cast::<1, T>(self.halt.val() >> self.slot.q.val()).any() | bit_cast::<1, T>(self.rep.q.val() >> self.slot.q.val()).any());
@@ -261,6 +285,7 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic f
         self.s1_ip.next = self.ip_s1.q.val();
         self.s1_init.next = self.init_s1.q.val();
         self.s1_instr.next = self.imem.read_data.val();
+        self.s2_pre.next = self.pre_ram.read_data.val();
         self.busy.next = self.live.q.val().any();
         self.live_mask.next = self.live.q.val();
     }

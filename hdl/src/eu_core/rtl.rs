@@ -33,7 +33,7 @@ use super::issue::Issue;
 use super::math::MathUnit;
 use super::mem::DataMemory;
 use super::regfile::RegFile;
-use super::regions::Regions;
+use super::regions::{Predecode, Regions};
 use super::traps::Traps;
 use crate::branch_unit::enc::op as bu_op;
 use crate::branch_unit::BranchUnit;
@@ -155,6 +155,8 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     /// double-faulted or parked with trapping disabled).
     pub host_irq: Signal<Out, Bit>,
     fetch: Fetch<T, TW, IA, W16>,
+    /// The host's instruction writes → the words' operand regions (three region generators).
+    predecode: Predecode<IA>,
     decode: Decode,
     flag_regs: FlagRegs<TW, W16>,
     regfile: RegFile<RA>,
@@ -229,6 +231,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             csr_rdata: Default::default(),
             host_irq: Default::default(),
             fetch: Default::default(),
+            predecode: Default::default(),
             decode: Default::default(),
             flag_regs: Default::default(),
             regfile: Default::default(),
@@ -258,6 +261,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
     fn update(&mut self) {
         // clocks and resets
         self.fetch.clk.next = self.clk.val();
+        self.predecode.clk.next = self.clk.val();
         self.flag_regs.clk.next = self.clk.val();
         self.regfile.clk.next = self.clk.val();
         self.regions.clk.next = self.clk.val();
@@ -268,6 +272,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.math.clk.next = self.clk.val();
         self.traps.clk.next = self.clk.val();
         self.fetch.rst.next = self.rst.val();
+        self.predecode.rst.next = self.rst.val();
         self.flag_regs.rst.next = self.rst.val();
         self.regions.rst.next = self.rst.val();
         self.branch.rst.next = self.rst.val();
@@ -282,6 +287,13 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fetch.imem_we.next = self.imem_we.val();
         self.fetch.imem_addr.next = self.imem_addr.val();
         self.fetch.imem_wdata.next = self.imem_wdata.val();
+        // the word's operand regions, predecoded on the write path, two cycles later
+        self.predecode.in_we.next = self.imem_we.val();
+        self.predecode.in_addr.next = self.imem_addr.val();
+        self.predecode.in_word.next = self.imem_wdata.val();
+        self.fetch.pre_we.next = self.predecode.pre_we.val();
+        self.fetch.pre_addr.next = self.predecode.pre_addr.val();
+        self.fetch.pre_wdata.next = self.predecode.pre.val();
         self.fetch.upd_valid.next = self.execute.upd_valid.val();
         self.fetch.upd_tid.next = self.issue.tid.val();
         self.fetch.upd_ip.next = self.execute.upd_ip.val();
@@ -305,8 +317,10 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         }
         self.regfile.rd_addr1.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.decode.src1_reg.val());
         self.rf_rdata.next = self.regfile.rd_data0.val();
-        // S1 → S2: the operand regions (three region address generators); S2: the gathers
+        // S2: the operand regions (predecoded, out of the instruction memory's `pre_ram`), the
+        // gathers
         self.regions.instr.next = self.fetch.s1_instr.val();
+        self.regions.pre.next = self.fetch.s2_pre.val();
         self.regions.use_src0.next = self.decode.use_src0.val();
         self.regions.use_src1.next = self.decode.use_src1.val();
         self.regions.use_dst.next = self.decode.dec.val().has_dst;

@@ -85,7 +85,7 @@ pub fn stage(block: &str) -> Stage {
         ),
         "eu_core" => (
             "eu_core_default/eu_eu_core",
-            "eu_eu_core, 4 threads: fetch (S0), decode + flags + register-file address + region address generators (regions) + branch unit (S1), the register file's gathers and output registers and issue (S2), execute + data memory (S3), writeback registers in execute and the scatter (S4)",
+            "eu_eu_core, 4 threads: fetch (S0), decode + flags + register-file address + branch unit (S1), the predecoded regions out of pre_ram and the register file's gathers and output registers and issue (S2), execute + data memory (S3), writeback registers in execute and the scatter (S4)",
             vec![],
         ),
         _ => panic!("no stage diagram for block {block}"),
