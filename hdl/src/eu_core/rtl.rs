@@ -170,6 +170,9 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     /// The trap port, the trap controller and the fault report.
     traps: Traps<T, TW, W4, LM, W16>,
     /// The branch thread of a thread's handler context: `tid + T` (the top branch-thread bit).
+    /// S3: the slot's op must not enter the memory or math unit (not in this slice, a region
+    /// error or an operand over several registers).
+    op_not_yet: Signal<Local, Bit>,
     k_hnd_tid: Constant<Bits<TB>>,
     k_bu_op_init: Constant<Bits<5>>,
     k_all_lanes: Constant<Bits<8>>,
@@ -242,6 +245,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             execute: Default::default(),
             memory: Default::default(),
             traps: Default::default(),
+            op_not_yet: Default::default(),
             k_hnd_tid: Constant::new((1u64 << TW).into()),
             k_bu_op_init: Constant::new(bu_op::INIT.into()),
             k_all_lanes: Constant::new(0xFFu64.into()),
@@ -414,7 +418,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fault_cause.next = self.traps.fault_cause.val();
         self.fault_not_yet.next = self.traps.fault_not_yet.val();
         // S3 memory op (the data memory's host ports while idle); a region fault or slice limit
-        // keeps the op out of the unit
+        // keeps the op out of the unit (and out of the math unit)
+        self.op_not_yet.next = self.issue.dec.val().not_yet | self.regions.err.val() | self.regions.multi.val();
         self.memory.host_en.next = !self.fetch.busy.val();
         self.memory.host_we.next = self.dmem_we.val();
         self.memory.host_waddr.next = self.dmem_addr.val();
@@ -425,7 +430,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.memory.init.next = self.issue.init.val();
         self.memory.tid.next = self.issue.tid.val();
         self.memory.dec.next = self.issue.dec.val();
-        self.memory.not_yet.next = self.issue.dec.val().not_yet | self.regions.err.val() | self.regions.multi.val();
+        self.memory.not_yet.next = self.op_not_yet.val();
         self.memory.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
         self.memory.bu_err.next = self.branch.rsp_err.val();
         self.memory.src0.next = self.regfile.rd_data0.val();
@@ -438,7 +443,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.math.init.next = self.issue.init.val();
         self.math.tid.next = self.issue.tid.val();
         self.math.dec.next = self.issue.dec.val();
-        self.math.not_yet.next = self.issue.dec.val().not_yet | self.regions.err.val() | self.regions.multi.val();
+        self.math.not_yet.next = self.op_not_yet.val();
         self.math.bu_exec_mask.next = self.branch.rsp_exec_mask.val();
         self.math.bu_err.next = self.branch.rsp_err.val();
         self.math.src0.next = self.regfile.rd_data0.val();
