@@ -131,7 +131,7 @@ pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
     emit_module(BistTanh::new(cfg, p), TOP, "tanh_sigmoid", super::bist_params(p, SW, RW))
 }
 
-/// The small config: one lane, every datapath cut (`lat` 17 = LAT + 11, configs/tanh_sigmoid-small.toml), spec defaults otherwise.
+/// The small config: one lane, every datapath cut (`lat` 18 = LAT + 12, configs/tanh_sigmoid-small.toml), spec defaults otherwise.
 pub fn small_config() -> Config {
     Config { lanes: 1, lat: 17, ..Config::default() }
 }

@@ -110,7 +110,7 @@ impl Lane {
             m3: (0..1 - d).map(|_| Mul::truncated(m3_pieces())).collect(),
             m3_dsp: (0..d_only).map(|_| MulDsp::truncated(m3_pieces())).collect(),
             m3_pp: (0..i).map(|_| MulDspPp::truncated(m3_pieces())).collect(),
-            round: RoundPack::new(cuts.round_split, cuts.shift_reg),
+            round: RoundPack::new(cuts.round_split, cuts.shift_reg, cuts.shift_split),
             en4: Default::default(),
             byp4: Default::default(),
             bv4: Default::default(),
@@ -310,7 +310,7 @@ impl LaneUnfused {
             front: Front::new(false, canon_nan, cuts.rom_reg, cuts.mul_dsp, cuts.decode_reg, 0, cuts.mul_pp),
             accum: Default::default(),
             shift_pre: ShiftPre::new(false),
-            round: RoundPack::new(cuts.round_split, cuts.shift_reg),
+            round: RoundPack::new(cuts.round_split, cuts.shift_reg, cuts.shift_split),
             out4: Default::default(),
         }
     }

@@ -33,7 +33,7 @@ pub struct Config {
     pub canon_nan: u8,
     /// LAT, the latency in cycles (spec §6.2, timing-closure §3.5). 0: the spec's LAT (6 with the
     /// fused tail, 4 without), today's timing exactly. A larger value adds `lat − LAT` stages
-    /// (allowed up to LAT + 11): first the datapath cuts in their fixed order (`rtl::Cuts`: LAT + 1
+    /// (allowed up to LAT + 12): first the datapath cuts in their fixed order (`rtl::Cuts`: LAT + 1
     /// splits normalise | round + pack, LAT + 2 adds the ROM output register, LAT + 3 the DSP input
     /// registers of the coefficient multipliers, LAT + 4 and LAT + 5 (fused only) those of the N*m
     /// multiplier and a register on the sum of its product parts, then a register on the
@@ -41,7 +41,8 @@ pub struct Config {
     /// (LAT + 7 fused, LAT + 5 unfused), (fused only) one inside the stage-4 accumulate (LAT + 8)
     /// and (fused only) registers on the 16x16 piece products before their sum, first in the N*m
     /// multiplier (LAT + 9), then in the two coefficient multipliers (LAT + 10)) and (fused only)
-    /// one between the shift and the subtract of the sigmoid reflection (LAT + 11), then output
+    /// one between the shift and the subtract of the sigmoid reflection (LAT + 11) and (fused
+    /// only) one inside the normalising shift, between its coarse and fine halves (LAT + 12), then output
     /// registers behind the datapath.
     pub lat: usize,
     /// "all" (default): fp32, fp16 and bf16; "half": fp16 and bf16 only (issue 15), the narrow
@@ -81,7 +82,7 @@ pub fn is_half(cfg: &Config) -> bool {
 }
 
 /// How many output stages `lat` may add to the spec's latency.
-pub const MAX_EXTRA_LAT: usize = 11;
+pub const MAX_EXTRA_LAT: usize = 12;
 
 /// The configured latency: `lat`, or the spec's when `lat` is 0.
 pub fn lat(cfg: &Config) -> usize {
@@ -152,8 +153,8 @@ impl BlockGen for Block {
             ("lanes8", Config::default()),
             // FUSED = 0 (LAT = 4, op TANH reserved) and CANON_NAN = 1 together: one small model
             ("lanes1_unfused_canon", Config { lanes: 1, fused: 0, canon_nan: 1, ..Config::default() }),
-            // test-only: the latency raised by 1, 4, 7, 8, 9, 10 and 11 cycles, i.e. the datapath
-            // cuts A, A-D, A-G, A-H, A-I, A-J and A-K of `lat` (rtl::Cuts), checked through the
+            // test-only: the latency raised by 1, 4, 7, 8, 9, 10, 11 and 12 cycles, i.e. the
+            // datapath cuts A, A-D, A-G, A-H, A-I, A-J, A-K and A-L of `lat` (rtl::Cuts), checked through the
             // latency-aware golden wrapper (sim::latency::FixedLatency)
             ("lanes1_lat7", Config { lanes: 1, lat: 7, ..Config::default() }),
             ("lanes1_lat10", Config { lanes: 1, lat: 10, ..Config::default() }),
@@ -162,6 +163,7 @@ impl BlockGen for Block {
             ("lanes1_lat15", Config { lanes: 1, lat: 15, ..Config::default() }),
             ("lanes1_lat16", Config { lanes: 1, lat: 16, ..Config::default() }),
             ("lanes1_lat17", Config { lanes: 1, lat: 17, ..Config::default() }),
+            ("lanes1_lat18", Config { lanes: 1, lat: 18, ..Config::default() }),
             // FUSED = 0 at LAT + 6: all five of its cuts (A, B, C, F, G) and one output register
             ("lanes1_unfused_canon_lat10", Config { lanes: 1, fused: 0, canon_nan: 1, lat: 10, ..Config::default() }),
             // the config matrix's corners (docs "Config matrix"): the widest unit with the widest
@@ -181,7 +183,7 @@ impl BlockGen for Block {
             .key("tag_width", &["4", "8", "16"], "4, 8, 16: every value")
             .key("fused", &["0", "1"], "the fused TANH tail (LAT 6) or not (LAT 4)")
             .key("canon_nan", &["0", "1"], "NaN payloads kept or canonical")
-            .key("lat", &["0", "7", "17"], "0 (the spec's LAT) or LAT..=LAT+11: the spec's, one cut, every cut")
+            .key("lat", &["0", "7", "18"], "0 (the spec's LAT) or LAT..=LAT+12: the spec's, one cut, every cut")
             .pair(("fused", "0"), ("canon_nan", "0"))
             .pair(("fused", "0"), ("canon_nan", "1"))
             .pair(("fused", "1"), ("canon_nan", "0"))

@@ -124,7 +124,11 @@ impl Logic for ShiftPre {
 /// lane registers `out`. Combinational unless built with `cut` (pipeline cut A of `lat`): then a
 /// register between the two halves, after the normalising shift and the sticky bit and before
 /// the rounding increment and the pack, adds one cycle. With `shift_cut` (cut F) a register after
-/// the leading one and the shift amount, before the shift and the sticky bit, adds another.
+/// the leading one and the shift amount, before the shift and the sticky bit, adds another. With
+/// `shift_split` (cut L) a register inside the shift: the coarse shift (by the shift amount's
+/// multiple of 8, zero from 64 up) and the sticky bit of what it drops before it, the fine shift
+/// (0..=7) and the sticky bit of its 7 dropped bits after it (the ECP5's worst path at lat 17 was
+/// `jf_sh1` → the whole 64-bit shift → `j_hi`, 8.9 ns, 6 of it routing).
 #[derive(LogicBlock)]
 pub struct RoundPack {
     /// clock of the cut registers (unused without the cut)
@@ -145,7 +149,6 @@ pub struct RoundPack {
     base: Signal<Local, Bits<12>>,
     sh1: Signal<Local, Bits<12>>,
     hi1: Signal<Local, Bits<64>>,
-    low: Signal<Local, Bits<64>>,
     stk: Signal<Local, Bit>,
     e0: Signal<Local, Bits<12>>,
     tc: Signal<Local, Bits<3>>,
@@ -159,6 +162,24 @@ pub struct RoundPack {
     jf_en: StageReg<Bit>,
     jf_byp: StageReg<Bit>,
     jf_bv: StageReg<Bits<32>>,
+    // ---- the shift in two: coarse (multiples of 8) | cut L | fine (0..=7)
+    coarse: Signal<Local, Bits<12>>,
+    r0: Signal<Local, Bits<64>>,
+    low0: Signal<Local, Bits<64>>,
+    stk0: Signal<Local, Bit>,
+    fine: Signal<Local, Bits<3>>,
+    low1: Signal<Local, Bits<8>>,
+    // cut L (registers with `shift_split`, wires without)
+    jl_r: StageReg<Bits<40>>,
+    jl_stk: StageReg<Bit>,
+    jl_fine: StageReg<Bits<3>>,
+    jl_e0: StageReg<Bits<12>>,
+    jl_fmt: StageReg<Bits<2>>,
+    jl_ftz: StageReg<Bit>,
+    jl_s: StageReg<Bit>,
+    jl_en: StageReg<Bit>,
+    jl_byp: StageReg<Bit>,
+    jl_bv: StageReg<Bits<32>>,
     // ---- the cut (registers with `cut`, wires without): first half -> second half
     j_hi: StageReg<Bits<33>>,
     j_stk: StageReg<Bit>,
@@ -182,6 +203,9 @@ pub struct RoundPack {
     mant: Signal<Local, Bits<24>>,
     mag: Signal<Local, Bits<32>>,
     k_ones64: Constant<Bits<64>>,
+    k_ones8: Constant<Bits<8>>,
+    /// the shift amount's bits above the fine shift's three
+    k_coarse: Constant<Bits<12>>,
     /// hi[p-1:1] per format: all ones there and an increment carry into bit p
     k_low_fp32: Constant<Bits<33>>,
     k_low_fp16: Constant<Bits<33>>,
@@ -193,8 +217,9 @@ pub struct RoundPack {
 
 impl RoundPack {
     /// With `cut`, a register between the halves (one more cycle); with `shift_cut`, one between
-    /// the shift amount and the shift (one more).
-    pub fn new(cut: bool, shift_cut: bool) -> Self {
+    /// the shift amount and the shift (one more); with `shift_split`, one inside the shift (one
+    /// more).
+    pub fn new(cut: bool, shift_cut: bool, shift_split: bool) -> Self {
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -211,7 +236,6 @@ impl RoundPack {
             base: Default::default(),
             sh1: Default::default(),
             hi1: Default::default(),
-            low: Default::default(),
             stk: Default::default(),
             e0: Default::default(),
             tc: Default::default(),
@@ -224,6 +248,22 @@ impl RoundPack {
             jf_en: StageReg::new(shift_cut),
             jf_byp: StageReg::new(shift_cut),
             jf_bv: StageReg::new(shift_cut),
+            coarse: Default::default(),
+            r0: Default::default(),
+            low0: Default::default(),
+            stk0: Default::default(),
+            fine: Default::default(),
+            low1: Default::default(),
+            jl_r: StageReg::new(shift_split),
+            jl_stk: StageReg::new(shift_split),
+            jl_fine: StageReg::new(shift_split),
+            jl_e0: StageReg::new(shift_split),
+            jl_fmt: StageReg::new(shift_split),
+            jl_ftz: StageReg::new(shift_split),
+            jl_s: StageReg::new(shift_split),
+            jl_en: StageReg::new(shift_split),
+            jl_byp: StageReg::new(shift_split),
+            jl_bv: StageReg::new(shift_split),
             j_hi: StageReg::new(cut),
             j_stk: StageReg::new(cut),
             j_e0: StageReg::new(cut),
@@ -245,6 +285,8 @@ impl RoundPack {
             mant: Default::default(),
             mag: Default::default(),
             k_ones64: Constant::new(u64::MAX.to_bits()),
+            k_ones8: Constant::new(0xFFu64.to_bits()),
+            k_coarse: Constant::new(0xFF8u64.to_bits()),
             k_low_fp32: Constant::new(0xFF_FFFEu64.to_bits()),
             k_low_fp16: Constant::new(0x7FEu64.to_bits()),
             k_low_bf16: Constant::new(0xFEu64.to_bits()),
@@ -328,15 +370,65 @@ impl Logic for RoundPack {
         self.jf_en.d.next = self.en.val();
         self.jf_byp.d.next = self.byp.val();
         self.jf_bv.d.next = self.bv.val();
+        // ================= shift and sticky, coarse then fine =================
+        // pp >> sh1 = (pp >> c) >> f with c = sh1's multiple of 8 (zero from 64 up) and f = sh1 mod
+        // 8. Sticky: any bit below the shift amount, as a mask (a shifter) and an OR, not as
+        // pp - (hi1 << sh1), a second 64-bit carry chain after the shift (the same value for every
+        // sh1: both are pp mod 2^sh1, and all of pp when sh1 >= 64); pp mod 2^sh1 is non-zero iff
+        // pp mod 2^c is or (pp >> c) mod 2^f is. hi1[32:0] is all the rounding reads, so the
+        // coarse result keeps 40 bits (32 + the fine shift's 7 + 1)
+        self.coarse.next = self.jf_sh1.q.val() & self.k_coarse.val();
+        self.fine.next = bit_cast::<3, 12>(self.jf_sh1.q.val());
+        self.r0.next = self.jf_pp.q.val() >> self.coarse.val();
+        self.low0.next = (self.k_ones64.val() << self.coarse.val()) ^ self.k_ones64.val();
+        self.stk0.next = (self.jf_pp.q.val() & self.low0.val()).any();
         // the biased exponent: ek + shift - 1 (after cut F, beside the shift)
         self.e0.next = self.jf_ek.q.val() + self.jf_sh1.q.val();
-        // ================= shift and sticky =================
-        self.hi1.next = self.jf_pp.q.val() >> self.jf_sh1.q.val();
-        // sticky: any bit below the shift amount, as a mask (a shifter) and an OR, not as
-        // pp - (hi1 << sh1), a second 64-bit carry chain after the shift (the same value for every
-        // sh1: both are pp mod 2^sh1, and all of pp when sh1 >= 64)
-        self.low.next = (self.k_ones64.val() << self.jf_sh1.q.val()) ^ self.k_ones64.val();
-        self.stk.next = (self.jf_pp.q.val() & self.low.val()).any();
+        // ================= cut L =================
+        self.jl_r.clock.next = self.clk.val();
+        self.jl_stk.clock.next = self.clk.val();
+        self.jl_fine.clock.next = self.clk.val();
+        self.jl_e0.clock.next = self.clk.val();
+        self.jl_fmt.clock.next = self.clk.val();
+        self.jl_ftz.clock.next = self.clk.val();
+        self.jl_s.clock.next = self.clk.val();
+        self.jl_en.clock.next = self.clk.val();
+        self.jl_byp.clock.next = self.clk.val();
+        self.jl_bv.clock.next = self.clk.val();
+        self.jl_r.rst.next = self.rst.val();
+        self.jl_stk.rst.next = self.rst.val();
+        self.jl_fine.rst.next = self.rst.val();
+        self.jl_e0.rst.next = self.rst.val();
+        self.jl_fmt.rst.next = self.rst.val();
+        self.jl_ftz.rst.next = self.rst.val();
+        self.jl_s.rst.next = self.rst.val();
+        self.jl_en.rst.next = self.rst.val();
+        self.jl_byp.rst.next = self.rst.val();
+        self.jl_bv.rst.next = self.rst.val();
+        self.jl_r.en.next = true;
+        self.jl_stk.en.next = true;
+        self.jl_fine.en.next = true;
+        self.jl_e0.en.next = true;
+        self.jl_fmt.en.next = true;
+        self.jl_ftz.en.next = true;
+        self.jl_s.en.next = true;
+        self.jl_en.en.next = true;
+        self.jl_byp.en.next = true;
+        self.jl_bv.en.next = true;
+        self.jl_r.d.next = self.r0.val().get_bits::<40>(0);
+        self.jl_stk.d.next = self.stk0.val();
+        self.jl_fine.d.next = self.fine.val();
+        self.jl_e0.d.next = self.e0.val();
+        self.jl_fmt.d.next = self.jf_fmt.q.val();
+        self.jl_ftz.d.next = self.jf_ftz.q.val();
+        self.jl_s.d.next = self.jf_s.q.val();
+        self.jl_en.d.next = self.jf_en.q.val();
+        self.jl_byp.d.next = self.jf_byp.q.val();
+        self.jl_bv.d.next = self.jf_bv.q.val();
+        // the fine shift and the sticky bit of its dropped bits
+        self.hi1.next = bit_cast::<64, 40>(self.jl_r.q.val()) >> bit_cast::<64, 3>(self.jl_fine.q.val());
+        self.low1.next = (self.k_ones8.val() << bit_cast::<8, 3>(self.jl_fine.q.val())) ^ self.k_ones8.val();
+        self.stk.next = self.jl_stk.q.val() | (bit_cast::<8, 40>(self.jl_r.q.val()) & self.low1.val()).any();
         // ================= the cut =================
         self.j_hi.clock.next = self.clk.val();
         self.j_stk.clock.next = self.clk.val();
@@ -368,13 +460,13 @@ impl Logic for RoundPack {
         // hi1[32:0] is all the rounding reads (rq = hi1[32:1], guard hi1[0], lsb hi1[1])
         self.j_hi.d.next = self.hi1.val().get_bits::<33>(0);
         self.j_stk.d.next = self.stk.val();
-        self.j_e0.d.next = self.e0.val();
-        self.j_fmt.d.next = self.jf_fmt.q.val();
-        self.j_ftz.d.next = self.jf_ftz.q.val();
-        self.j_s.d.next = self.jf_s.q.val();
-        self.j_en.d.next = self.jf_en.q.val();
-        self.j_byp.d.next = self.jf_byp.q.val();
-        self.j_bv.d.next = self.jf_bv.q.val();
+        self.j_e0.d.next = self.jl_e0.q.val();
+        self.j_fmt.d.next = self.jl_fmt.q.val();
+        self.j_ftz.d.next = self.jl_ftz.q.val();
+        self.j_s.d.next = self.jl_s.q.val();
+        self.j_en.d.next = self.jl_en.q.val();
+        self.j_byp.d.next = self.jl_byp.q.val();
+        self.j_bv.d.next = self.jl_bv.q.val();
         // ================= second half: RNE increment, exponent, pack =================
         // pre = hi[p:1] < 2^p (the shift amount leaves hi's leading one at bit p or below). The
         // increment's carry out of bit p-1 (`carry`, the mantissa overflows into the exponent)

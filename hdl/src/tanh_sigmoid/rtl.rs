@@ -32,8 +32,9 @@ use rust_hdl::prelude::*;
 /// N*m multiplier as `prims::MulDspPp`: its 16x16 piece products registered before their sum,
 /// `Lane`) and J `mul_pp` (the two coefficient multipliers the same way, `Front`), and with the
 /// fused tail only K `refl_reg` (a register between the shift by k and the sigmoid reflection's
-/// subtract, in `AccumulateCut`'s second half: needs H). Cycles beyond these are output registers
-/// behind the datapath.
+/// subtract, in `AccumulateCut`'s second half: needs H) and L `shift_split` (a register inside
+/// the normalising shift, between its coarse and fine halves, `RoundPack`). Cycles beyond these
+/// are output registers behind the datapath.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cuts {
     pub round_split: bool,
@@ -47,11 +48,12 @@ pub struct Cuts {
     pub mul3_pp: bool,
     pub mul_pp: bool,
     pub refl_reg: bool,
+    pub shift_split: bool,
 }
 
 impl Cuts {
-    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G, H, I, J, K
-    /// (D, E, H, I, J and K only with the fused tail: D, E and I are in its N*m multiplier; H … K
+    /// The cuts for `extra` = lat − LAT cycles: the first `extra` of A, B, C, D, E, F, G, H, I, J, K,
+    /// L (D, E, H … L only with the fused tail: D, E and I are in its N*m multiplier; H … L
     /// come last so that every lat below them keeps the cuts, i.e. the timing, it had before they
     /// existed; FUSED = 0's extra cycles after G are output registers).
     pub fn for_extra(extra: usize, fused: bool) -> Self {
@@ -68,6 +70,7 @@ impl Cuts {
                 mul3_pp: extra >= 9,
                 mul_pp: extra >= 10,
                 refl_reg: extra >= 11,
+                shift_split: extra >= 12,
             }
         } else {
             Self {
@@ -82,12 +85,13 @@ impl Cuts {
                 mul3_pp: false,
                 mul_pp: false,
                 refl_reg: false,
+                shift_split: false,
             }
         }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg, self.accum_reg, self.mul3_pp, self.mul_pp, self.refl_reg]
+        [self.round_split, self.rom_reg, self.mul_dsp, self.mul3_dsp, self.sum_reg, self.shift_reg, self.decode_reg, self.accum_reg, self.mul3_pp, self.mul_pp, self.refl_reg, self.shift_split]
             .iter()
             .filter(|&&c| c)
             .count()
