@@ -548,7 +548,7 @@ fn alu_cycle_model_matches_the_plain_verilated_alu() {
 
 #[test]
 fn tanh_cycle_model_matches_the_plain_verilated_tanh() {
-    check_model_against_dut("tanh_sigmoid_lanes1_lat17/eu_tanh_sigmoid", &mut TanhCycles::new(&tanh_small()), 20_000, 15);
+    check_model_against_dut("tanh_sigmoid_lanes1_lat18/eu_tanh_sigmoid", &mut TanhCycles::new(&tanh_small()), 20_000, 15);
 }
 
 #[test]

@@ -133,7 +133,7 @@ pub fn emit(cfg: &Config, p: &BistParams) -> Result<EmittedModule, EmitError> {
 
 /// The small config: one lane, every datapath cut (`lat` 18 = LAT + 12, configs/tanh_sigmoid-small.toml), spec defaults otherwise.
 pub fn small_config() -> Config {
-    Config { lanes: 1, lat: 17, ..Config::default() }
+    Config { lanes: 1, lat: 18, ..Config::default() }
 }
 
 pub fn cosim_params() -> BistParams {

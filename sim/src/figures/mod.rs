@@ -73,8 +73,8 @@ pub fn stage(block: &str) -> Stage {
         "tanh_sigmoid" => {
             inside = Some("eu_tanh_sigmoid$fused$0");
             (
-                "tanh_sigmoid_lanes1_lat17/eu_tanh_sigmoid",
-                "eu_tanh_sigmoid, one lane at lat = 17 (cuts A-K, the BIST config): front (ROM, squarer, coefficient products), accumulate, N*m, round; stage registers",
+                "tanh_sigmoid_lanes1_lat18/eu_tanh_sigmoid",
+                "eu_tanh_sigmoid, one lane at lat = 18 (cuts A-L, the BIST config): front (ROM, squarer, coefficient products), accumulate, N*m, round; stage registers",
                 vec![r"stage-\1 registers=[a-z]+([45])"],
             )
         }
