@@ -119,6 +119,18 @@ impl Logic for ShiftPre {
     }
 }
 
+/// The signals that ride through the round stage's cuts unchanged: format, ftz, the result's
+/// sign, the lane enable, and the bypass flag and value.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct Side {
+    pub fmt: Bits<2>,
+    pub ftz: Bit,
+    pub s: Bit,
+    pub en: Bit,
+    pub byp: Bit,
+    pub bv: Bits<32>,
+}
+
 /// Normalise, round (RNE, fp16 gradual underflow, ftz on results) and pack the value
 /// `pp` * 2^(`exb` - 256), `pp` in [2^52, 2^58); then the bypass value and the enable. The
 /// lane registers `out`. Combinational unless built with `cut` (pipeline cut A of `lat`): then a
@@ -156,12 +168,9 @@ pub struct RoundPack {
     jf_pp: StageReg<Bits<64>>,
     jf_sh1: StageReg<Bits<12>>,
     jf_ek: StageReg<Bits<12>>,
-    jf_fmt: StageReg<Bits<2>>,
-    jf_ftz: StageReg<Bit>,
-    jf_s: StageReg<Bit>,
-    jf_en: StageReg<Bit>,
-    jf_byp: StageReg<Bit>,
-    jf_bv: StageReg<Bits<32>>,
+    /// the side signals in, and through cuts F, L and A
+    side_in: Signal<Local, Side>,
+    jf_side: StageReg<Side>,
     // ---- the shift in two: coarse (multiples of 8) | cut L | fine (0..=7)
     coarse: Signal<Local, Bits<12>>,
     r0: Signal<Local, Bits<64>>,
@@ -174,22 +183,19 @@ pub struct RoundPack {
     jl_stk: StageReg<Bit>,
     jl_fine: StageReg<Bits<3>>,
     jl_e0: StageReg<Bits<12>>,
-    jl_fmt: StageReg<Bits<2>>,
-    jl_ftz: StageReg<Bit>,
-    jl_s: StageReg<Bit>,
-    jl_en: StageReg<Bit>,
-    jl_byp: StageReg<Bit>,
-    jl_bv: StageReg<Bits<32>>,
+    jl_side: StageReg<Side>,
     // ---- the cut (registers with `cut`, wires without): first half -> second half
     j_hi: StageReg<Bits<33>>,
     j_stk: StageReg<Bit>,
     j_e0: StageReg<Bits<12>>,
-    j_fmt: StageReg<Bits<2>>,
-    j_ftz: StageReg<Bit>,
-    j_s: StageReg<Bit>,
-    j_en: StageReg<Bit>,
-    j_byp: StageReg<Bit>,
-    j_bv: StageReg<Bits<32>>,
+    j_side: StageReg<Side>,
+    /// the side signals after the cuts, unpacked
+    side_fmt: Signal<Local, Bits<2>>,
+    side_ftz: Signal<Local, Bit>,
+    side_s: Signal<Local, Bit>,
+    side_en: Signal<Local, Bit>,
+    side_byp: Signal<Local, Bit>,
+    side_bv: Signal<Local, Bits<32>>,
     // ---- second half
     hi: Signal<Local, Bits<33>>,
     inc: Signal<Local, Bit>,
@@ -242,12 +248,8 @@ impl RoundPack {
             jf_pp: StageReg::new(shift_cut),
             jf_sh1: StageReg::new(shift_cut),
             jf_ek: StageReg::new(shift_cut),
-            jf_fmt: StageReg::new(shift_cut),
-            jf_ftz: StageReg::new(shift_cut),
-            jf_s: StageReg::new(shift_cut),
-            jf_en: StageReg::new(shift_cut),
-            jf_byp: StageReg::new(shift_cut),
-            jf_bv: StageReg::new(shift_cut),
+            side_in: Default::default(),
+            jf_side: StageReg::new(shift_cut),
             coarse: Default::default(),
             r0: Default::default(),
             low0: Default::default(),
@@ -258,21 +260,17 @@ impl RoundPack {
             jl_stk: StageReg::new(shift_split),
             jl_fine: StageReg::new(shift_split),
             jl_e0: StageReg::new(shift_split),
-            jl_fmt: StageReg::new(shift_split),
-            jl_ftz: StageReg::new(shift_split),
-            jl_s: StageReg::new(shift_split),
-            jl_en: StageReg::new(shift_split),
-            jl_byp: StageReg::new(shift_split),
-            jl_bv: StageReg::new(shift_split),
+            jl_side: StageReg::new(shift_split),
             j_hi: StageReg::new(cut),
             j_stk: StageReg::new(cut),
             j_e0: StageReg::new(cut),
-            j_fmt: StageReg::new(cut),
-            j_ftz: StageReg::new(cut),
-            j_s: StageReg::new(cut),
-            j_en: StageReg::new(cut),
-            j_byp: StageReg::new(cut),
-            j_bv: StageReg::new(cut),
+            j_side: StageReg::new(cut),
+            side_fmt: Default::default(),
+            side_ftz: Default::default(),
+            side_s: Default::default(),
+            side_en: Default::default(),
+            side_byp: Default::default(),
+            side_bv: Default::default(),
             hi: Default::default(),
             inc: Default::default(),
             rq: Default::default(),
@@ -337,39 +335,25 @@ impl Logic for RoundPack {
         self.jf_pp.clock.next = self.clk.val();
         self.jf_sh1.clock.next = self.clk.val();
         self.jf_ek.clock.next = self.clk.val();
-        self.jf_fmt.clock.next = self.clk.val();
-        self.jf_ftz.clock.next = self.clk.val();
-        self.jf_s.clock.next = self.clk.val();
-        self.jf_en.clock.next = self.clk.val();
-        self.jf_byp.clock.next = self.clk.val();
-        self.jf_bv.clock.next = self.clk.val();
+        self.jf_side.clock.next = self.clk.val();
+        self.jf_side.rst.next = self.rst.val();
+        self.jf_side.en.next = true;
+        self.side_in.next.fmt = self.fmt.val();
+        self.side_in.next.ftz = self.ftz.val();
+        self.side_in.next.s = self.s.val();
+        self.side_in.next.en = self.en.val();
+        self.side_in.next.byp = self.byp.val();
+        self.side_in.next.bv = self.bv.val();
+        self.jf_side.d.next = self.side_in.val();
         self.jf_pp.rst.next = self.rst.val();
         self.jf_sh1.rst.next = self.rst.val();
         self.jf_ek.rst.next = self.rst.val();
-        self.jf_fmt.rst.next = self.rst.val();
-        self.jf_ftz.rst.next = self.rst.val();
-        self.jf_s.rst.next = self.rst.val();
-        self.jf_en.rst.next = self.rst.val();
-        self.jf_byp.rst.next = self.rst.val();
-        self.jf_bv.rst.next = self.rst.val();
         self.jf_pp.en.next = true;
         self.jf_sh1.en.next = true;
         self.jf_ek.en.next = true;
-        self.jf_fmt.en.next = true;
-        self.jf_ftz.en.next = true;
-        self.jf_s.en.next = true;
-        self.jf_en.en.next = true;
-        self.jf_byp.en.next = true;
-        self.jf_bv.en.next = true;
         self.jf_pp.d.next = self.pp.val();
         self.jf_sh1.d.next = self.sh1.val();
         self.jf_ek.d.next = self.shw.val().get_bits::<12>(15);
-        self.jf_fmt.d.next = self.fmt.val();
-        self.jf_ftz.d.next = self.ftz.val();
-        self.jf_s.d.next = self.s.val();
-        self.jf_en.d.next = self.en.val();
-        self.jf_byp.d.next = self.byp.val();
-        self.jf_bv.d.next = self.bv.val();
         // ================= shift and sticky, coarse then fine =================
         // pp >> sh1 = (pp >> c) >> f with c = sh1's multiple of 8 (zero from 64 up) and f = sh1 mod
         // 8. Sticky: any bit below the shift amount, as a mask (a shifter) and an OR, not as
@@ -389,42 +373,22 @@ impl Logic for RoundPack {
         self.jl_stk.clock.next = self.clk.val();
         self.jl_fine.clock.next = self.clk.val();
         self.jl_e0.clock.next = self.clk.val();
-        self.jl_fmt.clock.next = self.clk.val();
-        self.jl_ftz.clock.next = self.clk.val();
-        self.jl_s.clock.next = self.clk.val();
-        self.jl_en.clock.next = self.clk.val();
-        self.jl_byp.clock.next = self.clk.val();
-        self.jl_bv.clock.next = self.clk.val();
+        self.jl_side.clock.next = self.clk.val();
+        self.jl_side.rst.next = self.rst.val();
+        self.jl_side.en.next = true;
+        self.jl_side.d.next = self.jf_side.q.val();
         self.jl_r.rst.next = self.rst.val();
         self.jl_stk.rst.next = self.rst.val();
         self.jl_fine.rst.next = self.rst.val();
         self.jl_e0.rst.next = self.rst.val();
-        self.jl_fmt.rst.next = self.rst.val();
-        self.jl_ftz.rst.next = self.rst.val();
-        self.jl_s.rst.next = self.rst.val();
-        self.jl_en.rst.next = self.rst.val();
-        self.jl_byp.rst.next = self.rst.val();
-        self.jl_bv.rst.next = self.rst.val();
         self.jl_r.en.next = true;
         self.jl_stk.en.next = true;
         self.jl_fine.en.next = true;
         self.jl_e0.en.next = true;
-        self.jl_fmt.en.next = true;
-        self.jl_ftz.en.next = true;
-        self.jl_s.en.next = true;
-        self.jl_en.en.next = true;
-        self.jl_byp.en.next = true;
-        self.jl_bv.en.next = true;
         self.jl_r.d.next = self.r0.val().get_bits::<40>(0);
         self.jl_stk.d.next = self.stk0.val();
         self.jl_fine.d.next = self.fine.val();
         self.jl_e0.d.next = self.e0.val();
-        self.jl_fmt.d.next = self.jf_fmt.q.val();
-        self.jl_ftz.d.next = self.jf_ftz.q.val();
-        self.jl_s.d.next = self.jf_s.q.val();
-        self.jl_en.d.next = self.jf_en.q.val();
-        self.jl_byp.d.next = self.jf_byp.q.val();
-        self.jl_bv.d.next = self.jf_bv.q.val();
         // the fine shift and the sticky bit of its dropped bits
         self.hi1.next = bit_cast::<64, 40>(self.jl_r.q.val()) >> bit_cast::<64, 3>(self.jl_fine.q.val());
         self.low1.next = (self.k_ones8.val() << bit_cast::<8, 3>(self.jl_fine.q.val())) ^ self.k_ones8.val();
@@ -433,40 +397,26 @@ impl Logic for RoundPack {
         self.j_hi.clock.next = self.clk.val();
         self.j_stk.clock.next = self.clk.val();
         self.j_e0.clock.next = self.clk.val();
-        self.j_fmt.clock.next = self.clk.val();
-        self.j_ftz.clock.next = self.clk.val();
-        self.j_s.clock.next = self.clk.val();
-        self.j_en.clock.next = self.clk.val();
-        self.j_byp.clock.next = self.clk.val();
-        self.j_bv.clock.next = self.clk.val();
+        self.j_side.clock.next = self.clk.val();
+        self.j_side.rst.next = self.rst.val();
+        self.j_side.en.next = true;
+        self.j_side.d.next = self.jl_side.q.val();
+        self.side_fmt.next = self.j_side.q.val().fmt;
+        self.side_ftz.next = self.j_side.q.val().ftz;
+        self.side_s.next = self.j_side.q.val().s;
+        self.side_en.next = self.j_side.q.val().en;
+        self.side_byp.next = self.j_side.q.val().byp;
+        self.side_bv.next = self.j_side.q.val().bv;
         self.j_hi.rst.next = self.rst.val();
         self.j_stk.rst.next = self.rst.val();
         self.j_e0.rst.next = self.rst.val();
-        self.j_fmt.rst.next = self.rst.val();
-        self.j_ftz.rst.next = self.rst.val();
-        self.j_s.rst.next = self.rst.val();
-        self.j_en.rst.next = self.rst.val();
-        self.j_byp.rst.next = self.rst.val();
-        self.j_bv.rst.next = self.rst.val();
         self.j_hi.en.next = true;
         self.j_stk.en.next = true;
         self.j_e0.en.next = true;
-        self.j_fmt.en.next = true;
-        self.j_ftz.en.next = true;
-        self.j_s.en.next = true;
-        self.j_en.en.next = true;
-        self.j_byp.en.next = true;
-        self.j_bv.en.next = true;
         // hi1[32:0] is all the rounding reads (rq = hi1[32:1], guard hi1[0], lsb hi1[1])
         self.j_hi.d.next = self.hi1.val().get_bits::<33>(0);
         self.j_stk.d.next = self.stk.val();
         self.j_e0.d.next = self.jl_e0.q.val();
-        self.j_fmt.d.next = self.jl_fmt.q.val();
-        self.j_ftz.d.next = self.jl_ftz.q.val();
-        self.j_s.d.next = self.jl_s.q.val();
-        self.j_en.d.next = self.jl_en.q.val();
-        self.j_byp.d.next = self.jl_byp.q.val();
-        self.j_bv.d.next = self.jl_bv.q.val();
         // ================= second half: RNE increment, exponent, pack =================
         // pre = hi[p:1] < 2^p (the shift amount leaves hi's leading one at bit p or below). The
         // increment's carry out of bit p-1 (`carry`, the mantissa overflows into the exponent)
@@ -484,11 +434,11 @@ impl Logic for RoundPack {
         // fp32: p = 24
         self.ones.next = (self.hi.val() & self.k_low_fp32.val()) == self.k_low_fp32.val();
         self.top.next = self.hi.val().get_bit(24);
-        if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
+        if self.side_fmt.val() == self.k_fmt_fp16.val() {
             self.ones.next = (self.hi.val() & self.k_low_fp16.val()) == self.k_low_fp16.val();
             self.top.next = self.hi.val().get_bit(11);
         }
-        if self.j_fmt.q.val() == self.k_fmt_bf16.val() {
+        if self.side_fmt.val() == self.k_fmt_bf16.val() {
             self.ones.next = (self.hi.val() & self.k_low_bf16.val()) == self.k_low_bf16.val();
             self.top.next = self.hi.val().get_bit(8);
         }
@@ -501,28 +451,28 @@ impl Logic for RoundPack {
             self.expf.next = self.e1.val();
             self.mant.next = 0.into();
         }
-        if self.j_fmt.q.val() == self.k_fmt_fp32.val() {
+        if self.side_fmt.val() == self.k_fmt_fp32.val() {
             self.mag.next = (bit_cast::<32, 12>(self.expf.val()) << 23) | bit_cast::<32, 24>(self.mant.val() & 0x7F_FFFF)
-                | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 31);
-        } else if self.j_fmt.q.val() == self.k_fmt_fp16.val() {
+                | (bit_cast::<32, 1>(self.side_s.val().into()) << 31);
+        } else if self.side_fmt.val() == self.k_fmt_fp16.val() {
             self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0x1F) << 10) | bit_cast::<32, 24>(self.mant.val() & 0x3FF)
-                | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 15);
+                | (bit_cast::<32, 1>(self.side_s.val().into()) << 15);
         } else {
             self.mag.next = (bit_cast::<32, 12>(self.expf.val() & 0xFF) << 7) | bit_cast::<32, 24>(self.mant.val() & 0x7F)
-                | (bit_cast::<32, 1>(self.j_s.q.val().into()) << 15);
+                | (bit_cast::<32, 1>(self.side_s.val().into()) << 15);
         }
         if !self.norm.val() {
             // subnormal (fp16 sigmoid): exponent field 0; flushed to zero with ftz
             self.mag.next = bit_cast::<32, 24>(self.rq.val());
-            if self.j_ftz.q.val() {
+            if self.side_ftz.val() {
                 self.mag.next = 0.into();
             }
         }
         self.out.next = 0.into();
-        if self.j_en.q.val() {
+        if self.side_en.val() {
             self.out.next = self.mag.val();
-            if self.j_byp.q.val() {
-                self.out.next = self.j_bv.q.val();
+            if self.side_byp.val() {
+                self.out.next = self.side_bv.val();
             }
         }
     }
