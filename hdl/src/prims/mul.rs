@@ -200,6 +200,28 @@ MULT18X18D #(
 }
 
 /// `{ecp5}` under `EU_ECP5`, else `{behavioural}` (today's Verilog, unchanged).
+/// Above a DSP multiplier's always block: why its registers have no reset.
+const K_NO_RESET_NOTE: &str = "// No reset: yosys' ice40_dsp absorbs only reset-free registers into SB_MAC16.\n";
+
+/// The module body every clock-enabled multiplier emits: the declarations, an `initial` block
+/// with the registers' simulation start values, and one always block that, at an enabled edge,
+/// runs `step` (the operand and piece registers) and loads `p <= sum`; `note` stands above it.
+fn enabled_body(decl: &str, init: &str, note: &str, step: &str, sum: &str) -> String {
+    format!(
+        "\
+{decl}
+initial begin
+{init}end
+
+{note}always @(posedge clock) begin
+   if (en) begin
+{step}      p <= {sum};
+   end
+end
+"
+    )
+}
+
 fn ecp5_or(ecp5: &str, behavioural: &str) -> String {
     format!(
         "`ifdef {ECP5_DEFINE}\n\
@@ -362,28 +384,12 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDsp<AW, BW,
             let (decl, sum) = pieces_comb(&self._pieces, "a_r", "b_r", PW);
             (format!("// truncated product: the sum of the listed pieces only\n{decl}"), sum)
         };
-        let behavioural = format!(
-            "\
-reg [{aw}:0] a_r;
-reg [{bw}:0] b_r;
-{mid}
-initial begin
-   a_r = {za:x};
-   b_r = {zb:x};
-   p = {zp:x};
-end
-
-// No reset: yosys' ice40_dsp absorbs only reset-free registers into SB_MAC16.
-always @(posedge clock) begin
-   if (en) begin
-      a_r <= a;
-      b_r <= b;
-      p <= {sum};
-   end
-end
-",
-            aw = AW - 1,
-            bw = BW - 1
+        let behavioural = enabled_body(
+            &format!("reg [{}:0] a_r;\nreg [{}:0] b_r;\n{mid}", AW - 1, BW - 1),
+            &format!("   a_r = {za:x};\n   b_r = {zb:x};\n   p = {zp:x};\n"),
+            K_NO_RESET_NOTE,
+            "      a_r <= a;\n      b_r <= b;\n",
+            &sum,
         );
         Verilog::Custom(ecp5_or(&self.ecp5(), &behavioural))
     }
@@ -440,21 +446,7 @@ impl<const AW: usize, const BW: usize, const PW: usize> MulDsp<AW, BW, PW> {
         } else {
             (String::new(), String::new(), String::new())
         };
-        format!(
-            "\
-{regs}{decl}
-initial begin
-{init}   p = {PW}'h0;
-end
-
-always @(posedge clock) begin
-   if (en) begin
-{load}      p <= {};
-   end
-end
-",
-            terms.join("\n         + ")
-        )
+        enabled_body(&(regs + &decl), &format!("{init}   p = {PW}'h0;\n"), "", &load, &terms.join("\n         + "))
     }
 }
 
@@ -583,23 +575,8 @@ impl<const AW: usize, const BW: usize, const PW: usize> Logic for MulDspPp<AW, B
             // the product at its weight, exactly PW bits: {zeros, its bits below 2^PW, zeros}
             terms.push(at_weight(&name, w, pc.shift(), PW));
         }
-        let behavioural = format!(
-            "\
-{decl}
-initial begin
-{init}end
-
-// No reset: yosys' ice40_dsp absorbs only reset-free registers into SB_MAC16.
-always @(posedge clock) begin
-   if (en) begin
-      a_r <= a;
-      b_r <= b;
-{step}      p <= {};
-   end
-end
-",
-            terms.join("\n         + ")
-        );
+        let behavioural =
+            enabled_body(&decl, &init, K_NO_RESET_NOTE, &format!("      a_r <= a;\n      b_r <= b;\n{step}"), &terms.join("\n         + "));
         Verilog::Custom(ecp5_or(&self.ecp5(), &behavioural))
     }
 }
@@ -632,20 +609,7 @@ impl<const AW: usize, const BW: usize, const PW: usize> MulDspPp<AW, BW, PW> {
             }
             terms.push(at_weight(&name, w, pc.shift(), PW));
         }
-        format!(
-            "\
-{decl}
-initial begin
-{init}end
-
-always @(posedge clock) begin
-   if (en) begin
-{step}      p <= {};
-   end
-end
-",
-            terms.join("\n         + ")
-        )
+        enabled_body(&decl, &init, "", &step, &terms.join("\n         + "))
     }
 }
 
