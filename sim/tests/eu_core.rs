@@ -102,6 +102,18 @@ fn has_own_region(w: u128) -> bool {
         || (o.src1 && i.imm.is_none() && src(&i.src1))
 }
 
+/// The instruction has a register operand whose region spans more than one register (the RTL's
+/// multi-register passes).
+fn has_multi_region(w: u128) -> bool {
+    use sim::golden::eu_core::{operands, Inst};
+    let i = Inst::decode(w).unwrap();
+    let o = operands(i.op);
+    let imm_src0 = o.src0 && !o.src1 && i.op != op::LD && i.imm.is_some();
+    (o.dst && !gen::one_register(&i.dst, i.exec_log2, true))
+        || (o.src0 && !imm_src0 && !gen::one_register(&i.src0, i.exec_log2, false))
+        || (o.src1 && i.imm.is_none() && !gen::one_register(&i.src1, i.exec_log2, false))
+}
+
 fn report(name: &str, retired: usize, cycles: u64) {
     println!("eu_core {name}: {retired} retired in {cycles} RTL cycles, IPC {:.3}", retired as f64 / cycles as f64);
 }
@@ -349,6 +361,7 @@ struct RandomStats {
     cvt_ops: usize,
     srd_ops: usize,
     own_regions: usize,
+    multi_regions: usize,
     non_control: usize,
 }
 
@@ -359,10 +372,11 @@ fn random_programs(seed: u64, target: usize) -> RandomStats {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut rtl = EuCoreRtl::new("default");
     let ops = hdl::eu_core::slice_ops();
+    let multi = hdl::eu_core::multi_register_ops();
     let mut st = RandomStats::default();
     while st.retired < target {
         let size = rng.gen_range(4..40);
-        let p = gen::program_restricted(&mut rng, size, &ops);
+        let p = gen::program_restricted_multi(&mut rng, size, &ops, &multi);
         if p.code.len() > rtl.imem_depth {
             continue;
         }
@@ -382,6 +396,7 @@ fn random_programs(seed: u64, target: usize) -> RandomStats {
         st.cvt_ops += run.count(|o| matches!(o, op::I2F | op::F2I));
         st.srd_ops += run.count(|o| o == op::SRD);
         st.own_regions += run.words.iter().filter(|&&w| has_own_region(w)).count();
+        st.multi_regions += run.words.iter().filter(|&&w| has_multi_region(w)).count();
         st.non_control += run.count(|o| !hdl::eu_core::enc::is_control(o));
         st.programs += 1;
         st.retired += run.retired;
@@ -400,7 +415,7 @@ fn eu_core_random_programs_match_the_isa_model() {
     let sum = |f: fn(&RandomStats) -> usize| halves.iter().map(f).sum::<usize>();
     let (programs, retired, skipped) = (sum(|h| h.programs), sum(|h| h.retired), sum(|h| h.skipped));
     let (mem_ops, math_ops, cvt_ops, srd_ops) = (sum(|h| h.mem_ops), sum(|h| h.math_ops), sum(|h| h.cvt_ops), sum(|h| h.srd_ops));
-    let (own_regions, non_control) = (sum(|h| h.own_regions), sum(|h| h.non_control));
+    let (own_regions, multi_regions, non_control) = (sum(|h| h.own_regions), sum(|h| h.multi_regions), sum(|h| h.non_control));
     let cycles: u64 = halves.iter().map(|h| h.cycles).sum();
     report(&format!("random, {programs} programs"), retired, cycles);
     println!("eu_core random: {mem_ops} of the retired instructions are LD/ST");
@@ -410,6 +425,8 @@ fn eu_core_random_programs_match_the_isa_model() {
     assert!(cvt_ops * 400 >= retired, "too few I2F/F2I: {cvt_ops} of {retired}");
     println!("eu_core random: {own_regions} of the {non_control} non-control instructions with a region of their own (type, offset, strides)");
     assert!(own_regions * 4 >= non_control, "too few own regions: {own_regions} of {non_control}");
+    println!("eu_core random: {multi_regions} of them with a region over several registers (the multi-register passes)");
+    assert!(multi_regions * 20 >= non_control, "too few multi-register regions: {multi_regions} of {non_control}");
     println!("eu_core random: {skipped} programs skipped (the ISA model raised an exception)");
     assert!(skipped * 10 <= programs, "{skipped} of {} programs raise exceptions", programs + skipped);
     println!("eu_core random: {:.0} retired instructions/s of co-simulation (two threads)", retired as f64 / t0.elapsed().as_secs_f64());
@@ -464,40 +481,14 @@ fn every_variant_kernel_and_random_programs() {
     }
 }
 
-/// The instructions of `src` (one per non-empty, non-comment line, straight-line code) whose
-/// operand regions each lie in one register (`gen::one_register`), reassembled; and how many
-/// were kept and left out.
-fn one_register_part(src: &str) -> (Program, usize, usize) {
-    use sim::golden::eu_core::{operands, Inst};
-    let lines: Vec<&str> = src.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with(';')).collect();
-    let all = assemble(src).unwrap();
-    // layout: JMP main; main; JOIN_HALT; EOT (no functions)
-    assert_eq!(all.code.len(), lines.len() + 3, "straight-line code");
-    let keep: Vec<&str> = lines
-        .iter()
-        .zip(&all.code[1..])
-        .filter(|(_, &w)| {
-            let i = Inst::decode(w).unwrap();
-            let o = operands(i.op);
-            let imm_src0 = o.src0 && !o.src1 && i.op != op::LD && i.imm.is_some();
-            (!o.dst || gen::one_register(&i.dst, i.exec_log2, true))
-                && (!o.src0 || imm_src0 || gen::one_register(&i.src0, i.exec_log2, false))
-                && (!o.src1 || i.imm.is_some() || gen::one_register(&i.src1, i.exec_log2, false))
-        })
-        .map(|(l, _)| *l)
-        .collect();
-    (assemble(&keep.join("\n")).unwrap(), keep.len(), lines.len() - keep.len())
-}
-
 /// Kernel 4 (kernels/regions.s: sub-register offsets, strides 0/1/2/4, word sources, a word
-/// destination with stride 2, 2-D regions) on the RTL, every instruction whose regions lie in one
-/// register: all of the convolution and of part (c) but its 2x4 block, which spans r30 and r31;
-/// the transpose's column regions span eight registers. 4 threads, random registers.
+/// destination with stride 2, 2-D regions), all 67 instructions: the 8x8 transpose's column
+/// sources span eight registers (eight passes each), part (c)'s 2x4 block spans r30 and r31 —
+/// the multi-register passes (docs/eu_core.md "Multi-register regions"). 4 threads, random
+/// registers.
 #[test]
-fn eu_core_kernel_regions_one_register_part_matches_the_isa_model() {
-    let src = std::fs::read_to_string(format!("{}/../kernels/regions.s", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let (p, kept, left_out) = one_register_part(&src);
-    assert_eq!((kept, left_out), (58, 9), "the kernel's 67 instructions but the transpose's 8 moves and the 2x4 block");
+fn eu_core_kernel_regions_matches_the_isa_model() {
+    let p = kernel("regions.s");
     let mut rtl = EuCoreRtl::new("default");
     let mut rng = StdRng::seed_from_u64(4);
     let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
@@ -506,32 +497,46 @@ fn eu_core_kernel_regions_one_register_part_matches_the_isa_model() {
             *b = rng.gen();
         }
     }
-    let c = check_run(&mut rtl, "kernel 4, one-register part", m);
-    assert_eq!(c.count(|o| !hdl::eu_core::enc::is_control(o)), 4 * kept, "every thread retires the kept instructions");
-    report("kernel 4 (one-register part)", c.retired, c.cycles);
+    let c = check_run(&mut rtl, "kernel 4", m);
+    assert_eq!(c.count(|o| !hdl::eu_core::enc::is_control(o)), 4 * 67, "every thread retires the kernel's 67 instructions");
+    let multi = c.words.iter().filter(|&&w| has_multi_region(w)).count();
+    assert_eq!(multi, 4 * 9, "the transpose's 8 moves and the 2x4 block, on every thread");
+    report("kernel 4", c.retired, c.cycles);
 }
 
 /// ILLEGAL_REGION: a region the region address generator rejects (reserved type, past the
 /// register file, exec size 16, a destination writing one byte twice, a register number >= 128,
 /// an origin not aligned to its element size — the core's generator has ALIGN_STRICT)
 /// stops the thread with the ISA model's exception (thread, IP, cause ILLEGAL_REGION); a legal
-/// region spanning two registers stops it as "not yet" (this slice reads one register per
-/// operand) where the ISA model runs on. Only thread 2 runs the instruction (an IF on its TID),
-/// so the faulting thread does not depend on the order the threads issue in.
+/// region spanning two registers runs on an ALU op (the multi-register passes: the run equals
+/// the ISA model's) and stops the thread as "not yet" on LD/ST, the math unit's ops and SRD
+/// (their units read one register per operand) where the ISA model runs on. Only thread 2 runs
+/// the instruction (an IF on its TID), so the faulting thread does not depend on the order the
+/// threads issue in.
 #[test]
 fn eu_core_illegal_regions_fault_with_illegal_region() {
     use hdl::eu_core::enc::cause;
     let mut rtl = EuCoreRtl::new("default");
-    for (line, not_yet) in [
-        ("add r5, r4:rsv, 1", false),
-        ("mov r5, r127.4<8;8,1>:d", false),
-        ("mov (16) r5, r4", false),
-        ("mov r5.0<0>:d, r4", false),
-        ("add r5, r6, r200", false),
-        ("mov r5, r4.2<8;8,1>:d", false),
-        ("mov r5.1<1>:w, r4", false),
-        ("mov r5, r4.16<8;8,1>:d", true),
-        ("mov r5.4<1>:d, r4", true),
+    #[derive(PartialEq)]
+    enum Expect {
+        Illegal,
+        NotYet,
+        Runs,
+    }
+    use Expect::*;
+    for (line, expect) in [
+        ("add r5, r4:rsv, 1", Illegal),
+        ("mov r5, r127.4<8;8,1>:d", Illegal),
+        ("mov (16) r5, r4", Illegal),
+        ("mov r5.0<0>:d, r4", Illegal),
+        ("add r5, r6, r200", Illegal),
+        ("mov r5, r4.2<8;8,1>:d", Illegal),
+        ("mov r5.1<1>:w, r4", Illegal),
+        ("mov r5, r4.16<8;8,1>:d", Runs),
+        ("mov r5.4<1>:d, r4", Runs),
+        ("add.lt.f1 r5.0<2>:d, r4.16<8;8,1>:d, r6.0<1;8,4>:d", Runs),
+        ("mul r5, r4.16<8;8,1>:d, r6", NotYet),
+        ("ld r5, r4.16<8;8,1>:ud", NotYet),
     ] {
         let src = format!("    srd r9:ud, tid\n    cmp.eq.f0 r9, 2\n    (f0) if\n        {line}\n    endif\n    add r3, r3, 1\n");
         let p = assemble(&src).unwrap_or_else(|e| panic!("{line}: {e}"));
@@ -540,7 +545,11 @@ fn eu_core_illegal_regions_fault_with_illegal_region() {
         let gold = m.run();
         let r = rtl.run(&p, &rf, &mem, 10_000);
         assert!(r.finished, "{line}");
-        if not_yet {
+        if expect == Runs {
+            assert!(gold.exceptions.is_empty(), "{line}: legal in the ISA model");
+            let cfg = Config { mem_bytes: rtl.dmem_bytes, ..Config::default() };
+            check_run(&mut rtl, line, Model::new(cfg, p.clone()));
+        } else if expect == NotYet {
             assert!(gold.exceptions.is_empty(), "{line}: legal in the ISA model");
             assert_eq!(r.fault, Some((2, 4, cause::ILLEGAL_REGION, true)), "{line}: thread, IP, cause, not_yet");
         } else {

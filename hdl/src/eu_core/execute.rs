@@ -52,7 +52,6 @@ pub struct Execute<const TW: usize> {
     imm: Signal<Local, Bits<32>>,
     src0_imm: Signal<Local, Bit>,
     src1_imm: Signal<Local, Bit>,
-    dst_reg: Signal<Local, Bits<7>>,
     /// From `TrapPort`: an ISA exception, a slice limit (stop the thread), a dropped exception
     /// (go on at the next IP).
     pub exc: Signal<In, Bit>,
@@ -90,8 +89,22 @@ pub struct Execute<const TW: usize> {
     pub upd_stop: Signal<Out, Bit>,
     /// The slot's instruction faults (an exception or a slice limit: it does not retire).
     pub fault: Signal<Out, Bit>,
-    /// The slot's memory or math op is not through: the thread's next slot replays it.
+    /// The slot's memory or math op is not through, or its multi-register op has passes to go:
+    /// the thread's next slot replays it.
     pub upd_replay: Signal<Out, Bit>,
+    /// From `passes::RegionPasses` (multi-register regions): the pass keeps the IP; it retires
+    /// a record; not the last one; a writeback pass (run under the held mask and flag value,
+    /// no flag write); the destination channels and register of this pass.
+    pub rgn_replay: Signal<In, Bit>,
+    pub rgn_record: Signal<In, Bit>,
+    pub rgn_more: Signal<In, Bit>,
+    pub rgn_dst_pass: Signal<In, Bit>,
+    pub rgn_mask: Signal<In, Bits<8>>,
+    pub rgn_flags: Signal<In, Bits<8>>,
+    pub rgn_dst_lanes: Signal<In, Bits<8>>,
+    pub rgn_dst_reg: Signal<In, Bits<7>>,
+    /// S3: the slot's execution mask (for `RegionPasses` to hold at the execute pass).
+    pub exec_mask: Signal<Out, Bits<8>>,
     // S4: the retired instruction
     pub wb_valid: Signal<Out, Bit>,
     pub wb_tid: Signal<Out, Bits<TW>>,
@@ -103,12 +116,21 @@ pub struct Execute<const TW: usize> {
     pub wb_flag_we: Signal<Out, Bit>,
     pub wb_flag_sel: Signal<Out, Bit>,
     pub wb_flag_value: Signal<Out, Bits<8>>,
+    /// The record is not the instruction's last (a multi-register destination's next register
+    /// follows).
+    pub wb_more: Signal<Out, Bit>,
+    /// The destination lanes written this record (the scatter's lanes).
+    pub wb_dst_mask: Signal<Out, Bits<8>>,
     /// The lanes a retired ST wrote to memory, and their byte addresses.
     pub wb_mem_we: Signal<Out, Bits<8>>,
     pub wb_mem_addr: Signal<Out, Bits<256>>,
     lanes: [AluLane; 8],
     wb_flags: WbFlags,
     mask: Signal<Local, Bits<8>>,
+    /// The flag value the lanes see (SEL): decode's, or the held one in a writeback pass.
+    lane_flags: Signal<Local, Bits<8>>,
+    /// A memory or math op not through yet.
+    unit_replay: Signal<Local, Bit>,
     retire: Signal<Local, Bit>,
     /// A memory or math op not through yet: replay.
     replay: Signal<Local, Bit>,
@@ -137,6 +159,8 @@ pub struct Execute<const TW: usize> {
     cmp_flags_s4: RDff<Bits<8>>,
     mem_we_s4: RDff<Bits<8>>,
     mem_addr_s4: RDff<Bits<256>>,
+    more_s4: RDff<Bit>,
+    dst_mask_s4: RDff<Bits<8>>,
 }
 
 impl<const TW: usize> Default for Execute<TW> {
@@ -162,7 +186,6 @@ impl<const TW: usize> Default for Execute<TW> {
             imm: Default::default(),
             src0_imm: Default::default(),
             src1_imm: Default::default(),
-            dst_reg: Default::default(),
             exc: Default::default(),
             stop: Default::default(),
             skip: Default::default(),
@@ -232,6 +255,21 @@ impl<const TW: usize> Default for Execute<TW> {
             cmp_flags_s4: Default::default(),
             mem_we_s4: Default::default(),
             mem_addr_s4: Default::default(),
+            more_s4: Default::default(),
+            dst_mask_s4: Default::default(),
+            rgn_replay: Default::default(),
+            rgn_record: Default::default(),
+            rgn_more: Default::default(),
+            rgn_dst_pass: Default::default(),
+            rgn_mask: Default::default(),
+            rgn_flags: Default::default(),
+            rgn_dst_lanes: Default::default(),
+            rgn_dst_reg: Default::default(),
+            exec_mask: Default::default(),
+            wb_more: Default::default(),
+            wb_dst_mask: Default::default(),
+            lane_flags: Default::default(),
+            unit_replay: Default::default(),
         }
     }
 }
@@ -253,13 +291,14 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.imm.next = self.dec.val().imm;
         self.src0_imm.next = self.dec.val().src0_imm;
         self.src1_imm.next = self.dec.val().src1_imm;
-        self.dst_reg.next = self.dec.val().dst_reg;
         self.is_mem.next = self.dec.val().is_mem;
         self.is_st.next = self.dec.val().is_st;
         self.is_math.next = self.dec.val().is_math;
         self.srd_tid.next = self.dec.val().srd_tid;
         self.srd_lane.next = self.dec.val().srd_lane;
-        clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, old_flags_s4, cmod_s4, is_cmp_s4, cmp_flags_s4, mem_we_s4, mem_addr_s4);
+        clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, old_flags_s4, cmod_s4, is_cmp_s4, cmp_flags_s4, mem_we_s4, mem_addr_s4, more_s4, dst_mask_s4);
+        self.more_s4.rst.next = self.rst.val();
+        self.dst_mask_s4.rst.next = self.rst.val();
         self.valid_s4.rst.next = self.rst.val();
         self.tid_s4.rst.next = self.rst.val();
         self.ip_s4.rst.next = self.rst.val();
@@ -275,19 +314,26 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.cmp_flags_s4.rst.next = self.rst.val();
         self.mem_we_s4.rst.next = self.rst.val();
         self.mem_addr_s4.rst.next = self.rst.val();
-        // the execution mask
-        self.mask.next = self.bu_exec_mask.val();
+        // the execution mask (a multi-register op's writeback pass: the one its execute pass
+        // ran with, since its own flag write may have changed the predicate)
+        self.exec_mask.next = self.bu_exec_mask.val();
         if !self.is_control.val() {
-            self.mask.next = self.bu_exec_mask.val() & self.exec_lanes.val() & self.pred_lanes.val();
+            self.exec_mask.next = self.bu_exec_mask.val() & self.exec_lanes.val() & self.pred_lanes.val();
+        }
+        self.mask.next = self.exec_mask.val();
+        self.lane_flags.next = self.flag_value.val();
+        if self.rgn_dst_pass.val() {
+            self.mask.next = self.rgn_mask.val();
+            self.lane_flags.next = self.rgn_flags.val();
         }
         self.fault.next = self.valid.val() & !self.init.val() & (self.exc.val() | self.stop.val());
-        self.replay.next = self.valid.val()
-            & !self.init.val()
-            & !self.fault.val()
-            & ((self.is_mem.val() & !self.mem_done.val()) | (self.is_math.val() & !self.math_done.val()));
+        self.unit_replay.next = (self.is_mem.val() & !self.mem_done.val()) | (self.is_math.val() & !self.math_done.val());
+        self.replay.next = self.valid.val() & !self.init.val() & !self.fault.val() & (self.unit_replay.val() | self.rgn_replay.val());
         self.upd_replay.next = self.replay.val();
         self.via_unit.next = self.is_mem.val() | self.is_math.val() | self.srd_tid.val() | self.srd_lane.val() | self.srd_sr.val();
-        self.retire.next = self.valid.val() & !self.init.val() & !self.fault.val() & !self.replay.val();
+        // a multi-register op retires one record per destination register (`rgn_record`); its
+        // passes before the last keep the IP like a replay
+        self.retire.next = self.valid.val() & !self.init.val() & !self.fault.val() & !self.unit_replay.val() & self.rgn_record.val();
         // the thread's update: next IP; stop at EOT or a fault; INIT done
         self.upd_valid.next = self.valid.val();
         self.upd_ip.next = self.bu_next_ip.val();
@@ -305,7 +351,7 @@ impl<const TW: usize> Logic for Execute<TW> {
             self.lanes[l].op.next = self.op.val();
             self.lanes[l].cmod.next = self.cmod.val();
             self.lanes[l].run.next = self.mask.val().get_bit(l);
-            self.lanes[l].flag_in.next = self.flag_value.val().get_bit(l);
+            self.lanes[l].flag_in.next = self.lane_flags.val().get_bit(l);
             self.lanes[l].src0.next = self.rf_data0.val().get_bits::<32>(32 * l);
             if self.src0_imm.val() {
                 self.lanes[l].src0.next = self.imm.val();
@@ -343,13 +389,15 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.tid_s4.d.next = self.tid.val();
         self.ip_s4.d.next = self.ip.val();
         self.mask_s4.d.next = self.mask.val();
-        self.dst_we_s4.d.next = self.retire.val() & self.has_dst.val() & self.mask.val().any();
-        self.dst_reg_s4.d.next = self.dst_reg.val();
+        self.dst_we_s4.d.next = self.retire.val() & self.has_dst.val() & (self.mask.val() & self.rgn_dst_lanes.val()).any();
+        self.dst_reg_s4.d.next = self.rgn_dst_reg.val();
+        self.dst_mask_s4.d.next = self.mask.val() & self.rgn_dst_lanes.val();
+        self.more_s4.d.next = self.retire.val() & self.rgn_more.val();
         self.data_s4.d.next = self.collect.val();
         if self.via_unit.val() {
             self.data_s4.d.next = self.unit_value.val();
         }
-        self.flag_we_s4.d.next = self.retire.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
+        self.flag_we_s4.d.next = self.retire.val() & !self.rgn_dst_pass.val() & (self.is_cmp.val() | (self.has_dst.val() & self.cmod.val().any()));
         self.flag_sel_s4.d.next = self.flag_sel.val();
         self.old_flags_s4.d.next = self.flag_value.val();
         self.cmod_s4.d.next = self.cmod.val();
@@ -377,6 +425,8 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.wb_flags.old_flags.next = self.old_flags_s4.q.val();
         self.wb_flags.mask.next = self.mask_s4.q.val();
         self.wb_flag_value.next = self.wb_flags.flags.val();
+        self.wb_more.next = self.more_s4.q.val();
+        self.wb_dst_mask.next = self.dst_mask_s4.q.val();
         self.wb_mem_we.next = self.mem_we_s4.q.val();
         self.wb_mem_addr.next = self.mem_addr_s4.q.val();
     }

@@ -6,9 +6,10 @@
 //! update is registered here at its end) and updated the IP: no forwarding, no scoreboard. The
 //! instruction memory is a `prims::Ram` (registered read: the word arrives in S1), written by
 //! the host through its own port while the core idles; beside it `pre_ram`, the word's
-//! predecoded operand regions (`regions::Predecode`, written two cycles after the word), read
+//! predecoded operand regions (`regions::Predecode`, written three cycles after the word), read
 //! at the same address through a `prims::RamOutReg` (they are needed in S2, so its output
-//! register costs no stage).
+//! register costs no stage), and `list_ram`, the sources' register lists, out in S1 where a
+//! multi-register pass forms its read addresses.
 //!
 //! Thread state: `live` (it runs or is being initialised) and `init` (its next slot sends the
 //! branch unit's INIT instead of an instruction). `start` makes every thread live at IP 0 with
@@ -41,7 +42,9 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     /// Its instruction address.
     pub pre_addr: Signal<In, Bits<IA>>,
     /// The regions.
-    pub pre_wdata: Signal<In, Bits<132>>,
+    pub pre_wdata: Signal<In, Bits<256>>,
+    /// The sources' register lists (`regions::lists`), written with the regions.
+    pub list_wdata: Signal<In, Bits<104>>,
     /// From the execute stage: the slot's instruction finished (IP, stop, INIT done).
     pub upd_valid: Signal<In, Bit>,
     pub upd_tid: Signal<In, Bits<TW>>,
@@ -65,8 +68,10 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     pub s1_ip: Signal<Out, Bits<16>>,
     pub s1_init: Signal<Out, Bit>,
     pub s1_instr: Signal<Out, Bits<128>>,
+    /// S1: the slot's source register lists.
+    pub s1_lists: Signal<Out, Bits<104>>,
     /// S2: the slot's predecoded operand regions.
-    pub s2_pre: Signal<Out, Bits<132>>,
+    pub s2_pre: Signal<Out, Bits<256>>,
     /// The slot's thread runs the handler (its branch-unit context is the handler's).
     pub s1_hnd: Signal<Out, Bit>,
     /// Bit k: thread k runs the handler.
@@ -102,7 +107,9 @@ pub struct Fetch<const T: usize, const TW: usize, const IA: usize, const W16: us
     /// Thread k's 16 IP bits in `ips`.
     k_ip_field: [Constant<Bits<W16>>; T],
     imem: Ram<128, IA>,
-    pre_ram: RamOutReg<132, IA>,
+    pre_ram: RamOutReg<256, IA>,
+    /// The sources' register lists beside the word, out in S1 (the register-file read address).
+    list_ram: Ram<104, IA>,
     ip_s0: Signal<Local, Bits<16>>,
     sel: Signal<Local, Bits<T>>,
     shift: Signal<Local, Bits<8>>,
@@ -125,6 +132,9 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Default
             pre_we: Default::default(),
             pre_addr: Default::default(),
             pre_wdata: Default::default(),
+            list_wdata: Default::default(),
+            s1_lists: Default::default(),
+            list_ram: Default::default(),
             upd_valid: Default::default(),
             upd_tid: Default::default(),
             upd_ip: Default::default(),
@@ -191,7 +201,7 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Default
 impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic for Fetch<T, TW, IA, W16> {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, slot, live, init, ips, valid_s1, tid_s1, ip_s1, init_s1, hnd, hnd_s1, pend, rep, imem);
+        clock!(self, clk, slot, live, init, ips, valid_s1, tid_s1, ip_s1, init_s1, hnd, hnd_s1, pend, rep, imem, list_ram);
         self.hnd.rst.next = self.rst.val();
         self.hnd_s1.rst.next = self.rst.val();
         self.pend.rst.next = self.rst.val();
@@ -219,6 +229,11 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic f
         self.pre_ram.write_enable.next = self.pre_we.val();
         self.pre_ram.write_address.next = self.pre_addr.val();
         self.pre_ram.write_data.next = self.pre_wdata.val();
+        self.list_ram.read_enable.next = true;
+        self.list_ram.read_address.next = bit_cast::<IA, 16>(self.ip_s0.val());
+        self.list_ram.write_enable.next = self.pre_we.val();
+        self.list_ram.write_address.next = self.pre_addr.val();
+        self.list_ram.write_data.next = self.list_wdata.val();
         // a halted thread's slot is a bubble, unless it replays (the op must get through)
         self.issue.next = bit_cast::<1, T>(self.live.q.val() >> self.slot.q.val()).any()
             & (!bit_cast::<1, T>(self.halt.val() >> self.slot.q.val()).any() | bit_cast::<1, T>(self.rep.q.val() >> self.slot.q.val()).any());
@@ -285,6 +300,7 @@ impl<const T: usize, const TW: usize, const IA: usize, const W16: usize> Logic f
         self.s1_ip.next = self.ip_s1.q.val();
         self.s1_init.next = self.init_s1.q.val();
         self.s1_instr.next = self.imem.read_data.val();
+        self.s1_lists.next = self.list_ram.read_data.val();
         self.s2_pre.next = self.pre_ram.read_data.val();
         self.busy.next = self.live.q.val().any();
         self.live_mask.next = self.live.q.val();

@@ -5,7 +5,7 @@
 //! read address, operand (the register file's output register), execute, writeback), the branch unit as a sub-block for all control flow and the execution
 //! mask, integer ALU lanes (MOV, ADD, SUB, logic, shifts, MIN/MAX, CMP, SEL, condition
 //! modifiers, immediates), LD/ST, the math unit (TANH/TANH_PRE/SIGMOID, MUL, MULH, I2F/F2I),
-//! predication and operand regions inside one register, and traps through the project's trap
+//! predication and operand regions (over several registers on the ALU ops), and traps through the project's trap
 //! controller (TRAP, TRET, TPAUSE, SRD/SWR of its special registers, every ISA exception into the
 //! handler; `trap_port`, docs/eu_core.md "Traps"). Anything else stops the thread with a "not
 //! yet" fault ([`rtl::EuCore`] ports `fault_*`); the random co-simulation programs are
@@ -14,7 +14,9 @@
 //! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
 //! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
 //! registers, two stages, and the branch unit's registered response), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
-//! `execute` (the lanes, the masks and the execute→writeback registers), `math` (the math unit:
+//! `execute` (the lanes, the masks and the execute→writeback registers), `regions` (the
+//! predecoded operand regions), `gather` (the read ports' gathers and the write port's scatter),
+//! `passes` (multi-register regions: the passes of one owner thread's op), `math` (the math unit:
 //! the tanh/sigmoid lane, `mulh` and `cvt` (I2F/F2I) engines), `wb_flags` (a result's
 //! condition-modifier flags in writeback), `flags` (the per-thread flag registers), `fault`
 //! (the sticky fault report) and `trap_port` (the S3 slot's side of the trap controller).
@@ -33,6 +35,7 @@ mod lane;
 mod math;
 mod mem;
 mod mulh;
+mod passes;
 mod regfile;
 mod regions;
 mod trap_port;
@@ -121,6 +124,13 @@ pub fn slice_ops() -> Vec<u64> {
         op::SRD,
     ]);
     v
+}
+
+/// The ops of [`slice_ops`] whose operand regions may span several registers (docs/eu_core.md
+/// "Multi-register regions"): the ones the ALU lanes compute. LD/ST, the math unit's ops and SRD
+/// with such a region stop the thread as "not yet".
+pub fn multi_register_ops() -> Vec<u64> {
+    vec![op::MOV, op::ADD, op::SUB, op::AND, op::OR, op::XOR, op::NOT, op::SHL, op::SHR, op::ASR, op::MIN, op::MAX, op::CMP, op::SEL]
 }
 
 /// The trap ops the core runs beside [`slice_ops`] (docs/isa.md "Traps"): TRAP, TRET, TPAUSE

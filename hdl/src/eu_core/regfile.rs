@@ -41,6 +41,13 @@ pub struct RegFile<const RA: usize> {
     pub esize1: Signal<In, Bits<2>>,
     /// S2: port 1's type is signed.
     pub sext1: Signal<In, Bit>,
+    /// S2: bit l, port 0's lane l comes from its collect register (a channel an earlier pass of
+    /// a multi-register operand read, `passes::RegionPasses`), not from the gather.
+    pub keep0: Signal<In, Bits<8>>,
+    /// S2: the same for port 1.
+    pub keep1: Signal<In, Bits<8>>,
+    /// S3: both collect registers take the operands of this pass (`rd_data0`, `rd_data1`).
+    pub capture: Signal<In, Bit>,
     /// S3: port 0's operand, lane l at bits [32l, 32l+32) (the register of `rd_addr0` two
     /// cycles before, gathered with the selects of one cycle before).
     pub rd_data0: Signal<Out, Bits<256>>,
@@ -61,11 +68,19 @@ pub struct RegFile<const RA: usize> {
     /// The output registers (no reset: they only carry read data).
     out0: DFF<Bits<256>>,
     out1: DFF<Bits<256>>,
+    /// The collect registers of a multi-register operand's passes (no reset: read only where
+    /// `keep` says an earlier pass wrote them).
+    held0: DFF<Bits<256>>,
+    held1: DFF<Bits<256>>,
+    keep_bits0: Signal<Local, Bits<256>>,
+    keep_bits1: Signal<Local, Bits<256>>,
     collect0: Signal<Local, Bits<256>>,
     byte0: Signal<Local, Bits<8>>,
     collect1: Signal<Local, Bits<256>>,
     byte1: Signal<Local, Bits<8>>,
     k_top: Constant<Bits<16>>,
+    k_lane_ones: Constant<Bits<256>>,
+    k_lane_top: Constant<Bits<16>>,
 }
 
 impl<const RA: usize> Default for RegFile<RA> {
@@ -92,6 +107,15 @@ impl<const RA: usize> Default for RegFile<RA> {
             gather1: Default::default(),
             out0: Default::default(),
             out1: Default::default(),
+            held0: Default::default(),
+            held1: Default::default(),
+            keep_bits0: Default::default(),
+            keep_bits1: Default::default(),
+            keep0: Default::default(),
+            keep1: Default::default(),
+            capture: Default::default(),
+            k_lane_ones: Constant::new(0xFFFF_FFFFu64.into()),
+            k_lane_top: Constant::new(224u64.into()),
             collect0: Default::default(),
             byte0: Default::default(),
             collect1: Default::default(),
@@ -134,10 +158,32 @@ impl<const RA: usize> Logic for RegFile<RA> {
         self.gather1.cols.next = self.cols1.val();
         self.gather1.esize_log2.next = self.esize1.val();
         self.gather1.sext.next = self.sext1.val();
+        // the lanes an earlier pass read come from the collect registers (a select per lane
+        // after the gather, its select registered: the S2 path gains one LUT level)
+        self.keep_bits0.next = 0.into();
+        self.keep_bits1.next = 0.into();
+        for l in 0..8 {
+            self.keep_bits0.next = self.keep_bits0.val() >> 32;
+            if self.keep0.val().get_bit(l) {
+                self.keep_bits0.next = self.keep_bits0.val() | (self.k_lane_ones.val() << self.k_lane_top.val());
+            }
+            self.keep_bits1.next = self.keep_bits1.val() >> 32;
+            if self.keep1.val().get_bit(l) {
+                self.keep_bits1.next = self.keep_bits1.val() | (self.k_lane_ones.val() << self.k_lane_top.val());
+            }
+        }
         self.out0.clock.next = self.clk.val();
         self.out1.clock.next = self.clk.val();
-        self.out0.d.next = self.gather0.data.val();
-        self.out1.d.next = self.gather1.data.val();
+        self.out0.d.next = (self.gather0.data.val() & !self.keep_bits0.val()) | (self.held0.q.val() & self.keep_bits0.val());
+        self.out1.d.next = (self.gather1.data.val() & !self.keep_bits1.val()) | (self.held1.q.val() & self.keep_bits1.val());
+        self.held0.clock.next = self.clk.val();
+        self.held1.clock.next = self.clk.val();
+        self.held0.d.next = self.held0.q.val();
+        self.held1.d.next = self.held1.q.val();
+        if self.capture.val() {
+            self.held0.d.next = self.out0.q.val();
+            self.held1.d.next = self.out1.q.val();
+        }
         self.rd_data0.next = self.out0.q.val();
         self.rd_data1.next = self.out1.q.val();
     }

@@ -32,6 +32,7 @@ use super::gather::Scatter;
 use super::issue::Issue;
 use super::math::MathUnit;
 use super::mem::DataMemory;
+use super::passes::{PassOwner, RegionPasses};
 use super::regfile::RegFile;
 use super::regions::{Predecode, Regions};
 use super::traps::Traps;
@@ -118,6 +119,10 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     pub retire_mem_we: Signal<Out, Bits<8>>,
     /// Byte addresses of the ST's lanes (lane l at bits [32l, 32l+32)).
     pub retire_mem_addr: Signal<Out, Bits<256>>,
+    /// More records of the same instruction follow: a destination region over several registers
+    /// retires one record per register (`retire_dst_reg`, in the order of its list), the flag
+    /// write with the first; the instruction is the records up to one without `retire_more`.
+    pub retire_more: Signal<Out, Bit>,
     /// It writes flag register `retire_flag_sel`.
     pub retire_flag_we: Signal<Out, Bit>,
     /// The flag register written (0: f0, 1: f1).
@@ -161,6 +166,10 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     flag_regs: FlagRegs<TW, W16>,
     regfile: RegFile<RA>,
     regions: Regions,
+    /// Multi-register operand regions: the passes of one owner thread's op.
+    passes: RegionPasses<TW>,
+    /// Their owner's state.
+    pass_owner: PassOwner<TW>,
     scatter: Scatter,
     branch: CoreBranchUnit<T2, TB, W16>,
     issue: Issue<TW>,
@@ -215,6 +224,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             retire_dst_be: Default::default(),
             retire_mem_we: Default::default(),
             retire_mem_addr: Default::default(),
+            retire_more: Default::default(),
             retire_flag_we: Default::default(),
             retire_flag_sel: Default::default(),
             retire_flag_value: Default::default(),
@@ -239,6 +249,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             flag_regs: Default::default(),
             regfile: Default::default(),
             regions: Default::default(),
+            passes: Default::default(),
+            pass_owner: Default::default(),
             scatter: Default::default(),
             branch: BranchUnit::new(8, 8, 2 * T, 1),
             issue: Default::default(),
@@ -269,6 +281,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.flag_regs.clk.next = self.clk.val();
         self.regfile.clk.next = self.clk.val();
         self.regions.clk.next = self.clk.val();
+        self.passes.clk.next = self.clk.val();
+        self.pass_owner.clk.next = self.clk.val();
         self.branch.clk.next = self.clk.val();
         self.issue.clk.next = self.clk.val();
         self.execute.clk.next = self.clk.val();
@@ -279,6 +293,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.predecode.rst.next = self.rst.val();
         self.flag_regs.rst.next = self.rst.val();
         self.regions.rst.next = self.rst.val();
+        self.passes.rst.next = self.rst.val();
+        self.pass_owner.rst.next = self.rst.val();
         self.branch.rst.next = self.rst.val();
         self.issue.rst.next = self.rst.val();
         self.execute.rst.next = self.rst.val();
@@ -298,6 +314,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.fetch.pre_we.next = self.predecode.pre_we.val();
         self.fetch.pre_addr.next = self.predecode.pre_addr.val();
         self.fetch.pre_wdata.next = self.predecode.pre.val();
+        self.fetch.list_wdata.next = self.predecode.lists.val();
         self.fetch.upd_valid.next = self.execute.upd_valid.val();
         self.fetch.upd_tid.next = self.issue.tid.val();
         self.fetch.upd_ip.next = self.execute.upd_ip.val();
@@ -315,11 +332,25 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.decode.instr.next = self.fetch.s1_instr.val();
         self.flag_regs.rd_tid.next = self.fetch.s1_tid.val();
         self.decode.flags.next = self.flag_regs.rd_flags.val();
-        self.regfile.rd_addr0.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.decode.src0_reg.val());
+        // the registers of the slot's pass (a multi-register operand's list entry; the register
+        // field otherwise)
+        self.passes.busy.next = self.pass_owner.busy.val();
+        self.passes.owner.next = self.pass_owner.owner.val();
+        self.passes.pass.next = self.pass_owner.pass.val();
+        self.passes.mask_h.next = self.pass_owner.mask_h.val();
+        self.passes.flags_h.next = self.pass_owner.flags_h.val();
+        self.passes.s1_valid.next = self.fetch.s1_valid.val();
+        self.passes.s1_tid.next = self.fetch.s1_tid.val();
+        self.regions.lists.next = self.fetch.s1_lists.val();
+        self.regions.src0_reg.next = self.decode.src0_reg.val();
+        self.regions.src1_reg.next = self.decode.src1_reg.val();
+        self.regions.pass_s1.next = self.passes.pass_s1.val();
+        self.regions.pass_s2.next = self.passes.pass_s2.val();
+        self.regfile.rd_addr0.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.regions.rd_reg0.val());
         if !self.fetch.busy.val() {
             self.regfile.rd_addr0.next = self.rf_raddr.val();
         }
-        self.regfile.rd_addr1.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.decode.src1_reg.val());
+        self.regfile.rd_addr1.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.regions.rd_reg1.val());
         self.rf_rdata.next = self.regfile.rd_data0.val();
         // S2: the operand regions (predecoded, out of the instruction memory's `pre_ram`), the
         // gathers
@@ -335,6 +366,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.regfile.cols1.next = self.regions.cols1.val();
         self.regfile.esize1.next = self.regions.esize1.val();
         self.regfile.sext1.next = self.regions.sext1.val();
+        self.regfile.keep0.next = self.regions.keep0.val();
+        self.regfile.keep1.next = self.regions.keep1.val();
         self.branch.req_valid.next = self.fetch.s1_valid.val();
         // the thread's own context, or its handler context (branch thread tid + T)
         self.branch.req_tid.next = bit_cast::<TB, TW>(self.fetch.s1_tid.val());
@@ -382,6 +415,36 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.skip.next = self.traps.skip.val();
         self.execute.srd_sr.next = self.traps.srd_sr.val();
         self.execute.sr_value.next = self.traps.sr_rdata.val();
+        // S3 multi-register regions: the pass's part (`RegionPasses`)
+        self.passes.valid.next = self.issue.valid.val();
+        self.passes.init.next = self.issue.init.val();
+        self.passes.tid.next = self.issue.tid.val();
+        self.passes.dec.next = self.issue.dec.val();
+        self.passes.multi.next = self.regions.multi.val();
+        self.passes.src_count_m1.next = self.regions.src_count_m1.val();
+        self.passes.dst_count_m1.next = self.regions.dst_count_m1.val();
+        self.passes.dst_idx.next = self.regions.dst_idx.val();
+        self.passes.dst_list.next = self.regions.dst_list.val();
+        self.pass_owner.clear.next = self.start.val() & !self.fetch.busy.val();
+        self.pass_owner.act.next = self.passes.act.val();
+        self.pass_owner.taken.next = self.passes.taken.val();
+        self.pass_owner.mine.next = self.passes.mine.val();
+        self.pass_owner.p.next = self.passes.p.val();
+        self.pass_owner.last.next = self.passes.last.val();
+        self.pass_owner.at_exec.next = self.passes.at_exec.val();
+        self.pass_owner.tid.next = self.issue.tid.val();
+        self.pass_owner.flag_value.next = self.passes.flag_value.val();
+        self.pass_owner.fault.next = self.execute.fault.val();
+        self.pass_owner.mask.next = self.execute.exec_mask.val();
+        self.regfile.capture.next = self.passes.capture.val();
+        self.execute.rgn_replay.next = self.passes.replay.val();
+        self.execute.rgn_record.next = self.passes.record.val();
+        self.execute.rgn_more.next = self.passes.more.val();
+        self.execute.rgn_dst_pass.next = self.passes.dst_pass.val();
+        self.execute.rgn_mask.next = self.passes.held_mask.val();
+        self.execute.rgn_flags.next = self.passes.held_flags.val();
+        self.execute.rgn_dst_lanes.next = self.passes.dst_lanes.val();
+        self.execute.rgn_dst_reg.next = self.passes.dst_reg.val();
         // S3 traps: the slot's exception (or slice limit), RETURN, PAUSE, special registers; the
         // trap controller; the fault report; the host's CSR port
         self.traps.valid.next = self.issue.valid.val();
@@ -394,7 +457,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.traps.bu_err.next = self.branch.rsp_err.val();
         self.traps.bu_lane_mask.next = self.branch.lane_mask.val();
         self.traps.region_err.next = self.regions.err.val();
-        self.traps.region_multi.next = self.regions.multi.val();
+        self.traps.region_multi.next = self.passes.not_yet.val();
         self.traps.mem_fault.next = self.memory.fault.val();
         self.traps.hnd_mask.next = self.fetch.hnd_mask.val();
         self.traps.live_mask.next = self.fetch.live_mask.val();
@@ -454,7 +517,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.regfile.we.next = self.execute.wb_dst_we.val();
         self.regfile.wr_addr.next = (bit_cast::<RA, TW>(self.execute.wb_tid.val()) << 7) | bit_cast::<RA, 7>(self.execute.wb_dst_reg.val());
         self.scatter.result.next = self.execute.wb_data.val();
-        self.scatter.mask.next = self.execute.wb_mask.val();
+        self.scatter.mask.next = self.execute.wb_dst_mask.val();
         self.scatter.cols.next = self.regions.dst_cols.val();
         self.scatter.esize_log2.next = self.regions.dst_esize.val();
         self.regfile.wr_bytes.next = self.scatter.be.val();
@@ -484,6 +547,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         }
         self.retire_mem_we.next = self.execute.wb_mem_we.val();
         self.retire_mem_addr.next = self.execute.wb_mem_addr.val();
+        self.retire_more.next = self.execute.wb_more.val();
         self.retire_flag_we.next = self.execute.wb_flag_we.val();
         self.retire_flag_sel.next = self.execute.wb_flag_sel.val();
         self.retire_flag_value.next = self.execute.wb_flag_value.val();

@@ -5,6 +5,10 @@
 //! so a run compares with [`Model::run`] record by record. The data memory is loaded and read
 //! back whole through its host ports, a 32-byte row per cycle.
 //!
+//! An instruction whose destination region spans several registers retires one record per
+//! register (`retire_more` on all but the last); the driver joins them into one [`Retired`], its
+//! writes in the ISA model's order (memory, registers ascending, flags).
+//!
 //! The retire port carries the written bytes only (`retire_dst_be`); the driver keeps a copy of each thread's
 //! registers (loaded, then updated from the retire port) to give a register write the ISA model's
 //! form (the register after the write). The final registers are read from the RTL's register
@@ -84,6 +88,7 @@ struct Ports {
     retire_flag_we: Out,
     retire_flag_sel: Out,
     retire_flag_value: Out,
+    retire_more: Out,
     fault: Out,
     fault_tid: Out,
     fault_ip: Out,
@@ -152,6 +157,7 @@ impl EuCoreRtl {
             retire_flag_we: o("retire_flag_we"),
             retire_flag_sel: o("retire_flag_sel"),
             retire_flag_value: o("retire_flag_value"),
+            retire_more: o("retire_more"),
             fault: o("fault"),
             fault_tid: o("fault_tid"),
             fault_ip: o("fault_ip"),
@@ -262,6 +268,7 @@ impl EuCoreRtl {
         self.dut.tick();
         self.csr_idle();
         let mut shadow: Vec<Vec<u8>> = rf.to_vec();
+        let mut pending: Vec<Option<Retired>> = vec![None; self.threads];
         if self.capture {
             self.dut.capture_waves();
         }
@@ -295,7 +302,22 @@ impl EuCoreRtl {
             self.dut.tick();
             cycles += 1;
             if self.dut.get(self.p.retire_valid) == 1 {
-                trace.push(self.retired(cycles, &mut shadow));
+                let r = self.retired(cycles, &mut shadow);
+                let t = r.thread;
+                // a multi-register destination retires one record per register: join them
+                let r = match pending[t].take() {
+                    Some(mut first) => {
+                        first.writes.extend(r.writes);
+                        first.cycle = r.cycle;
+                        first
+                    }
+                    None => r,
+                };
+                if self.dut.get(self.p.retire_more) == 1 {
+                    pending[t] = Some(r);
+                } else {
+                    trace.push(canonical(r));
+                }
             }
             if self.dut.get(self.p.exc_valid) == 1 {
                 exceptions.push(Exception {
@@ -376,4 +398,16 @@ impl EuCoreRtl {
         }
         Retired { cycle, thread, ip: self.dut.get(p.retire_ip), exec_mask: mask, writes }
     }
+}
+
+/// A joined instruction's writes in the ISA model's order: memory words (in lane order), then
+/// the registers in ascending order, then the flag register (`Model::run`).
+fn canonical(mut r: Retired) -> Retired {
+    let key = |w: &Write| match w {
+        Write::Mem { .. } => (0, 0),
+        Write::Reg { reg, .. } => (1, *reg),
+        Write::Flag { .. } => (2, 0),
+    };
+    r.writes.sort_by_key(key);
+    r
 }

@@ -72,6 +72,9 @@ struct G<'a> {
     /// registers but TID and LANE, no traps or handler: the subset an RTL slice runs
     /// (`hdl::eu_core::slice_ops`).
     ops: Option<&'a [u64]>,
+    /// Of `ops`, those whose regions may span several registers (any legal region, half of the
+    /// time; [`program_restricted_multi`]).
+    multi: &'a [u64],
 }
 
 /// Ops of lane-local programs.
@@ -192,8 +195,32 @@ impl G<'_> {
         Region { reg: self.rng.gen_range(0..80), hs: 1, ty: rag::T_D, ..Default::default() }
     }
 
+    /// A random legal source region of [`G::src`] (drawn again until it is; the default region
+    /// after 64 tries): it may span several registers.
+    fn src_legal(&mut self, exec_log2: u32) -> Region {
+        for _ in 0..64 {
+            let r = self.src(exec_log2);
+            if legal(&r, exec_log2, false) {
+                return r;
+            }
+        }
+        Region { reg: self.rng.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: rag::T_D, sub: 0 }
+    }
+
+    /// A random legal destination region of [`G::dst`].
+    fn dst_legal(&mut self, exec_log2: u32) -> Region {
+        for _ in 0..64 {
+            let r = self.dst();
+            if legal(&r, exec_log2, true) {
+                return r;
+            }
+        }
+        Region { reg: self.rng.gen_range(0..80), hs: 1, ty: rag::T_D, ..Default::default() }
+    }
+
     fn restricted_inst(&mut self, ops: &[u64]) -> Inst {
         let o = ops[self.rng.gen_range(0..ops.len())];
+        let multi = self.multi.contains(&o) && self.rng.gen_bool(0.5);
         let exec_log2 = if self.rng.gen_bool(0.7) { 3 } else { self.rng.gen_range(0..3) };
         let (p, f) = if self.rng.gen_bool(0.25) { any_pred(self.rng) } else { (pred::NONE, self.rng.gen_range(0..2)) };
         let mut i = Inst { op: o, pred: p, flag: f, exec_log2, ..Default::default() };
@@ -201,16 +228,16 @@ impl G<'_> {
         let ty = |r: &mut StdRng| if r.gen_bool(0.5) { rag::T_D } else { rag::T_UD };
         let src = |r: &mut StdRng| Region { reg: r.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: ty(r), sub: 0 };
         if opd.dst {
-            i.dst = self.dst_one_register(exec_log2);
+            i.dst = if multi { self.dst_legal(exec_log2) } else { self.dst_one_register(exec_log2) };
         }
         if opd.src0 {
-            i.src0 = self.src_one_register(exec_log2);
+            i.src0 = if multi { self.src_legal(exec_log2) } else { self.src_one_register(exec_log2) };
         }
         if opd.src1 {
             if self.rng.gen_bool(0.3) {
                 i.imm = Some(if self.rng.gen_bool(0.5) { self.rng.gen_range(0..64) } else { self.rng.gen() });
             } else {
-                i.src1 = self.src_one_register(exec_log2);
+                i.src1 = if multi { self.src_legal(exec_log2) } else { self.src_one_register(exec_log2) };
             }
         } else if opd.src0 && self.rng.gen_bool(0.2) {
             // a one-source op takes an immediate in place of src0
@@ -385,14 +412,20 @@ pub fn one_register(r: &Region, exec_log2: u32, dst: bool) -> bool {
     ro.err == 0 && (0..super::LANES).filter(|&c| ro.ch_valid >> c & 1 == 1).all(|c| ro.addr[c] / super::REG_BYTES == reg0 && ro.straddle >> c & 1 == 0)
 }
 
+/// The region is legal (the ISA model's region address generator reports no error); it may span
+/// several registers.
+pub fn legal(r: &Region, exec_log2: u32, dst: bool) -> bool {
+    rag::rag(&super::rag_cfg(), &super::desc(r, exec_log2, dst)).err == 0
+}
+
 /// A random program of about `size` skeleton nodes.
 pub fn program(rng: &mut StdRng, size: i32) -> Program {
-    program_with(rng, size, false, None)
+    program_with(rng, size, false, None, &[])
 }
 
 /// A random lane-local program (see `G::local`): no handler, registers r0..r15 only.
 pub fn program_lane_local(rng: &mut StdRng, size: i32) -> Program {
-    program_with(rng, size, true, None)
+    program_with(rng, size, true, None, &[])
 }
 
 /// A random program restricted to `ops` (see `G::ops`): the skeleton's control flow, every other
@@ -401,12 +434,21 @@ pub fn program_lane_local(rng: &mut StdRng, size: i32) -> Program {
 pub fn program_restricted(rng: &mut StdRng, size: i32, ops: &[u64]) -> Program {
     let ops: Vec<u64> = ops.iter().copied().filter(|&o| !super::enc::is_control(o)).collect();
     assert!(!ops.is_empty(), "no non-control op to draw from");
-    program_with(rng, size, false, Some(&ops))
+    program_with(rng, size, false, Some(&ops), &[])
 }
 
-fn program_with(rng: &mut StdRng, size: i32, local: bool, ops: Option<&[u64]>) -> Program {
+/// [`program_restricted`], where the ops of `multi` (a subset of `ops`) draw any legal region
+/// half of the time, so that their sources and destinations may span several registers (the
+/// RTL's multi-register passes, `hdl::eu_core::multi_register_ops`).
+pub fn program_restricted_multi(rng: &mut StdRng, size: i32, ops: &[u64], multi: &[u64]) -> Program {
+    let ops: Vec<u64> = ops.iter().copied().filter(|&o| !super::enc::is_control(o)).collect();
+    assert!(!ops.is_empty(), "no non-control op to draw from");
+    program_with(rng, size, false, Some(&ops), multi)
+}
+
+fn program_with(rng: &mut StdRng, size: i32, local: bool, ops: Option<&[u64]>, multi: &[u64]) -> Program {
     let ast = prog::Gen::program(rng, size, 6);
-    let mut g = G { rng, loops: 0, local, ops };
+    let mut g = G { rng, loops: 0, local, ops, multi };
     let main = g.block(&ast.main);
     let funcs = ast.funcs.iter().map(|f| g.block(f)).collect();
     let handler = if local || ops.is_some() {
