@@ -11,12 +11,14 @@
 //! 4 `HalfSum` (sign corrections, S), `HalfRange` (tanh clamp, sigmoid reflection) and `HalfExp`
 //!   (the result's exponent before normalisation), the fused multiplicand;
 //! 5 G · m (16 × 11) for op TANH with |x| < 1;
-//! 6 `HalfNorm` (normalise, exponent) and `HalfPack` (one RNE round to fp16 / bf16 with
-//!   subnormals and ftz, pack, bypass, mask).
+//! 6 `HalfLz` (leading zeros), `HalfNorm` (normalise, exponent) and `HalfPack` (one RNE round
+//!   to fp16 / bf16 with subnormals and ftz, pack, bypass, mask).
 //! `lat` above 6 adds the cuts of `HalfCuts` (A: a register between `HalfNorm` and `HalfPack`, B:
-//! one between `HalfSum` and `HalfRange`, C: one between `Widen` and `Decode`), then output
-//! registers behind the lanes.
-//! The products are `prims::Mul` (one registered `*`): the fabric on the HX8K (no DSP there).
+//! one between `HalfSum` and `HalfRange`, C: one between `Widen` and `Decode`, D: one between
+//! `HalfLz` and `HalfNorm`, E: the products as `MulDsp`), then output registers behind the lanes.
+//! The products are `prims::Mul` (one registered `*`: the fabric on the HX8K, no DSP there), with
+//! cut E `prims::MulDsp` (input and output registers without reset: the UP5K's `SB_MAC16` and,
+//! under `EU_ECP5`, the ECP5's `MULT18X18D` hold them; the HX8K keeps LUT products).
 
 use super::decode::{Decode, Widen};
 use super::enc::{fmt, op};
