@@ -11,17 +11,19 @@
 //! 4 `HalfSum` (sign corrections, S), `HalfRange` (tanh clamp, sigmoid reflection) and `HalfExp`
 //!   (the result's exponent before normalisation), the fused multiplicand;
 //! 5 G · m (16 × 11) for op TANH with |x| < 1;
-//! 6 `HalfNorm` (normalise, exponent) and `HalfPack` (one RNE round to fp16 / bf16 with
-//!   subnormals and ftz, pack, bypass, mask).
+//! 6 `HalfLz` (leading zeros), `HalfNorm` (normalise, exponent) and `HalfPack` (one RNE round
+//!   to fp16 / bf16 with subnormals and ftz, pack, bypass, mask).
 //! `lat` above 6 adds the cuts of `HalfCuts` (A: a register between `HalfNorm` and `HalfPack`, B:
-//! one between `HalfSum` and `HalfRange`, C: one between `Widen` and `Decode`), then output
-//! registers behind the lanes.
-//! The products are `prims::Mul` (one registered `*`): the fabric on the HX8K (no DSP there).
+//! one between `HalfSum` and `HalfRange`, C: one between `Widen` and `Decode`, D: one between
+//! `HalfLz` and `HalfNorm`, E: the products as `MulDsp`), then output registers behind the lanes.
+//! The products are `prims::Mul` (one registered `*`: the fabric on the HX8K, no DSP there), with
+//! cut E `prims::MulDsp` (input and output registers without reset: the UP5K's `SB_MAC16` and,
+//! under `EU_ECP5`, the ECP5's `MULT18X18D` hold them; the HX8K keeps LUT products).
 
 use super::decode::{Decode, Widen};
 use super::enc::{fmt, op};
 use super::tables_half::{half_tables, C0_BITS, C1_BITS, C2_BITS, K_BITS, WORD_BITS};
-use crate::prims::{Delay, Mul, RDff, StageReg};
+use crate::prims::{Delay, Mul, MulDsp, RDff, StageReg};
 use rust_hdl::prelude::*;
 
 // the function select and the ROM half use op bit 0
@@ -30,25 +32,40 @@ const _: () = assert!(super::enc::op_bit0_is_sigmoid());
 /// The half lane's pipeline cuts that `lat` above LAT 6 adds, in this order (one cycle each):
 /// A `round_reg` (stage 6: a register between the normalisation `HalfNorm` and the round and pack
 /// `HalfPack`), B `accum_reg` (stage 4: a register on S between `HalfSum` and `HalfRange`), C
-/// `widen_reg` (stage 1: a register between `Widen` and `Decode`, `HalfWide`). The order is the
-/// measured one (HX8K, docs/tanh_sigmoid.md "Half RTL: cut C"): for two cuts, A + B beats A + C
-/// (stage 4 uncut is longer than stage 1 uncut) and B + C (the whole round stage). Cycles beyond
-/// them are output registers behind the lanes (`rtl::TanhSigmoid`).
+/// `widen_reg` (stage 1: a register between `Widen` and `Decode`, `HalfWide`), D `lz_reg` (stage 6:
+/// a register between the leading-zero count `HalfLz` and the shift and exponent of `HalfNorm`,
+/// `HalfLzd`), E `mul_dsp` (the four products as `prims::MulDsp`: input and output registers
+/// without reset, the shape whose registers go inside the DSP, see below). The order A, B, C is
+/// the measured one (HX8K, docs/tanh_sigmoid.md "Half RTL: cut C"): for two cuts, A + B beats
+/// A + C (stage 4 uncut is longer than stage 1 uncut) and B + C (the whole round stage); D and E
+/// come after them so that lat 7..9 keep their cuts and timing (docs "Half RTL: cuts D and E").
+/// Cycles beyond them are output registers behind the lanes (`rtl::TanhSigmoid`).
+///
+/// E costs one cycle, in stage 3 only: c1 · D12 and c2 · SQ take their operands from the ROM's
+/// registered read as before and need one more cycle (input register, product, output register);
+/// the squarer takes Δ's top bits from stage 1's decode (its input register is stage 1's, its
+/// output register stage 2's) and G · m takes N and m from stage 4's logic (its input registers
+/// are stage 4's), so neither adds a cycle. The behavioural `MulDsp` (iCE40, Verilator, lint)
+/// is a LUT product between fabric registers on the HX8K and an `SB_MAC16` with its registers on
+/// the UP5K; the ECP5 flow's `EU_ECP5` body puts each product in a `MULT18X18D` with its own input
+/// and output registers (prims::mul), the mechanism the all-formats lane's cuts D/C use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HalfCuts {
     pub round_reg: bool,
     pub accum_reg: bool,
     pub widen_reg: bool,
+    pub lz_reg: bool,
+    pub mul_dsp: bool,
 }
 
 impl HalfCuts {
     /// The cuts for `extra` = lat − 6 cycles.
     pub fn for_extra(extra: usize) -> Self {
-        Self { round_reg: extra >= 1, accum_reg: extra >= 2, widen_reg: extra >= 3 }
+        Self { round_reg: extra >= 1, accum_reg: extra >= 2, widen_reg: extra >= 3, lz_reg: extra >= 4, mul_dsp: extra >= 5 }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        self.round_reg as usize + self.accum_reg as usize + self.widen_reg as usize
+        self.round_reg as usize + self.accum_reg as usize + self.widen_reg as usize + self.lz_reg as usize + self.mul_dsp as usize
     }
 }
 
@@ -218,29 +235,19 @@ impl Logic for HalfExp {
     }
 }
 
-/// Stage 6, first half (combinational): N · 2^E (N = `pp` > 0, 27 bits) normalised: `nn` = N
-/// shifted left by its leading zeros lz (MSB at bit 26), `expf` = `pre` − lz, the result's biased
-/// exponent minus 1 (negative: the subnormal range), and `tc` = −expf clamped to 15 there (the
-/// further right shift; every amount from 12 up gives 0 for both formats), else 0.
-///
-/// lz comes from a leading-zero tree (pairs, then groups of 4, 8, 16, 32: each level one 2:1
-/// select per group, the upper group's count if it has a one, else 2^level plus the lower's), not
-/// from the shifts themselves: the shift-then-test chain (test the top 16 bits, shift, test the
-/// top 8 of the result, …) was the HX8K's and UP5K's worst path at lat 8 (normaliser → exponent →
-/// subnormal shift). The shift by lz applies its bits from 16 down to 1, the order the tree
-/// delivers them.
+/// Stage 6, first part (combinational): the leading zeros `lz` of N (`pp` > 0, 27 bits; the MSB
+/// at bit 26 has lz 0), from a leading-zero tree (pairs, then groups of 4, 8, 16, 32: each level
+/// one 2:1 select per group, the upper group's count if it has a one, else 2^level plus the
+/// lower's), not from the shifts themselves: the shift-then-test chain (test the top 16 bits,
+/// shift, test the top 8 of the result, …) was the HX8K's and UP5K's worst path at lat 8
+/// (normaliser → exponent → subnormal shift). Its own block so that cut D
+/// (`HalfCuts::lz_reg`) can register lz before the shift and the exponent that read it.
 #[derive(LogicBlock, Default)]
-pub struct HalfNorm {
+pub struct HalfLz {
     /// N (> 0 when the lane is not bypassed)
     pub pp: Signal<In, Bits<27>>,
-    /// `HalfExp`'s E + 25 + bias
-    pub pre: Signal<In, Bits<10>>,
-    /// N normalised
-    pub nn: Signal<Out, Bits<27>>,
-    /// biased exponent − 1 (10-bit two's complement)
-    pub expf: Signal<Out, Bits<10>>,
-    /// subnormal right shift
-    pub tc: Signal<Out, Bits<4>>,
+    /// the leading zeros of `pp` in 27 bits (0..=26; 27 would mean pp = 0, then 31: don't care)
+    pub lz: Signal<Out, Bits<5>>,
     /// pp at the top of 32 bits
     v0: Signal<Local, Bits<32>>,
     /// the tree: per group of 2, 4, 8 bits, whether it has a one (`any*`), and per group of 2, 4,
@@ -254,22 +261,12 @@ pub struct HalfNorm {
     /// the upper 16 bits have a one
     any16_hi: Signal<Local, Bit>,
     lz16: Signal<Local, Bits<8>>,
-    lz: Signal<Local, Bits<10>>,
-    /// the normalising shifts by 16, 8, 4, 2, 1
-    v1: Signal<Local, Bits<32>>,
-    v2: Signal<Local, Bits<32>>,
-    v3: Signal<Local, Bits<32>>,
-    v4: Signal<Local, Bits<32>>,
-    v5: Signal<Local, Bits<32>>,
-    ex: Signal<Local, Bits<10>>,
-    tsub: Signal<Local, Bits<10>>,
 }
 
-impl Logic for HalfNorm {
+impl Logic for HalfLz {
     #[hdl_gen]
     fn update(&mut self) {
         self.v0.next = bit_cast::<32, 27>(self.pp.val()) << 5;
-        // ---- leading-zero tree
         self.any2.next = 0.into();
         self.lz2.next = 0.into();
         for i in 0..16 {
@@ -309,11 +306,50 @@ impl Logic for HalfNorm {
                 }
             }
         }
-        self.lz.next = bit_cast::<10, 4>(self.lz16.val().get_bits::<4>(0)) | 16;
+        self.lz.next = bit_cast::<5, 4>(self.lz16.val().get_bits::<4>(0)) | 16;
         if self.any16_hi.val() {
-            self.lz.next = bit_cast::<10, 4>(self.lz16.val().get_bits::<4>(4));
+            self.lz.next = bit_cast::<5, 4>(self.lz16.val().get_bits::<4>(4));
         }
-        // ---- the shift by lz, its bits from 16 down
+    }
+}
+
+/// Stage 6, second part (combinational): N · 2^E (N = `pp` > 0, 27 bits) normalised with its
+/// leading zeros lz (`HalfLz`): `nn` = N shifted left by lz (MSB at bit 26), `expf` = `pre` − lz,
+/// the result's biased exponent minus 1 (negative: the subnormal range), and `tc` = −expf clamped
+/// to 15 there (the further right shift; every amount from 12 up gives 0 for both formats), else
+/// 0. The shift by lz applies its bits from 16 down to 1, the order the tree delivers them.
+#[derive(LogicBlock, Default)]
+pub struct HalfNorm {
+    /// N (> 0 when the lane is not bypassed)
+    pub pp: Signal<In, Bits<27>>,
+    /// `HalfExp`'s E + 25 + bias
+    pub pre: Signal<In, Bits<10>>,
+    /// the leading zeros of `pp` (`HalfLz`)
+    pub lz: Signal<In, Bits<5>>,
+    /// N normalised
+    pub nn: Signal<Out, Bits<27>>,
+    /// biased exponent − 1 (10-bit two's complement)
+    pub expf: Signal<Out, Bits<10>>,
+    /// subnormal right shift
+    pub tc: Signal<Out, Bits<4>>,
+    /// pp at the top of 32 bits, lz at the exponent's width
+    v0: Signal<Local, Bits<32>>,
+    lzw: Signal<Local, Bits<10>>,
+    /// the normalising shifts by 16, 8, 4, 2, 1
+    v1: Signal<Local, Bits<32>>,
+    v2: Signal<Local, Bits<32>>,
+    v3: Signal<Local, Bits<32>>,
+    v4: Signal<Local, Bits<32>>,
+    v5: Signal<Local, Bits<32>>,
+    ex: Signal<Local, Bits<10>>,
+    tsub: Signal<Local, Bits<10>>,
+}
+
+impl Logic for HalfNorm {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.v0.next = bit_cast::<32, 27>(self.pp.val()) << 5;
+        self.lzw.next = bit_cast::<10, 5>(self.lz.val());
         self.v1.next = self.v0.val();
         if self.lz.val().get_bit(4) {
             self.v1.next = self.v0.val() << 16;
@@ -335,9 +371,9 @@ impl Logic for HalfNorm {
             self.v5.next = self.v4.val() << 1;
         }
         self.nn.next = self.v5.val().get_bits::<27>(5);
-        self.ex.next = self.pre.val() - self.lz.val();
+        self.ex.next = self.pre.val() - self.lzw.val();
         self.expf.next = self.ex.val();
-        self.tsub.next = self.lz.val() - self.pre.val();
+        self.tsub.next = self.lzw.val() - self.pre.val();
         self.tc.next = 0.into();
         if self.ex.val().get_bit(9) {
             self.tc.next = self.tsub.val().get_bits::<4>(0);
@@ -348,7 +384,7 @@ impl Logic for HalfNorm {
     }
 }
 
-/// Stage 6, second half (combinational): one RNE round of the normalised N (`HalfNorm`) to fp16 or
+/// Stage 6, last part (combinational): one RNE round of the normalised N (`HalfNorm`) to fp16 or
 /// bf16 with gradual underflow (ftz: a result in the subnormal range after rounding is zero),
 /// packed with the sign; the bypass value and the lane mask. In the subnormal range (expf < 0) q
 /// is taken `tc` bits further right (the shifted-out bits sticky) and the exponent field is 0.
@@ -536,6 +572,16 @@ pub struct HalfMid {
     pub pre: Bits<10>,
 }
 
+/// Cut D (`HalfCuts::lz_reg`): N and the exponent before normalisation, what `HalfNorm` reads
+/// beside N's leading zeros (those have a register of their own, `HalfLane::lz6`: a packed
+/// vector holding both `HalfLz`'s output and N, which feeds `HalfLz`, made Verilator see a
+/// combinational loop through the one `always` block, UNOPTFLAT).
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfLzd {
+    pub pp: Bits<27>,
+    pub pre: Bits<10>,
+}
+
 /// Cut A (`HalfCuts::round_reg`): `HalfNorm`'s outputs.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct HalfNormed {
@@ -565,14 +611,20 @@ pub struct HalfLane {
     widen: Widen,
     decode: Decode,
     rom: ROM<Bits<43>, 10>,
-    /// 6 × 6 squarer (stage 2), c1 · D12 and c2 · SQ (stage 3), G · m (stage 5)
-    msq: Mul<6, 6, 12>,
-    m1: Mul<13, 12, 25>,
-    m2: Mul<8, 12, 20>,
-    m3: Mul<16, 11, 27>,
+    /// 6 × 6 squarer (stage 2), c1 · D12 and c2 · SQ (stage 3), G · m (stage 5): `Mul` without
+    /// cut E, `MulDsp` with it (one of each pair holds one)
+    msq: Vec<Mul<6, 6, 12>>,
+    m1: Vec<Mul<13, 12, 25>>,
+    m2: Vec<Mul<8, 12, 20>>,
+    m3: Vec<Mul<16, 11, 27>>,
+    msq_dsp: Vec<MulDsp<6, 6, 12>>,
+    m1_dsp: Vec<MulDsp<13, 12, 25>>,
+    m2_dsp: Vec<MulDsp<8, 12, 20>>,
+    m3_dsp: Vec<MulDsp<16, 11, 27>>,
     sum: HalfSum,
     range: HalfRange,
     expo: HalfExp,
+    lzc: HalfLz,
     norm: HalfNorm,
     pack: HalfPack,
     // ---- stage 1, cut C: a register with `HalfCuts::widen_reg`, a wire without
@@ -601,8 +653,9 @@ pub struct HalfLane {
     d2: RDff<Bits<12>>,
     // ---- stage 3 (and the products', inside `m1`, `m2`)
     coef_s2: Signal<Local, HalfCoef>,
-    coef3: RDff<HalfCoef>,
-    /// the side band and x from stage 1 to stage 4: stages 2, 3 and cut B
+    /// stage 3's register, two with cut E (the products' extra cycle)
+    coef3: Delay<HalfCoef>,
+    /// the side band and x from stage 1 to stage 4: stages 2, 3 (and E's cycle) and cut B
     side_a: Delay<HalfSide>,
     x_a: Delay<HalfX>,
     // ---- cut B: a register with `HalfCuts::accum_reg`, a wire without
@@ -613,25 +666,33 @@ pub struct HalfLane {
     mid_s3: Signal<Local, HalfMid>,
     mid4: RDff<HalfMid>,
     fz4: RDff<Bit>,
-    mm4: RDff<Bits<11>>,
+    /// m, G · m's multiplicand, registered for the `Mul` (without cut E; with it, in `m3_dsp`)
+    mm4: Vec<RDff<Bits<11>>>,
     // ---- stage 5 (and the product's, inside `m3`)
+    mid_s4: Signal<Local, HalfMid>,
     mid5: RDff<HalfMid>,
     fz5: RDff<Bit>,
-    /// the side band from stage 4 to `HalfPack`: stages 4, 5 and cut A
+    /// the side band from stage 4 to `HalfPack`: stages 4, 5 and cuts D, A
     side_b: Delay<HalfSide>,
-    // ---- stage 6, cut A: a register with `HalfCuts::round_reg`, a wire without
+    // ---- stage 6, cut D: a register with `HalfCuts::lz_reg`, a wire without; cut A likewise
     pp6: Signal<Local, Bits<27>>,
+    lzd_s5: Signal<Local, HalfLzd>,
+    lzd: StageReg<HalfLzd>,
+    lz6: StageReg<Bits<5>>,
     normed_s5: Signal<Local, HalfNormed>,
     normed: StageReg<HalfNormed>,
     out6: RDff<Bits<32>>,
     k_op_tanh: Constant<Bits<2>>,
     k_fmt_fp32: Constant<Bits<2>>,
+    /// 1 without cut E (the `Mul`s), 0 with it; and the other way round (the `MulDsp`s)
+    _n_mul: usize,
+    _n_dsp: usize,
 }
 
 impl HalfLane {
     /// `cuts`: the half lane's pipeline cuts (`HalfCuts`), one cycle each.
     pub fn new(canon_nan: bool, cuts: HalfCuts) -> Self {
-        let (a, b, c) = (cuts.round_reg, cuts.accum_reg, cuts.widen_reg);
+        let (a, b, c, d, e) = (cuts.round_reg, cuts.accum_reg, cuts.widen_reg, cuts.lz_reg, cuts.mul_dsp as usize);
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -644,13 +705,18 @@ impl HalfLane {
             widen: Widen::new(canon_nan),
             decode: Decode::new(true),
             rom: half_rom(),
-            msq: Default::default(),
-            m1: Default::default(),
-            m2: Default::default(),
-            m3: Default::default(),
+            msq: (0..1 - e).map(|_| Mul::default()).collect(),
+            m1: (0..1 - e).map(|_| Mul::default()).collect(),
+            m2: (0..1 - e).map(|_| Mul::default()).collect(),
+            m3: (0..1 - e).map(|_| Mul::default()).collect(),
+            msq_dsp: (0..e).map(|_| MulDsp::default()).collect(),
+            m1_dsp: (0..e).map(|_| MulDsp::default()).collect(),
+            m2_dsp: (0..e).map(|_| MulDsp::default()).collect(),
+            m3_dsp: (0..e).map(|_| MulDsp::default()).collect(),
             sum: Default::default(),
             range: Default::default(),
             expo: Default::default(),
+            lzc: Default::default(),
             norm: Default::default(),
             pack: Default::default(),
             wide_s0: Default::default(),
@@ -669,25 +735,31 @@ impl HalfLane {
             w2: Default::default(),
             d2: Default::default(),
             coef_s2: Default::default(),
-            coef3: Default::default(),
-            side_a: Delay::new(2 + b as usize),
-            x_a: Delay::new(2 + b as usize),
+            coef3: Delay::new(1 + e),
+            side_a: Delay::new(2 + b as usize + e),
+            x_a: Delay::new(2 + b as usize + e),
             acc_s3: Default::default(),
             acc: StageReg::new(b),
             fz: Default::default(),
             mid_s3: Default::default(),
             mid4: Default::default(),
             fz4: Default::default(),
-            mm4: Default::default(),
+            mm4: (0..1 - e).map(|_| RDff::default()).collect(),
+            mid_s4: Default::default(),
             mid5: Default::default(),
             fz5: Default::default(),
-            side_b: Delay::new(2 + a as usize),
+            side_b: Delay::new(2 + a as usize + d as usize),
             pp6: Default::default(),
+            lzd_s5: Default::default(),
+            lzd: StageReg::new(d),
+            lz6: StageReg::new(d),
             normed_s5: Default::default(),
             normed: StageReg::new(a),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
             k_fmt_fp32: Constant::new(fmt::FP32.into()),
+            _n_mul: 1 - e,
+            _n_dsp: e,
         }
     }
 }
@@ -695,13 +767,32 @@ impl HalfLane {
 impl Logic for HalfLane {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, wide, msq, m1, m2, m3, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, fz4, mm4, mid5, fz5, side_b, normed, out6);
+        clock!(self, clk, wide, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, fz4, mid5, fz5, side_b, lzd, lz6, normed, out6);
+        for i in 0..self._n_mul {
+            self.msq[i].clock.next = self.clk.val();
+            self.m1[i].clock.next = self.clk.val();
+            self.m2[i].clock.next = self.clk.val();
+            self.m3[i].clock.next = self.clk.val();
+            self.mm4[i].clock.next = self.clk.val();
+            self.msq[i].rst.next = self.rst.val();
+            self.m1[i].rst.next = self.rst.val();
+            self.m2[i].rst.next = self.rst.val();
+            self.m3[i].rst.next = self.rst.val();
+            self.mm4[i].rst.next = self.rst.val();
+        }
+        // no reset (the DSP's registers have none): the side band's en and byp qualify the result
+        for i in 0..self._n_dsp {
+            self.msq_dsp[i].clock.next = self.clk.val();
+            self.m1_dsp[i].clock.next = self.clk.val();
+            self.m2_dsp[i].clock.next = self.clk.val();
+            self.m3_dsp[i].clock.next = self.clk.val();
+            self.msq_dsp[i].en.next = true;
+            self.m1_dsp[i].en.next = true;
+            self.m2_dsp[i].en.next = true;
+            self.m3_dsp[i].en.next = true;
+        }
         self.wide.rst.next = self.rst.val();
         self.wide.en.next = true;
-        self.msq.rst.next = self.rst.val();
-        self.m1.rst.next = self.rst.val();
-        self.m2.rst.next = self.rst.val();
-        self.m3.rst.next = self.rst.val();
         self.side1.rst.next = self.rst.val();
         self.x1.rst.next = self.rst.val();
         self.row1.rst.next = self.rst.val();
@@ -715,10 +806,13 @@ impl Logic for HalfLane {
         self.acc.en.next = true;
         self.mid4.rst.next = self.rst.val();
         self.fz4.rst.next = self.rst.val();
-        self.mm4.rst.next = self.rst.val();
         self.mid5.rst.next = self.rst.val();
         self.fz5.rst.next = self.rst.val();
         self.side_b.rst.next = self.rst.val();
+        self.lzd.rst.next = self.rst.val();
+        self.lzd.en.next = true;
+        self.lz6.rst.next = self.rst.val();
+        self.lz6.en.next = true;
         self.normed.rst.next = self.rst.val();
         self.normed.en.next = true;
         self.out6.rst.next = self.rst.val();
@@ -764,6 +858,11 @@ impl Logic for HalfLane {
         self.x1.d.next = self.x_s0.val();
         self.row1.d.next = self.decode.row.val();
         self.d1.d.next = self.decode.delta.val().get_bits::<12>(11);
+        // cut E: the squarer's input register is this stage's (Δ[22:17] = D12[11:6])
+        for i in 0..self._n_dsp {
+            self.msq_dsp[i].a.next = self.decode.delta.val().get_bits::<6>(17);
+            self.msq_dsp[i].b.next = self.decode.delta.val().get_bits::<6>(17);
+        }
 
         // ================= stage 2: ROM (registered read), squarer =================
         // ROM half by op bit 0: sigmoid rows at 512 (`enc::op_bit0_is_sigmoid`)
@@ -771,30 +870,43 @@ impl Logic for HalfLane {
         self.rom.address.next = (bit_cast::<10, 1>(self.op_s1.val().get_bit(0).into()) << 9) | bit_cast::<10, 9>(self.row1.q.val());
         self.w2.d.next = self.rom.data.val();
         // SQ = (Δ >> 17)²: D12's top 6 bits
-        self.msq.a.next = self.d1.q.val().get_bits::<6>(6);
-        self.msq.b.next = self.d1.q.val().get_bits::<6>(6);
+        for i in 0..self._n_mul {
+            self.msq[i].a.next = self.d1.q.val().get_bits::<6>(6);
+            self.msq[i].b.next = self.d1.q.val().get_bits::<6>(6);
+        }
         self.d2.d.next = self.d1.q.val();
         self.side_a.d.next = self.side1.q.val();
         self.x_a.d.next = self.x1.q.val();
 
-        // ================= stage 3: products of the coefficients' bit patterns =================
+        // ================= stage 3: products of the coefficients' bit patterns (two cycles with cut E) =================
         // word {k[42:37], c2[36:29], c1[28:16], c0[15:0]}
-        self.m1.a.next = self.w2.q.val().get_bits::<13>(16);
-        self.m1.b.next = self.d2.q.val();
-        self.m2.a.next = self.w2.q.val().get_bits::<8>(29);
-        self.m2.b.next = self.msq.p.val();
+        for i in 0..self._n_mul {
+            self.m1[i].a.next = self.w2.q.val().get_bits::<13>(16);
+            self.m1[i].b.next = self.d2.q.val();
+            self.m2[i].a.next = self.w2.q.val().get_bits::<8>(29);
+            self.m2[i].b.next = self.msq[i].p.val();
+            self.coef_s2.next.sq = self.msq[i].p.val();
+            self.sum.p1.next = self.m1[i].p.val();
+            self.sum.p2.next = self.m2[i].p.val();
+        }
+        for i in 0..self._n_dsp {
+            self.m1_dsp[i].a.next = self.w2.q.val().get_bits::<13>(16);
+            self.m1_dsp[i].b.next = self.d2.q.val();
+            self.m2_dsp[i].a.next = self.w2.q.val().get_bits::<8>(29);
+            self.m2_dsp[i].b.next = self.msq_dsp[i].p.val();
+            self.coef_s2.next.sq = self.msq_dsp[i].p.val();
+            self.sum.p1.next = self.m1_dsp[i].p.val();
+            self.sum.p2.next = self.m2_dsp[i].p.val();
+        }
         self.coef_s2.next.c0 = self.w2.q.val().get_bits::<16>(0);
         self.coef_s2.next.k = self.w2.q.val().get_bits::<6>(37);
         self.coef_s2.next.c1neg = self.w2.q.val().get_bit(28);
         self.coef_s2.next.c2neg = self.w2.q.val().get_bit(36);
         self.coef_s2.next.d12 = self.d2.q.val();
-        self.coef_s2.next.sq = self.msq.p.val();
         self.coef3.d.next = self.coef_s2.val();
 
         // ================= stage 4: accumulate (cut B: a register after S), exponent, fused multiplicand =================
         self.sum.c0.next = self.coef3.q.val().c0;
-        self.sum.p1.next = self.m1.p.val();
-        self.sum.p2.next = self.m2.p.val();
         self.sum.c1neg.next = self.coef3.q.val().c1neg;
         self.sum.c2neg.next = self.coef3.q.val().c2neg;
         self.sum.d12.next = self.coef3.q.val().d12;
@@ -820,23 +932,48 @@ impl Logic for HalfLane {
         self.mid_s3.next.pre = self.expo.pre.val();
         self.mid4.d.next = self.mid_s3.val();
         self.fz4.d.next = self.fz.val();
-        self.mm4.d.next = bit_cast::<11, 10>(self.x_a.q.val().mt) | 0x400;
+        for i in 0..self._n_mul {
+            self.mm4[i].d.next = bit_cast::<11, 10>(self.x_a.q.val().mt) | 0x400;
+        }
+        // cut E: G · m's input registers are this stage's
+        for i in 0..self._n_dsp {
+            self.m3_dsp[i].a.next = self.range.n.val().get_bits::<16>(0);
+            self.m3_dsp[i].b.next = bit_cast::<11, 10>(self.x_a.q.val().mt) | 0x400;
+        }
         self.side_b.d.next = self.side_a.q.val();
 
         // ================= stage 5: G * m =================
         self.n_s4.next = self.mid4.q.val().n;
-        self.m3.a.next = self.n_s4.val().get_bits::<16>(0);
-        self.m3.b.next = self.mm4.q.val();
-        self.mid5.d.next = self.mid4.q.val();
+        for i in 0..self._n_mul {
+            self.m3[i].a.next = self.n_s4.val().get_bits::<16>(0);
+            self.m3[i].b.next = self.mm4[i].q.val();
+        }
+        // N through `n_s4`, which both multipliers' variants read (with cut E it feeds only this)
+        self.mid_s4.next.n = self.n_s4.val();
+        self.mid_s4.next.pre = self.mid4.q.val().pre;
+        self.mid5.d.next = self.mid_s4.val();
         self.fz5.d.next = self.fz4.q.val();
 
-        // ================= stage 6: normalise (cut A: a register), round, pack =================
+        // ================= stage 6: leading zeros (cut D: a register), normalise (cut A: a register), round, pack =================
         self.pp6.next = bit_cast::<27, 19>(self.mid5.q.val().n);
-        if self.fz5.q.val() {
-            self.pp6.next = self.m3.p.val();
+        for i in 0..self._n_mul {
+            if self.fz5.q.val() {
+                self.pp6.next = self.m3[i].p.val();
+            }
         }
-        self.norm.pp.next = self.pp6.val();
-        self.norm.pre.next = self.mid5.q.val().pre;
+        for i in 0..self._n_dsp {
+            if self.fz5.q.val() {
+                self.pp6.next = self.m3_dsp[i].p.val();
+            }
+        }
+        self.lzc.pp.next = self.pp6.val();
+        self.lzd_s5.next.pp = self.pp6.val();
+        self.lzd_s5.next.pre = self.mid5.q.val().pre;
+        self.lzd.d.next = self.lzd_s5.val();
+        self.lz6.d.next = self.lzc.lz.val();
+        self.norm.pp.next = self.lzd.q.val().pp;
+        self.norm.pre.next = self.lzd.q.val().pre;
+        self.norm.lz.next = self.lz6.q.val();
         self.normed_s5.next.nn = self.norm.nn.val();
         self.normed_s5.next.expf = self.norm.expf.val();
         self.normed_s5.next.tc = self.norm.tc.val();
@@ -859,41 +996,67 @@ impl Logic for HalfLane {
 mod tests {
     use super::*;
 
-    /// `lat` − 6 → the cuts, in the documented order A, B, C, and the cycles they add (beyond C the
-    /// top's output registers take the rest).
+    /// `lat` − 6 → the cuts, in the documented order A, B, C, D, E, and the cycles they add
+    /// (beyond E the top's output registers take the rest).
     #[test]
-    fn half_cuts_come_in_the_order_a_b_c() {
-        let want = [(false, false, false), (true, false, false), (true, true, false), (true, true, true), (true, true, true)];
-        for (extra, &(a, b, c)) in want.iter().enumerate() {
+    fn half_cuts_come_in_the_order_a_b_c_d_e() {
+        let want = [
+            [false, false, false, false, false],
+            [true, false, false, false, false],
+            [true, true, false, false, false],
+            [true, true, true, false, false],
+            [true, true, true, true, false],
+            [true, true, true, true, true],
+            [true, true, true, true, true],
+        ];
+        for (extra, w) in want.iter().enumerate() {
             let k = HalfCuts::for_extra(extra);
-            assert_eq!((k.round_reg, k.accum_reg, k.widen_reg), (a, b, c), "extra {extra}");
-            assert_eq!(k.cycles(), extra.min(3), "extra {extra}");
+            assert_eq!([k.round_reg, k.accum_reg, k.widen_reg, k.lz_reg, k.mul_dsp], *w, "extra {extra}");
+            assert_eq!(k.cycles(), extra.min(5), "extra {extra}");
         }
     }
 
-    /// `HalfNorm` against its contract, with lz = the leading zeros of pp in 27 bits
-    /// (`u32::leading_zeros`): every single-bit pp and 3 000 random ones, each with `pre` from
-    /// the top of the exponent range down to the deep subnormal range.
-    #[test]
-    fn half_norm_matches_the_leading_zero_count() {
-        let mut norm = HalfNorm::default();
-        norm.connect_all();
+    /// N values for the normaliser tests: every single-bit pp and 3 000 random ones of random
+    /// width (so that every leading-zero count is drawn often).
+    fn norm_inputs() -> Vec<u64> {
         let mut state = 0x2545_F491u32;
         let mut pps: Vec<u64> = (0..27).map(|k| 1u64 << k).collect();
         for _ in 0..3000 {
             state ^= state << 13;
             state ^= state >> 17;
             state ^= state << 5;
-            // a random width, so that every leading-zero count is drawn often
             let w = 1 + state % 27;
             pps.push(((state as u64) << 7 ^ (state as u64) >> 3) & ((1u64 << w) - 1) | 1u64 << (w - 1));
         }
-        for &pp in &pps {
+        pps
+    }
+
+    /// `HalfLz` against `u32::leading_zeros` of pp in 27 bits.
+    #[test]
+    fn half_lz_matches_the_leading_zero_count() {
+        let mut lzc = HalfLz::default();
+        lzc.connect_all();
+        for pp in norm_inputs() {
+            lzc.pp.next = pp.to_bits();
+            assert!(simulate(&mut lzc, 100));
+            assert_eq!(lzc.lz.val().index() as u64, (pp as u32).leading_zeros() as u64 - 5, "pp {pp:#x}");
+        }
+    }
+
+    /// `HalfNorm` against its contract, given the true lz (`HalfLz` is checked above): the inputs
+    /// of `norm_inputs`, each with `pre` from the top of the exponent range down to the deep
+    /// subnormal range.
+    #[test]
+    fn half_norm_matches_the_leading_zero_count() {
+        let mut norm = HalfNorm::default();
+        norm.connect_all();
+        for pp in norm_inputs() {
             for pre in [0u64, 1, 5, 25, 40, 137, 200, 1000, 1023] {
+                let lz = (pp as u32).leading_zeros() as u64 - 5;
                 norm.pp.next = pp.to_bits();
                 norm.pre.next = pre.to_bits();
+                norm.lz.next = lz.to_bits();
                 assert!(simulate(&mut norm, 100));
-                let lz = (pp as u32).leading_zeros() as u64 - 5;
                 let ex = (pre + 1024 - lz) & 0x3FF;
                 let tc = if ex >> 9 == 1 { (1024 - ex).min(15) } else { 0 };
                 let got = (norm.nn.val().index() as u64, norm.expf.val().index() as u64, norm.tc.val().index() as u64);

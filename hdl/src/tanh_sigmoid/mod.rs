@@ -49,8 +49,9 @@ pub struct Config {
     /// datapath of `half` (`tables_half`: LUT multipliers, a 640 x 43 ROM), fp32 requests give
     /// the reserved-format result 0x7FC00000 (§6.4). Needs fused = 1 (LAT 6); `lat` above 6 adds
     /// the half lane's cuts (`half::HalfCuts`: LAT + 1 a register inside the round stage, LAT + 2
-    /// one inside the stage-4 accumulate, LAT + 3 one between the stage-1 widen and decode), then
-    /// output registers behind the lanes.
+    /// one inside the stage-4 accumulate, LAT + 3 one between the stage-1 widen and decode, LAT + 4
+    /// one after the round stage's leading-zero count, LAT + 5 the products as `MulDsp` with their
+    /// input and output registers, one cycle more in stage 3), then output registers behind the lanes.
     pub formats: String,
 }
 
@@ -170,11 +171,14 @@ impl BlockGen for Block {
             // tag and both options on; two lanes with the narrowest tag and both options off
             ("lanes16_tag16_canon", Config { lanes: 16, tag_width: 16, fused: 1, canon_nan: 1, lat: 0, ..Config::default() }),
             ("lanes2_tag4_unfused", Config { lanes: 2, tag_width: 4, fused: 0, canon_nan: 0, lat: 0, ..Config::default() }),
-            // formats = "half" (issue 15): the half lane at LAT 6, at lat 7 (cut A), and two lanes
-            // with canonical NaNs, 4-bit tags and lat 9 (all three cuts: A, B and C)
+            // formats = "half" (issue 15): the half lane at LAT 6, at lat 7 (cut A), two lanes
+            // with canonical NaNs, 4-bit tags and lat 9 (cuts A, B and C), and one lane at lat 11
+            // (all five cuts: A-C, D the register after the leading-zero count, E the products as
+            // `MulDsp`)
             ("lanes1_half", Config { lanes: 1, formats: "half".into(), ..Config::default() }),
             ("lanes1_half_lat7", Config { lanes: 1, lat: 7, formats: "half".into(), ..Config::default() }),
             ("lanes2_half_tag4_canon_lat9", Config { lanes: 2, tag_width: 4, canon_nan: 1, lat: 9, formats: "half".into(), ..Config::default() }),
+            ("lanes1_half_lat11", Config { lanes: 1, lat: 11, formats: "half".into(), ..Config::default() }),
         ]
     }
     fn config_matrix() -> crate::ConfigMatrix {
@@ -193,6 +197,7 @@ impl BlockGen for Block {
             .pair(("formats", "\"half\""), ("canon_nan", "1"))
             .pair(("formats", "\"half\""), ("lat", "7"))
             .pair(("formats", "\"half\""), ("lat", "9"))
+            .pair(("formats", "\"half\""), ("lat", "11"))
     }
 }
 
