@@ -172,46 +172,23 @@ impl G<'_> {
         i
     }
 
-    /// A random source region of [`G::src`] that lies in one register (drawn again until it
-    /// does; the default region after 64 tries).
-    fn src_one_register(&mut self, exec_log2: u32) -> Region {
+    /// A random source region of [`G::src`] for which `ok` holds ([`one_register`] or
+    /// [`legal`]; drawn again until it does; the default region after 64 tries).
+    fn src_where(&mut self, exec_log2: u32, ok: fn(&Region, u32, bool) -> bool) -> Region {
         for _ in 0..64 {
             let r = self.src(exec_log2);
-            if one_register(&r, exec_log2, false) {
+            if ok(&r, exec_log2, false) {
                 return r;
             }
         }
         Region { reg: self.rng.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: rag::T_D, sub: 0 }
     }
 
-    /// A random destination region of [`G::dst`] that lies in one register.
-    fn dst_one_register(&mut self, exec_log2: u32) -> Region {
+    /// A random destination region of [`G::dst`] for which `ok` holds.
+    fn dst_where(&mut self, exec_log2: u32, ok: fn(&Region, u32, bool) -> bool) -> Region {
         for _ in 0..64 {
             let r = self.dst();
-            if one_register(&r, exec_log2, true) {
-                return r;
-            }
-        }
-        Region { reg: self.rng.gen_range(0..80), hs: 1, ty: rag::T_D, ..Default::default() }
-    }
-
-    /// A random legal source region of [`G::src`] (drawn again until it is; the default region
-    /// after 64 tries): it may span several registers.
-    fn src_legal(&mut self, exec_log2: u32) -> Region {
-        for _ in 0..64 {
-            let r = self.src(exec_log2);
-            if legal(&r, exec_log2, false) {
-                return r;
-            }
-        }
-        Region { reg: self.rng.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: rag::T_D, sub: 0 }
-    }
-
-    /// A random legal destination region of [`G::dst`].
-    fn dst_legal(&mut self, exec_log2: u32) -> Region {
-        for _ in 0..64 {
-            let r = self.dst();
-            if legal(&r, exec_log2, true) {
+            if ok(&r, exec_log2, true) {
                 return r;
             }
         }
@@ -220,7 +197,8 @@ impl G<'_> {
 
     fn restricted_inst(&mut self, ops: &[u64]) -> Inst {
         let o = ops[self.rng.gen_range(0..ops.len())];
-        let multi = self.multi.contains(&o) && self.rng.gen_bool(0.5);
+        // any legal region (possibly over several registers) or one in one register
+        let region_ok: fn(&Region, u32, bool) -> bool = if self.multi.contains(&o) && self.rng.gen_bool(0.5) { legal } else { one_register };
         let exec_log2 = if self.rng.gen_bool(0.7) { 3 } else { self.rng.gen_range(0..3) };
         let (p, f) = if self.rng.gen_bool(0.25) { any_pred(self.rng) } else { (pred::NONE, self.rng.gen_range(0..2)) };
         let mut i = Inst { op: o, pred: p, flag: f, exec_log2, ..Default::default() };
@@ -228,16 +206,16 @@ impl G<'_> {
         let ty = |r: &mut StdRng| if r.gen_bool(0.5) { rag::T_D } else { rag::T_UD };
         let src = |r: &mut StdRng| Region { reg: r.gen_range(0..80), vs: 1 << exec_log2, width_log2: exec_log2, hs: 1, ty: ty(r), sub: 0 };
         if opd.dst {
-            i.dst = if multi { self.dst_legal(exec_log2) } else { self.dst_one_register(exec_log2) };
+            i.dst = self.dst_where(exec_log2, region_ok);
         }
         if opd.src0 {
-            i.src0 = if multi { self.src_legal(exec_log2) } else { self.src_one_register(exec_log2) };
+            i.src0 = self.src_where(exec_log2, region_ok);
         }
         if opd.src1 {
             if self.rng.gen_bool(0.3) {
                 i.imm = Some(if self.rng.gen_bool(0.5) { self.rng.gen_range(0..64) } else { self.rng.gen() });
             } else {
-                i.src1 = if multi { self.src_legal(exec_log2) } else { self.src_one_register(exec_log2) };
+                i.src1 = self.src_where(exec_log2, region_ok);
             }
         } else if opd.src0 && self.rng.gen_bool(0.2) {
             // a one-source op takes an immediate in place of src0
