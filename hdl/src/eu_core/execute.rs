@@ -92,7 +92,7 @@ pub struct Execute<const TW: usize> {
     /// The slot's memory or math op is not through, or its multi-register op has passes to go:
     /// the thread's next slot replays it.
     pub upd_replay: Signal<Out, Bit>,
-    /// From `passes::RegionPasses` (multi-register regions): the pass keeps the IP; it retires
+    /// From `passes::Passes` (multi-register regions): the pass keeps the IP; it retires
     /// a record; not the last one; a writeback pass (run under the held mask and flag value,
     /// no flag write); the destination channels and register of this pass.
     pub rgn_replay: Signal<In, Bit>,
@@ -103,7 +103,7 @@ pub struct Execute<const TW: usize> {
     pub rgn_flags: Signal<In, Bits<8>>,
     pub rgn_dst_lanes: Signal<In, Bits<8>>,
     pub rgn_dst_reg: Signal<In, Bits<7>>,
-    /// S3: the slot's execution mask (for `RegionPasses` to hold at the execute pass).
+    /// S3: the slot's execution mask (for `Passes` to hold at the execute pass).
     pub exec_mask: Signal<Out, Bits<8>>,
     // S4: the retired instruction
     pub wb_valid: Signal<Out, Bit>,

@@ -12,8 +12,8 @@
 //! restricted to the slice ([`slice_ops`]: no trap ops, no handler).
 //!
 //! Files: [`rtl`] the top (wiring), `fetch` (thread rotation, IPs, thread states, instruction
-//! memory), `decode` (fields, op classes, slice checks), `issue` (the decode→execute
-//! registers, two stages, and the branch unit's registered response), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
+//! memory), `decode` (fields, op classes, slice checks), `issue` (the S1 slot's branch-unit
+//! request and the decode→execute registers, two stages), `regfile` (the register file: two RAM copies × 8 lanes), `lane` (one ALU lane),
 //! `execute` (the lanes, the masks and the execute→writeback registers), `regions` (the
 //! predecoded operand regions), `gather` (the read ports' gathers and the write port's scatter),
 //! `passes` (multi-register regions: the passes of one owner thread's op), `math` (the math unit:

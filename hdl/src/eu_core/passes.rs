@@ -68,8 +68,6 @@ pub struct RegionPasses<const TW: usize> {
     pub busy: Signal<In, Bit>,
     pub owner: Signal<In, Bits<TW>>,
     pub pass: Signal<In, Bits<4>>,
-    pub mask_h: Signal<In, Bits<8>>,
-    pub flags_h: Signal<In, Bits<8>>,
     /// S3, to `PassOwner`: a pass of a multi-register op in the lanes; the unit takes it; it is
     /// the owner's; its pass number; it is the last pass; it is the execute pass; the flag value
     /// it runs with.
@@ -88,11 +86,9 @@ pub struct RegionPasses<const TW: usize> {
     pub record: Signal<Out, Bit>,
     /// S3: the record is not the instruction's last.
     pub more: Signal<Out, Bit>,
-    /// S3: a writeback pass after the execute pass: run under `held_mask` and `held_flags`,
-    /// write no flags.
+    /// S3: a writeback pass after the execute pass: run under the owner's held mask and flag
+    /// value, write no flags.
     pub dst_pass: Signal<Out, Bit>,
-    pub held_mask: Signal<Out, Bits<8>>,
-    pub held_flags: Signal<Out, Bits<8>>,
     /// S3: the destination channels this pass writes (all for a one-register destination) and
     /// its register.
     pub dst_lanes: Signal<Out, Bits<8>>,
@@ -143,8 +139,6 @@ impl<const TW: usize> Default for RegionPasses<TW> {
             busy: Default::default(),
             owner: Default::default(),
             pass: Default::default(),
-            mask_h: Default::default(),
-            flags_h: Default::default(),
             last: Default::default(),
             at_exec: Default::default(),
             not_yet: Default::default(),
@@ -152,8 +146,6 @@ impl<const TW: usize> Default for RegionPasses<TW> {
             record: Default::default(),
             more: Default::default(),
             dst_pass: Default::default(),
-            held_mask: Default::default(),
-            held_flags: Default::default(),
             dst_lanes: Default::default(),
             dst_reg: Default::default(),
             capture: Default::default(),
@@ -224,8 +216,6 @@ impl<const TW: usize> Logic for RegionPasses<TW> {
         self.more.next = self.taken.val() & (self.p.val() >= self.exec_p.val()) & (self.p.val() != self.last_p.val());
         self.dst_pass.next = self.taken.val() & (self.p.val() > self.exec_p.val());
         self.capture.next = self.taken.val();
-        self.held_mask.next = self.mask_h.val();
-        self.held_flags.next = self.flags_h.val();
         // the destination channels of list entry j, and that entry's register
         self.entry.next = 0.into();
         self.idx_i.next = 0.into();
@@ -350,5 +340,108 @@ impl<const TW: usize> Logic for PassOwner<TW> {
         self.pass.next = self.pass_r.q.val();
         self.mask_h.next = self.mask_r.q.val();
         self.flags_h.next = self.flags_r.q.val();
+    }
+}
+
+/// The multi-register pass unit as the core wires it: the decision (`RegionPasses`) and the
+/// owner's state (`PassOwner`), joined here so that the core's top wires the S1/S3 slot in and
+/// the pass plan out. `update()` is only wiring (a block of logic here would put `fault`, which
+/// depends on `replay`, in the same `always` block as `replay`: Verilator UNOPTFLAT).
+#[derive(LogicBlock, Default)]
+pub struct Passes<const TW: usize> {
+    /// Rising-edge clock.
+    pub clk: Signal<In, Clock>,
+    /// Synchronous, active-high reset: no owner.
+    pub rst: Signal<In, Bit>,
+    /// `start` while idle: no owner.
+    pub clear: Signal<In, Bit>,
+    /// S1: the slot carries a live thread, and its thread.
+    pub s1_valid: Signal<In, Bit>,
+    pub s1_tid: Signal<In, Bits<TW>>,
+    /// S1 and S2: the slot's pass (the owner's next pass; 0 for every other slot).
+    pub pass_s1: Signal<Out, Bits<4>>,
+    pub pass_s2: Signal<Out, Bits<4>>,
+    /// S3: the slot (from `Issue`).
+    pub valid: Signal<In, Bit>,
+    pub init: Signal<In, Bit>,
+    pub tid: Signal<In, Bits<TW>>,
+    pub dec: Signal<In, Decoded>,
+    /// S3: the operand plan (`Regions`): an operand spans registers, the execute pass, the
+    /// writeback passes after it, the destination channels' list indices and list entries 1..=7.
+    pub multi: Signal<In, Bit>,
+    pub src_count_m1: Signal<In, Bits<3>>,
+    pub dst_count_m1: Signal<In, Bits<3>>,
+    pub dst_idx: Signal<In, Bits<24>>,
+    pub dst_list: Signal<In, Bits<49>>,
+    /// S3: the slot faults (`Execute`), and the lanes it runs on.
+    pub fault: Signal<In, Bit>,
+    pub mask: Signal<In, Bits<8>>,
+    /// S3: a multi-register region on an op that does not run in the lanes: "not yet".
+    pub not_yet: Signal<Out, Bit>,
+    /// S3: the pass keeps the thread's IP; it retires a record; the record is not the last.
+    pub replay: Signal<Out, Bit>,
+    pub record: Signal<Out, Bit>,
+    pub more: Signal<Out, Bit>,
+    /// S3: a writeback pass after the execute pass, run under the execute pass's mask and flag
+    /// value (`held_mask`, `held_flags`), writing no flags.
+    pub dst_pass: Signal<Out, Bit>,
+    pub held_mask: Signal<Out, Bits<8>>,
+    pub held_flags: Signal<Out, Bits<8>>,
+    /// S3: the destination channels the pass writes, and their register.
+    pub dst_lanes: Signal<Out, Bits<8>>,
+    pub dst_reg: Signal<Out, Bits<7>>,
+    /// S3: the read ports' collect registers take the pass's operands.
+    pub capture: Signal<Out, Bit>,
+    decide: RegionPasses<TW>,
+    held: PassOwner<TW>,
+}
+
+impl<const TW: usize> Logic for Passes<TW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.decide.clk.next = self.clk.val();
+        self.held.clk.next = self.clk.val();
+        self.decide.rst.next = self.rst.val();
+        self.held.rst.next = self.rst.val();
+        // the decision, from the slot and the owner's state
+        self.decide.busy.next = self.held.busy.val();
+        self.decide.owner.next = self.held.owner.val();
+        self.decide.pass.next = self.held.pass.val();
+        self.decide.s1_valid.next = self.s1_valid.val();
+        self.decide.s1_tid.next = self.s1_tid.val();
+        self.decide.valid.next = self.valid.val();
+        self.decide.init.next = self.init.val();
+        self.decide.tid.next = self.tid.val();
+        self.decide.dec.next = self.dec.val();
+        self.decide.multi.next = self.multi.val();
+        self.decide.src_count_m1.next = self.src_count_m1.val();
+        self.decide.dst_count_m1.next = self.dst_count_m1.val();
+        self.decide.dst_idx.next = self.dst_idx.val();
+        self.decide.dst_list.next = self.dst_list.val();
+        // the owner's update, from the decision, the fault and the mask
+        self.held.clear.next = self.clear.val();
+        self.held.act.next = self.decide.act.val();
+        self.held.taken.next = self.decide.taken.val();
+        self.held.mine.next = self.decide.mine.val();
+        self.held.p.next = self.decide.p.val();
+        self.held.last.next = self.decide.last.val();
+        self.held.at_exec.next = self.decide.at_exec.val();
+        self.held.tid.next = self.tid.val();
+        self.held.flag_value.next = self.decide.flag_value.val();
+        self.held.fault.next = self.fault.val();
+        self.held.mask.next = self.mask.val();
+        // the plan out
+        self.pass_s1.next = self.decide.pass_s1.val();
+        self.pass_s2.next = self.decide.pass_s2.val();
+        self.not_yet.next = self.decide.not_yet.val();
+        self.replay.next = self.decide.replay.val();
+        self.record.next = self.decide.record.val();
+        self.more.next = self.decide.more.val();
+        self.dst_pass.next = self.decide.dst_pass.val();
+        self.held_mask.next = self.held.mask_h.val();
+        self.held_flags.next = self.held.flags_h.val();
+        self.dst_lanes.next = self.decide.dst_lanes.val();
+        self.dst_reg.next = self.decide.dst_reg.val();
+        self.capture.next = self.decide.capture.val();
     }
 }

@@ -42,7 +42,7 @@ pub struct RegFile<const RA: usize> {
     /// S2: port 1's type is signed.
     pub sext1: Signal<In, Bit>,
     /// S2: bit l, port 0's lane l comes from its collect register (a channel an earlier pass of
-    /// a multi-register operand read, `passes::RegionPasses`), not from the gather.
+    /// a multi-register operand read, `passes::Passes`), not from the gather.
     pub keep0: Signal<In, Bits<8>>,
     /// S2: the same for port 1.
     pub keep1: Signal<In, Bits<8>>,
@@ -61,6 +61,14 @@ pub struct RegFile<const RA: usize> {
     pub wr_bytes: Signal<In, Bits<32>>,
     /// The register's bytes (byte b at bits [8b, 8b+8)).
     pub wr_data: Signal<In, Bits<256>>,
+    /// The core is idle: port 0 reads the host's register `host_raddr` (on `rd_data0`, two
+    /// cycles later).
+    pub host: Signal<In, Bit>,
+    pub host_raddr: Signal<In, Bits<RA>>,
+    /// The host writes register `host_waddr`, all bytes (before the core's write port).
+    pub host_we: Signal<In, Bit>,
+    pub host_waddr: Signal<In, Bits<RA>>,
+    pub host_wdata: Signal<In, Bits<256>>,
     copy0: [Ram<8, RA>; 32],
     copy1: [Ram<8, RA>; 32],
     gather0: Gather,
@@ -78,6 +86,13 @@ pub struct RegFile<const RA: usize> {
     byte0: Signal<Local, Bits<8>>,
     collect1: Signal<Local, Bits<256>>,
     byte1: Signal<Local, Bits<8>>,
+    /// The read address of port 0 and the write, after the host's.
+    raddr0: Signal<Local, Bits<RA>>,
+    wen: Signal<Local, Bit>,
+    waddr: Signal<Local, Bits<RA>>,
+    wbytes: Signal<Local, Bits<32>>,
+    wdata: Signal<Local, Bits<256>>,
+    k_all_bytes: Constant<Bits<32>>,
     k_top: Constant<Bits<16>>,
     k_lane_ones: Constant<Bits<256>>,
     k_lane_top: Constant<Bits<16>>,
@@ -101,6 +116,17 @@ impl<const RA: usize> Default for RegFile<RA> {
             wr_addr: Default::default(),
             wr_bytes: Default::default(),
             wr_data: Default::default(),
+            host: Default::default(),
+            host_raddr: Default::default(),
+            host_we: Default::default(),
+            host_waddr: Default::default(),
+            host_wdata: Default::default(),
+            raddr0: Default::default(),
+            wen: Default::default(),
+            waddr: Default::default(),
+            wbytes: Default::default(),
+            wdata: Default::default(),
+            k_all_bytes: Constant::new(0xFFFF_FFFFu64.into()),
             copy0: Default::default(),
             copy1: Default::default(),
             gather0: Default::default(),
@@ -128,6 +154,20 @@ impl<const RA: usize> Default for RegFile<RA> {
 impl<const RA: usize> Logic for RegFile<RA> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.raddr0.next = self.rd_addr0.val();
+        if self.host.val() {
+            self.raddr0.next = self.host_raddr.val();
+        }
+        self.wen.next = self.we.val();
+        self.waddr.next = self.wr_addr.val();
+        self.wbytes.next = self.wr_bytes.val();
+        self.wdata.next = self.wr_data.val();
+        if self.host_we.val() {
+            self.wen.next = true;
+            self.waddr.next = self.host_waddr.val();
+            self.wbytes.next = self.k_all_bytes.val();
+            self.wdata.next = self.host_wdata.val();
+        }
         // byte b is bits [8b, 8b+8); the read register is shifted in from the top, byte by byte
         self.collect0.next = 0.into();
         self.collect1.next = 0.into();
@@ -136,14 +176,14 @@ impl<const RA: usize> Logic for RegFile<RA> {
             self.copy1[b].clock.next = self.clk.val();
             self.copy0[b].read_enable.next = true;
             self.copy1[b].read_enable.next = true;
-            self.copy0[b].read_address.next = self.rd_addr0.val();
+            self.copy0[b].read_address.next = self.raddr0.val();
             self.copy1[b].read_address.next = self.rd_addr1.val();
-            self.copy0[b].write_enable.next = self.we.val() & self.wr_bytes.val().get_bit(b);
-            self.copy1[b].write_enable.next = self.we.val() & self.wr_bytes.val().get_bit(b);
-            self.copy0[b].write_address.next = self.wr_addr.val();
-            self.copy1[b].write_address.next = self.wr_addr.val();
-            self.copy0[b].write_data.next = self.wr_data.val().get_bits::<8>(8 * b);
-            self.copy1[b].write_data.next = self.wr_data.val().get_bits::<8>(8 * b);
+            self.copy0[b].write_enable.next = self.wen.val() & self.wbytes.val().get_bit(b);
+            self.copy1[b].write_enable.next = self.wen.val() & self.wbytes.val().get_bit(b);
+            self.copy0[b].write_address.next = self.waddr.val();
+            self.copy1[b].write_address.next = self.waddr.val();
+            self.copy0[b].write_data.next = self.wdata.val().get_bits::<8>(8 * b);
+            self.copy1[b].write_data.next = self.wdata.val().get_bits::<8>(8 * b);
             self.byte0.next = self.copy0[b].read_data.val();
             self.collect0.next = (self.collect0.val() >> 8) | (bit_cast::<256, 8>(self.byte0.val()) << self.k_top.val());
             self.byte1.next = self.copy1[b].read_data.val();

@@ -18,7 +18,7 @@
 //! - S2 → S3: the verdicts. `err`: an operand the op reads or writes has an `out_err` bit (any
 //!   bit, fatal or semantic: docs/isa.md's ILLEGAL_REGION). `multi`: such an operand's bytes are
 //!   not all in its origin register (a later channel in another register) — an ALU op then runs
-//!   over several passes (`passes::RegionPasses`), any other op stops as "not yet".
+//!   over several passes (`passes::Passes`), any other op stops as "not yet".
 //! - Multi-register operands: the predecode also stores each operand's register list
 //!   (`RegisterList`: the distinct registers in first-touch order, each channel's index into it);
 //!   S1 turns the slot's pass into each read port's register (`rd_reg0/1`), S2 tells the read
@@ -550,7 +550,7 @@ pub struct Regions {
     /// S1: the src0 and src1 register fields (entry 0 of their lists).
     pub src0_reg: Signal<In, Bits<7>>,
     pub src1_reg: Signal<In, Bits<7>>,
-    /// S1: the slot's multi-register pass (`passes::RegionPasses`; 0 for any other slot).
+    /// S1: the slot's multi-register pass (`passes::Passes`; 0 for any other slot).
     pub pass_s1: Signal<In, Bits<4>>,
     /// S1: the registers each read port reads: entry `pass_s1` of the source's list.
     pub rd_reg0: Signal<Out, Bits<7>>,

@@ -32,11 +32,10 @@ use super::gather::Scatter;
 use super::issue::Issue;
 use super::math::MathUnit;
 use super::mem::DataMemory;
-use super::passes::{PassOwner, RegionPasses};
+use super::passes::Passes;
 use super::regfile::RegFile;
 use super::regions::{Predecode, Regions};
 use super::traps::Traps;
-use crate::branch_unit::enc::op as bu_op;
 use crate::branch_unit::BranchUnit;
 use rust_hdl::prelude::*;
 
@@ -167,25 +166,18 @@ pub struct EuCore<const T: usize, const TW: usize, const RA: usize, const IA: us
     regfile: RegFile<RA>,
     regions: Regions,
     /// Multi-register operand regions: the passes of one owner thread's op.
-    passes: RegionPasses<TW>,
-    /// Their owner's state.
-    pass_owner: PassOwner<TW>,
+    passes: Passes<TW>,
     scatter: Scatter,
     branch: CoreBranchUnit<T2, TB, W16>,
-    issue: Issue<TW>,
+    issue: Issue<TW, TB>,
     execute: Execute<TW>,
     memory: DataMemory<TW, DR>,
     math: MathUnit<T, TW>,
     /// The trap port, the trap controller and the fault report.
     traps: Traps<T, TW, W4, LM, W16>,
-    /// The branch thread of a thread's handler context: `tid + T` (the top branch-thread bit).
     /// S3: the slot's op must not enter the memory or math unit (not in this slice, a region
     /// error or an operand over several registers).
     op_not_yet: Signal<Local, Bit>,
-    k_hnd_tid: Constant<Bits<TB>>,
-    k_bu_op_init: Constant<Bits<5>>,
-    k_all_lanes: Constant<Bits<8>>,
-    k_all_bytes: Constant<Bits<32>>,
 }
 
 impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM: usize, const W16: usize, const DR: usize, const W4: usize, const T2: usize, const TB: usize> EuCore<T, TW, RA, IA, LM, W16, DR, W4, T2, TB> {
@@ -250,7 +242,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             regfile: Default::default(),
             regions: Default::default(),
             passes: Default::default(),
-            pass_owner: Default::default(),
             scatter: Default::default(),
             branch: BranchUnit::new(8, 8, 2 * T, 1),
             issue: Default::default(),
@@ -258,10 +249,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
             memory: Default::default(),
             traps: Default::default(),
             op_not_yet: Default::default(),
-            k_hnd_tid: Constant::new((1u64 << TW).into()),
-            k_bu_op_init: Constant::new(bu_op::INIT.into()),
-            k_all_lanes: Constant::new(0xFFu64.into()),
-            k_all_bytes: Constant::new(0xFFFF_FFFFu64.into()),
         }
     }
 }
@@ -282,7 +269,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.regfile.clk.next = self.clk.val();
         self.regions.clk.next = self.clk.val();
         self.passes.clk.next = self.clk.val();
-        self.pass_owner.clk.next = self.clk.val();
         self.branch.clk.next = self.clk.val();
         self.issue.clk.next = self.clk.val();
         self.execute.clk.next = self.clk.val();
@@ -294,7 +280,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.flag_regs.rst.next = self.rst.val();
         self.regions.rst.next = self.rst.val();
         self.passes.rst.next = self.rst.val();
-        self.pass_owner.rst.next = self.rst.val();
         self.branch.rst.next = self.rst.val();
         self.issue.rst.next = self.rst.val();
         self.execute.rst.next = self.rst.val();
@@ -334,11 +319,6 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.decode.flags.next = self.flag_regs.rd_flags.val();
         // the registers of the slot's pass (a multi-register operand's list entry; the register
         // field otherwise)
-        self.passes.busy.next = self.pass_owner.busy.val();
-        self.passes.owner.next = self.pass_owner.owner.val();
-        self.passes.pass.next = self.pass_owner.pass.val();
-        self.passes.mask_h.next = self.pass_owner.mask_h.val();
-        self.passes.flags_h.next = self.pass_owner.flags_h.val();
         self.passes.s1_valid.next = self.fetch.s1_valid.val();
         self.passes.s1_tid.next = self.fetch.s1_tid.val();
         self.regions.lists.next = self.fetch.s1_lists.val();
@@ -347,9 +327,8 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.regions.pass_s1.next = self.passes.pass_s1.val();
         self.regions.pass_s2.next = self.passes.pass_s2.val();
         self.regfile.rd_addr0.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.regions.rd_reg0.val());
-        if !self.fetch.busy.val() {
-            self.regfile.rd_addr0.next = self.rf_raddr.val();
-        }
+        self.regfile.host.next = !self.fetch.busy.val();
+        self.regfile.host_raddr.next = self.rf_raddr.val();
         self.regfile.rd_addr1.next = (bit_cast::<RA, TW>(self.fetch.s1_tid.val()) << 7) | bit_cast::<RA, 7>(self.regions.rd_reg1.val());
         self.rf_rdata.next = self.regfile.rd_data0.val();
         // S2: the operand regions (predecoded, out of the instruction memory's `pre_ram`), the
@@ -368,38 +347,25 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.regfile.sext1.next = self.regions.sext1.val();
         self.regfile.keep0.next = self.regions.keep0.val();
         self.regfile.keep1.next = self.regions.keep1.val();
-        self.branch.req_valid.next = self.fetch.s1_valid.val();
-        // the thread's own context, or its handler context (branch thread tid + T)
-        self.branch.req_tid.next = bit_cast::<TB, TW>(self.fetch.s1_tid.val());
-        if self.fetch.s1_hnd.val() {
-            self.branch.req_tid.next = bit_cast::<TB, TW>(self.fetch.s1_tid.val()) | self.k_hnd_tid.val();
-        }
-        self.branch.req_ip.next = self.fetch.s1_ip.val();
-        self.branch.req_op.next = self.decode.bu_op.val();
-        self.branch.req_jip.next = self.decode.jip.val();
-        self.branch.req_uip.next = self.decode.uip.val();
-        self.branch.req_pred.next = self.k_all_lanes.val();
-        if self.decode.dec.val().is_control {
-            self.branch.req_pred.next = self.decode.dec.val().pred_lanes;
-        }
-        // a word that does not decode steps nothing (the ISA model does not step the branch
-        // unit for it): its NOP, whatever its op field says
-        if self.decode.dec.val().illegal {
-            self.branch.req_op.next = 0.into();
-        }
-        if self.fetch.s1_init.val() {
-            self.branch.req_op.next = self.k_bu_op_init.val();
-            self.branch.req_jip.next = 0.into();
-            self.branch.req_uip.next = 0.into();
-            self.branch.req_pred.next = self.k_all_lanes.val();
-        }
-        // S1 → S3: the slot and the decoded instruction (the branch unit's response comes out of
-        // its own response register in S3: pipe 1, LAT 2)
+        // S1: the branch-unit request (the thread's own or handler context, INIT); S1 → S3: the
+        // slot and the decoded instruction (the branch unit's response comes out of its own
+        // response register in S3: pipe 1, LAT 2)
         self.issue.in_valid.next = self.fetch.s1_valid.val();
         self.issue.in_init.next = self.fetch.s1_init.val();
         self.issue.in_tid.next = self.fetch.s1_tid.val();
         self.issue.in_ip.next = self.fetch.s1_ip.val();
         self.issue.in_dec.next = self.decode.dec.val();
+        self.issue.in_hnd.next = self.fetch.s1_hnd.val();
+        self.issue.in_bu_op.next = self.decode.bu_op.val();
+        self.issue.in_jip.next = self.decode.jip.val();
+        self.issue.in_uip.next = self.decode.uip.val();
+        self.branch.req_valid.next = self.issue.req_valid.val();
+        self.branch.req_tid.next = self.issue.req_tid.val();
+        self.branch.req_ip.next = self.issue.req_ip.val();
+        self.branch.req_op.next = self.issue.req_op.val();
+        self.branch.req_jip.next = self.issue.req_jip.val();
+        self.branch.req_uip.next = self.issue.req_uip.val();
+        self.branch.req_pred.next = self.issue.req_pred.val();
         // S3 execute (S2: the register file's second read register)
         self.execute.valid.next = self.issue.valid.val();
         self.execute.init.next = self.issue.init.val();
@@ -415,7 +381,7 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.execute.skip.next = self.traps.skip.val();
         self.execute.srd_sr.next = self.traps.srd_sr.val();
         self.execute.sr_value.next = self.traps.sr_rdata.val();
-        // S3 multi-register regions: the pass's part (`RegionPasses`)
+        // S3 multi-register regions: the pass plan (`Passes`)
         self.passes.valid.next = self.issue.valid.val();
         self.passes.init.next = self.issue.init.val();
         self.passes.tid.next = self.issue.tid.val();
@@ -425,17 +391,9 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.passes.dst_count_m1.next = self.regions.dst_count_m1.val();
         self.passes.dst_idx.next = self.regions.dst_idx.val();
         self.passes.dst_list.next = self.regions.dst_list.val();
-        self.pass_owner.clear.next = self.start.val() & !self.fetch.busy.val();
-        self.pass_owner.act.next = self.passes.act.val();
-        self.pass_owner.taken.next = self.passes.taken.val();
-        self.pass_owner.mine.next = self.passes.mine.val();
-        self.pass_owner.p.next = self.passes.p.val();
-        self.pass_owner.last.next = self.passes.last.val();
-        self.pass_owner.at_exec.next = self.passes.at_exec.val();
-        self.pass_owner.tid.next = self.issue.tid.val();
-        self.pass_owner.flag_value.next = self.passes.flag_value.val();
-        self.pass_owner.fault.next = self.execute.fault.val();
-        self.pass_owner.mask.next = self.execute.exec_mask.val();
+        self.passes.clear.next = self.start.val() & !self.fetch.busy.val();
+        self.passes.fault.next = self.execute.fault.val();
+        self.passes.mask.next = self.execute.exec_mask.val();
         self.regfile.capture.next = self.passes.capture.val();
         self.execute.rgn_replay.next = self.passes.replay.val();
         self.execute.rgn_record.next = self.passes.record.val();
@@ -522,12 +480,9 @@ impl<const T: usize, const TW: usize, const RA: usize, const IA: usize, const LM
         self.scatter.esize_log2.next = self.regions.dst_esize.val();
         self.regfile.wr_bytes.next = self.scatter.be.val();
         self.regfile.wr_data.next = self.scatter.data.val();
-        if self.rf_we.val() {
-            self.regfile.we.next = true;
-            self.regfile.wr_addr.next = self.rf_addr.val();
-            self.regfile.wr_bytes.next = self.k_all_bytes.val();
-            self.regfile.wr_data.next = self.rf_wdata.val();
-        }
+        self.regfile.host_we.next = self.rf_we.val();
+        self.regfile.host_waddr.next = self.rf_addr.val();
+        self.regfile.host_wdata.next = self.rf_wdata.val();
         self.flag_regs.we.next = self.execute.wb_flag_we.val();
         self.flag_regs.wr_tid.next = self.execute.wb_tid.val();
         self.flag_regs.wr_sel.next = self.execute.wb_flag_sel.val();
