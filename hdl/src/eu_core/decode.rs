@@ -34,7 +34,8 @@ pub struct Decoded {
     pub src0_imm: Bit,
     pub src1_imm: Bit,
     pub dst_reg: Bits<7>,
-    /// Op classes: control flow, EOT, CMP, writes a register, LD/ST, ST, the math unit's.
+    /// Op classes: control flow, EOT, CMP or FCMP (the flags come from the lanes' compare),
+    /// writes a register, LD/ST, ST, the math unit's.
     pub is_control: Bit,
     pub is_eot: Bit,
     pub is_cmp: Bit,
@@ -51,6 +52,9 @@ pub struct Decoded {
     /// Does not decode (ILLEGAL_INSTR); legal but outside this slice.
     pub illegal: Bit,
     pub not_yet: Bit,
+    /// The result is fp32: a condition modifier compares it with 0 as fp32 (docs/isa.md
+    /// "Flags": FADD, FSUB, FMUL, FMIN, FMAX, I2F).
+    pub is_fp: Bit,
     /// The special-register access of SRD/SWR (`Decode::sys`).
     pub sys: Bits<4>,
 }
@@ -86,6 +90,7 @@ pub struct Decode {
     is_control: Signal<Local, Bit>,
     is_eot: Signal<Local, Bit>,
     is_cmp: Signal<Local, Bit>,
+    is_fp: Signal<Local, Bit>,
     has_dst: Signal<Local, Bit>,
     /// LD or ST (the memory unit).
     is_mem: Signal<Local, Bit>,
@@ -128,6 +133,7 @@ pub struct Decode {
     k_map_src0: Constant<Bits<128>>,
     k_map_src1: Constant<Bits<128>>,
     k_map_math: Constant<Bits<128>>,
+    k_map_fp: Constant<Bits<128>>,
     k_at_fmt: Constant<Bits<8>>,
     k_at_ftz: Constant<Bits<8>>,
     k_op_srd: Constant<Bits<7>>,
@@ -149,6 +155,7 @@ pub struct Decode {
     k_op_eot: Constant<Bits<7>>,
     k_exec: [Constant<Bits<3>>; 3],
     k_op_cmp: Constant<Bits<7>>,
+    k_op_fcmp: Constant<Bits<7>>,
     k_op_nop: Constant<Bits<7>>,
     k_op_ld: Constant<Bits<7>>,
     k_op_st: Constant<Bits<7>>,
@@ -215,6 +222,7 @@ impl Default for Decode {
             is_control: Default::default(),
             is_eot: Default::default(),
             is_cmp: Default::default(),
+            is_fp: Default::default(),
             has_dst: Default::default(),
             is_mem: Default::default(),
             is_st: Default::default(),
@@ -249,6 +257,7 @@ impl Default for Decode {
             k_map_src0: k128(op_map(&src0)),
             k_map_src1: k128(op_map(&src1)),
             k_map_math: k128(op_map(&[op::TANH_PRE, op::SIGMOID, op::TANH, op::MUL, op::MULH, op::I2F, op::F2I])),
+            k_map_fp: k128(op_map(&[op::FADD, op::FSUB, op::FMUL, op::FMIN, op::FMAX, op::I2F])),
             k_at_fmt: k(field::FMT.lsb as u64),
             k_at_ftz: k(field::FTZ.lsb as u64),
             k_op_srd: k(op::SRD),
@@ -259,6 +268,7 @@ impl Default for Decode {
             k_op_eot: k(op::EOT),
             k_exec: std::array::from_fn(|i| k(i as u64)),
             k_op_cmp: k(op::CMP),
+            k_op_fcmp: k(op::FCMP),
             k_op_nop: k(op::NOP),
             k_op_ld: k(op::LD),
             k_op_st: k(op::ST),
@@ -291,7 +301,8 @@ impl Logic for Decode {
         // op classes
         self.is_control.next = (self.op.val() < self.k_op_control_end.val()) & (self.op.val() != self.k_op_nop.val());
         self.is_eot.next = self.op.val() == self.k_op_eot.val();
-        self.is_cmp.next = self.op.val() == self.k_op_cmp.val();
+        self.is_cmp.next = (self.op.val() == self.k_op_cmp.val()) | (self.op.val() == self.k_op_fcmp.val());
+        self.is_fp.next = bit_cast::<1, 128>(self.k_map_fp.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.has_dst.next = bit_cast::<1, 128>(self.k_map_dst.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.has_src0.next = bit_cast::<1, 128>(self.k_map_src0.val() >> bit_cast::<8, 7>(self.op.val())).any();
         self.has_src1.next = bit_cast::<1, 128>(self.k_map_src1.val() >> bit_cast::<8, 7>(self.op.val())).any();
@@ -379,5 +390,6 @@ impl Logic for Decode {
         self.dec.next.illegal = self.illegal.val();
         self.dec.next.not_yet = self.not_yet.val();
         self.dec.next.sys = self.sys.val();
+        self.dec.next.is_fp = self.is_fp.val();
     }
 }

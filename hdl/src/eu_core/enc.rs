@@ -84,9 +84,9 @@ crate::enc_table! {
         FSUB = 0x31,
         /// dst = src0 * src1, fp32.
         FMUL = 0x32,
-        /// dst = fp32 minimum (IEEE minNum).
+        /// dst = fp32 minimum (IEEE 754-2019 minimumNumber: a NaN operand gives the other, two NaNs give 0x7FC00000, -0 is below +0).
         FMIN = 0x33,
-        /// dst = fp32 maximum (IEEE maxNum).
+        /// dst = fp32 maximum (IEEE 754-2019 maximumNumber: a NaN operand gives the other, two NaNs give 0x7FC00000, -0 is below +0).
         FMAX = 0x34,
         /// flag = cmod(src0, src1) as fp32 (ULT: unordered); writes no register.
         FCMP = 0x35,

@@ -156,6 +156,8 @@ pub struct Execute<const TW: usize> {
     /// What `wb_flags` needs: the cmod, CMP, the flags as decode read them, CMP's lane flags.
     cmod_s4: RDff<Bits<3>>,
     is_cmp_s4: RDff<Bit>,
+    /// The result is fp32 (`Decoded::is_fp`: the cmod compares it as fp32).
+    is_fp_s4: RDff<Bit>,
     cmp_flags_s4: RDff<Bits<8>>,
     mem_we_s4: RDff<Bits<8>>,
     mem_addr_s4: RDff<Bits<256>>,
@@ -252,6 +254,7 @@ impl<const TW: usize> Default for Execute<TW> {
             old_flags_s4: Default::default(),
             cmod_s4: Default::default(),
             is_cmp_s4: Default::default(),
+            is_fp_s4: Default::default(),
             cmp_flags_s4: Default::default(),
             mem_we_s4: Default::default(),
             mem_addr_s4: Default::default(),
@@ -296,7 +299,7 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.is_math.next = self.dec.val().is_math;
         self.srd_tid.next = self.dec.val().srd_tid;
         self.srd_lane.next = self.dec.val().srd_lane;
-        clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, old_flags_s4, cmod_s4, is_cmp_s4, cmp_flags_s4, mem_we_s4, mem_addr_s4, more_s4, dst_mask_s4);
+        clock!(self, clk, valid_s4, tid_s4, ip_s4, mask_s4, dst_we_s4, dst_reg_s4, data_s4, flag_we_s4, flag_sel_s4, old_flags_s4, cmod_s4, is_cmp_s4, is_fp_s4, cmp_flags_s4, mem_we_s4, mem_addr_s4, more_s4, dst_mask_s4);
         self.more_s4.rst.next = self.rst.val();
         self.dst_mask_s4.rst.next = self.rst.val();
         self.valid_s4.rst.next = self.rst.val();
@@ -311,6 +314,7 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.old_flags_s4.rst.next = self.rst.val();
         self.cmod_s4.rst.next = self.rst.val();
         self.is_cmp_s4.rst.next = self.rst.val();
+        self.is_fp_s4.rst.next = self.rst.val();
         self.cmp_flags_s4.rst.next = self.rst.val();
         self.mem_we_s4.rst.next = self.rst.val();
         self.mem_addr_s4.rst.next = self.rst.val();
@@ -402,6 +406,7 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.old_flags_s4.d.next = self.flag_value.val();
         self.cmod_s4.d.next = self.cmod.val();
         self.is_cmp_s4.d.next = self.is_cmp.val();
+        self.is_fp_s4.d.next = self.dec.val().is_fp;
         self.cmp_flags_s4.d.next = self.flags.val();
         self.mem_we_s4.d.next = 0.into();
         if self.retire.val() & self.is_st.val() {
@@ -421,6 +426,7 @@ impl<const TW: usize> Logic for Execute<TW> {
         self.wb_flags.data.next = self.data_s4.q.val();
         self.wb_flags.cmod.next = self.cmod_s4.q.val();
         self.wb_flags.is_cmp.next = self.is_cmp_s4.q.val();
+        self.wb_flags.fp.next = self.is_fp_s4.q.val();
         self.wb_flags.cmp_flags.next = self.cmp_flags_s4.q.val();
         self.wb_flags.old_flags.next = self.old_flags_s4.q.val();
         self.wb_flags.mask.next = self.mask_s4.q.val();

@@ -10,6 +10,11 @@
 //! the execute stage's 10 160): one adder (`AddSub`) for ADD, SUB and the compares of MIN, MAX
 //! and CMP (signed and unsigned less from its carry), and one right shifter (`Shifter`) for SHR,
 //! ASR and SHL (bit-reversed in and out) instead of three shifters and two separate compares.
+//!
+//! FMIN, FMAX and FCMP (fp32, docs/isa.md "Operations") use the same adder on the magnitudes
+//! (the sign bits masked off): sign-magnitude order from |a| < |b| and the signs, −0 below +0
+//! for FMIN/FMAX (IEEE 754-2019 minimumNumber/maximumNumber; a NaN operand gives the other,
+//! two give the canonical NaN) and equal to +0 for FCMP, whose NaN operands are unordered.
 
 use super::condition::Condition;
 use super::enc::op;
@@ -38,6 +43,22 @@ pub struct AluLane {
     eq: Signal<Local, Bit>,
     lt: Signal<Local, Bit>,
     ult: Signal<Local, Bit>,
+    /// FMIN, FMAX or FCMP: the adder compares the magnitudes.
+    fp: Signal<Local, Bit>,
+    /// fp32: the magnitudes are equal; a and b are NaNs; both are zeros (of either sign).
+    mag_eq: Signal<Local, Bit>,
+    nan0: Signal<Local, Bit>,
+    nan1: Signal<Local, Bit>,
+    both_zero: Signal<Local, Bit>,
+    /// fp32 order of non-NaN a and b with −0 below +0: a < b.
+    order_lt: Signal<Local, Bit>,
+    k_op_fmin: Constant<Bits<7>>,
+    k_op_fmax: Constant<Bits<7>>,
+    k_op_fcmp: Constant<Bits<7>>,
+    k_magnitude: Constant<Bits<32>>,
+    k_exp_ones: Constant<Bits<8>>,
+    /// The ISA's canonical quiet NaN (docs/isa.md).
+    k_canonical_nan: Constant<Bits<32>>,
     /// CMP's condition from eq / lt / ult.
     condition: Condition,
     k_op_mov: Constant<Bits<7>>,
@@ -72,6 +93,18 @@ impl Default for AluLane {
             eq: Default::default(),
             lt: Default::default(),
             ult: Default::default(),
+            fp: Default::default(),
+            mag_eq: Default::default(),
+            nan0: Default::default(),
+            nan1: Default::default(),
+            both_zero: Default::default(),
+            order_lt: Default::default(),
+            k_op_fmin: k7(op::FMIN),
+            k_op_fmax: k7(op::FMAX),
+            k_op_fcmp: k7(op::FCMP),
+            k_magnitude: Constant::new(0x7FFF_FFFFu64.into()),
+            k_exp_ones: Constant::new(0xFFu64.into()),
+            k_canonical_nan: Constant::new(0x7FC0_0000u64.into()),
             condition: Default::default(),
             k_op_mov: k7(op::MOV),
             k_op_add: k7(op::ADD),
@@ -94,10 +127,14 @@ impl Logic for AluLane {
     #[hdl_gen]
     fn update(&mut self) {
         // one adder: a + b for ADD, a - b for every other op (SUB, and the compares of MIN, MAX
-        // and CMP from its carry)
+        // and CMP from its carry; of FMIN, FMAX and FCMP on the magnitudes)
+        // (the adder's inputs straight from the ports, no Local between: Verilator splits this
+        // block's assignments only so, and the block also reads the adder's outputs)
         self.add_sub.a.next = self.src0.val();
         self.add_sub.b.next = self.src1.val();
         self.add_sub.subtract.next = self.op.val() != self.k_op_add.val();
+        self.add_sub.magnitudes.next = (self.op.val() == self.k_op_fmin.val()) | (self.op.val() == self.k_op_fmax.val()) | (self.op.val() == self.k_op_fcmp.val());
+        self.fp.next = (self.op.val() == self.k_op_fmin.val()) | (self.op.val() == self.k_op_fmax.val()) | (self.op.val() == self.k_op_fcmp.val());
         // one shifter: src0 by src1 & 31, left for SHL, sign-filling for ASR
         self.shifter.value.next = self.src0.val();
         self.shifter.amount.next = self.src1.val().get_bits::<5>(0);
@@ -111,6 +148,14 @@ impl Logic for AluLane {
             self.lt.next = self.src0.val().get_bit(31);
         }
         self.eq.next = self.src0.val() == self.src1.val();
+        // fp32: the order of sign and magnitude (both negative: the larger magnitude is less)
+        self.mag_eq.next = (self.src0.val() & self.k_magnitude.val()) == (self.src1.val() & self.k_magnitude.val());
+        self.nan0.next = (self.src0.val().get_bits::<8>(23) == self.k_exp_ones.val()) & self.src0.val().get_bits::<23>(0).any();
+        self.nan1.next = (self.src1.val().get_bits::<8>(23) == self.k_exp_ones.val()) & self.src1.val().get_bits::<23>(0).any();
+        self.both_zero.next = !((self.src0.val() | self.src1.val()) & self.k_magnitude.val()).any();
+        self.order_lt.next = (self.src0.val().get_bit(31) & !self.src1.val().get_bit(31))
+            | (!self.src0.val().get_bit(31) & !self.src1.val().get_bit(31) & self.ult.val())
+            | (self.src0.val().get_bit(31) & self.src1.val().get_bit(31) & !self.ult.val() & !self.mag_eq.val());
         self.result.next = 0.into();
         if self.op.val() == self.k_op_mov.val() {
             self.result.next = self.src0.val();
@@ -145,17 +190,49 @@ impl Logic for AluLane {
                 self.result.next = self.src1.val();
             }
         }
+        if self.op.val() == self.k_op_fmin.val() {
+            self.result.next = self.src1.val();
+            if self.order_lt.val() {
+                self.result.next = self.src0.val();
+            }
+        }
+        if self.op.val() == self.k_op_fmax.val() {
+            self.result.next = self.src0.val();
+            if self.order_lt.val() {
+                self.result.next = self.src1.val();
+            }
+        }
+        // a NaN operand gives the other one, two give the canonical NaN
+        if (self.op.val() == self.k_op_fmin.val()) | (self.op.val() == self.k_op_fmax.val()) {
+            if self.nan0.val() {
+                self.result.next = self.src1.val();
+            }
+            if self.nan1.val() {
+                self.result.next = self.src0.val();
+            }
+            if self.nan0.val() & self.nan1.val() {
+                self.result.next = self.k_canonical_nan.val();
+            }
+        }
         if self.op.val() == self.k_op_sel.val() {
             self.result.next = self.src1.val();
             if self.flag_in.val() {
                 self.result.next = self.src0.val();
             }
         }
-        // CMP's condition: src0 against src1 (signed; ULT unsigned)
+        // CMP's condition: src0 against src1 (signed; ULT unsigned); FCMP's as fp32 (−0 = +0,
+        // ULT: unordered)
         self.condition.cmod.next = self.cmod.val();
         self.condition.eq.next = self.eq.val();
         self.condition.lt.next = self.lt.val();
         self.condition.ult.next = self.ult.val();
+        self.condition.unordered.next = false;
+        if self.fp.val() {
+            self.condition.eq.next = self.eq.val() | self.both_zero.val();
+            self.condition.lt.next = self.order_lt.val() & !self.both_zero.val();
+            self.condition.ult.next = self.nan0.val() | self.nan1.val();
+            self.condition.unordered.next = self.nan0.val() | self.nan1.val();
+        }
         self.flag_out.next = self.flag_in.val();
         if self.run.val() {
             self.flag_out.next = self.condition.holds.val();
@@ -173,13 +250,18 @@ pub struct AddSub {
     pub b: Signal<In, Bits<32>>,
     /// Subtract: `sum` = a - b.
     pub subtract: Signal<In, Bit>,
+    /// Take a and b without their sign bits (fp32 magnitudes: `carry` then says |a| >= |b|).
+    pub magnitudes: Signal<In, Bit>,
     /// a + b or a - b, modulo 2^32.
     pub sum: Signal<Out, Bits<32>>,
     /// The carry out of bit 31 (subtracting: a >= b unsigned).
     pub carry: Signal<Out, Bit>,
     wide_a: Signal<Local, Bits<34>>,
     wide_b: Signal<Local, Bits<34>>,
+    a_in: Signal<Local, Bits<32>>,
+    b_in: Signal<Local, Bits<32>>,
     b_inverted: Signal<Local, Bits<32>>,
+    k_magnitude: Constant<Bits<32>>,
     wide_sum: Signal<Local, Bits<34>>,
     k_carry_in: Constant<Bits<34>>,
 }
@@ -190,6 +272,10 @@ impl Default for AddSub {
             a: Default::default(),
             b: Default::default(),
             subtract: Default::default(),
+            magnitudes: Default::default(),
+            a_in: Default::default(),
+            b_in: Default::default(),
+            k_magnitude: Constant::new(0x7FFF_FFFFu64.into()),
             sum: Default::default(),
             carry: Default::default(),
             wide_a: Default::default(),
@@ -206,11 +292,17 @@ impl Logic for AddSub {
     fn update(&mut self) {
         // inverted at 32 bits first: inside the widening, Verilog would invert the two zero bits
         // the widening adds as well
-        self.b_inverted.next = !self.b.val();
-        self.wide_a.next = bit_cast::<34, 32>(self.a.val()) << 1;
-        self.wide_b.next = bit_cast::<34, 32>(self.b.val()) << 1;
+        self.a_in.next = self.a.val();
+        self.b_in.next = self.b.val();
+        if self.magnitudes.val() {
+            self.a_in.next = self.a.val() & self.k_magnitude.val();
+            self.b_in.next = self.b.val() & self.k_magnitude.val();
+        }
+        self.b_inverted.next = !self.b_in.val();
+        self.wide_a.next = bit_cast::<34, 32>(self.a_in.val()) << 1;
+        self.wide_b.next = bit_cast::<34, 32>(self.b_in.val()) << 1;
         if self.subtract.val() {
-            self.wide_a.next = (bit_cast::<34, 32>(self.a.val()) << 1) | self.k_carry_in.val();
+            self.wide_a.next = (bit_cast::<34, 32>(self.a_in.val()) << 1) | self.k_carry_in.val();
             self.wide_b.next = (bit_cast::<34, 32>(self.b_inverted.val()) << 1) | self.k_carry_in.val();
         }
         self.wide_sum.next = self.wide_a.val() + self.wide_b.val();
@@ -368,5 +460,95 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod fp_tests {
+    use super::*;
+    use crate::eu_core::enc::cmod;
+    use std::cmp::Ordering;
+
+    /// docs/isa.md "Operations", written directly: FMIN/FMAX are minimumNumber/maximumNumber
+    /// (`f32::total_cmp` is IEEE 754's total order, which puts −0 below +0; a NaN operand gives the
+    /// other, two give 0x7FC00000); FCMP compares as IEEE 754 does (−0 = +0, a NaN unordered).
+    fn want_min_max(a: u32, b: u32, max: bool) -> u32 {
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        match (x.is_nan(), y.is_nan()) {
+            (true, true) => 0x7FC0_0000,
+            (true, false) => b,
+            (false, true) => a,
+            _ => match (x.total_cmp(&y), max) {
+                (Ordering::Less, false) | (Ordering::Greater, true) => a,
+                _ => b,
+            },
+        }
+    }
+
+    fn want_fcmp(c: u64, a: u32, b: u32) -> bool {
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        match c {
+            cmod::EQ => x == y,
+            cmod::NE => x != y,
+            cmod::LT => x < y,
+            cmod::LE => x <= y,
+            cmod::GT => x > y,
+            cmod::GE => x >= y,
+            cmod::ULT => x.is_nan() || y.is_nan(),
+            _ => false,
+        }
+    }
+
+    /// Zeros, ones, subnormals, the normal and finite ends, infinities and quiet / signalling
+    /// NaNs of both signs, then xorshift-random words and random pairs of one exponent.
+    fn operand_pairs() -> Vec<(u32, u32)> {
+        let mut special = vec![0, 1, 0x007F_FFFF, 0x0080_0000, 0x3F80_0000, 0x3F80_0001, 0x4000_0000, 0x7F7F_FFFF, 0x7F80_0000, 0x7FC0_0000, 0x7F80_0001, 0x7FFF_FFFF];
+        special.extend(special.clone().iter().map(|s| s | 0x8000_0000));
+        let mut v: Vec<(u32, u32)> = special.iter().flat_map(|&a| special.iter().map(move |&b| (a, b))).collect();
+        let mut state = 0x2545_F491u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        for _ in 0..3000 {
+            let (a, b) = (next(), next());
+            v.push((a, b));
+            v.push((a, (a & 0xFF80_0000) | (b & 0x007F_FFFF)));
+            v.push((a, a ^ 0x8000_0000));
+        }
+        v
+    }
+
+    #[test]
+    fn lane_fp_min_max_and_compare_match_the_isa_definitions() {
+        let mut uut = AluLane::default();
+        uut.connect_all();
+        uut.run.next = true;
+        uut.flag_in.next = false;
+        let (mut checked, mut nan_pairs, mut zero_pairs) = (0, 0, 0);
+        for (a, b) in operand_pairs() {
+            uut.src0.next = (a as u64).to_bits();
+            uut.src1.next = (b as u64).to_bits();
+            for (o, max) in [(op::FMIN, false), (op::FMAX, true)] {
+                uut.op.next = o.to_bits();
+                uut.cmod.next = cmod::NONE.to_bits();
+                assert!(simulate(&mut uut, 100));
+                let got = uut.result.val().index() as u32;
+                assert_eq!(got, want_min_max(a, b, max), "{} of {a:#010x}, {b:#010x}", if max { "FMAX" } else { "FMIN" });
+                checked += 1;
+            }
+            uut.op.next = op::FCMP.to_bits();
+            for c in [cmod::EQ, cmod::NE, cmod::LT, cmod::LE, cmod::GT, cmod::GE, cmod::ULT] {
+                uut.cmod.next = c.to_bits();
+                assert!(simulate(&mut uut, 100));
+                assert_eq!(uut.flag_out.val(), want_fcmp(c, a, b), "FCMP cmod {c} of {a:#010x}, {b:#010x}");
+                checked += 1;
+            }
+            nan_pairs += (f32::from_bits(a).is_nan() || f32::from_bits(b).is_nan()) as u32;
+            zero_pairs += (a << 1 == 0 && b << 1 == 0) as u32;
+        }
+        assert!(checked > 80_000 && nan_pairs > 200 && zero_pairs >= 4, "{checked} checks, {nan_pairs} NaN pairs, {zero_pairs} zero pairs");
     }
 }

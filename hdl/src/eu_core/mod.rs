@@ -3,7 +3,7 @@
 //! The ISA ([`enc`], docs/isa.md) is complete; the RTL runs a subset of it: `threads` hardware
 //! threads issued round-robin through a five-stage barrel pipeline (fetch, decode + register
 //! read address, operand (the register file's output register), execute, writeback), the branch unit as a sub-block for all control flow and the execution
-//! mask, integer ALU lanes (MOV, ADD, SUB, logic, shifts, MIN/MAX, CMP, SEL, condition
+//! mask, integer ALU lanes (MOV, ADD, SUB, logic, shifts, MIN/MAX, CMP, SEL, FMIN/FMAX/FCMP, condition
 //! modifiers, immediates), LD/ST, the math unit (TANH/TANH_PRE/SIGMOID, MUL, MULH, I2F/F2I),
 //! predication and operand regions (over several registers on the ALU ops), and traps through the project's trap
 //! controller (TRAP, TRET, TPAUSE, SRD/SWR of its special registers, every ISA exception into the
@@ -92,7 +92,7 @@ pub const MATH_LAT_MAX: usize = 16;
 const _: () = assert!(MATH_LAT_MAX <= 6 + crate::tanh_sigmoid::MAX_EXTRA_LAT);
 
 /// The ops this slice executes: every control-flow op (through the branch unit), NOP, the
-/// integer ALU ops, LD/ST, the math ops, MULH (in the math unit) and SRD of TID and LANE. The co-simulation's random programs use exactly these.
+/// integer ALU ops, FMIN/FMAX/FCMP (in the lanes), LD/ST, the math ops, MULH (in the math unit) and SRD of TID and LANE. The co-simulation's random programs use exactly these.
 pub fn slice_ops() -> Vec<u64> {
     let mut v: Vec<u64> = op::TABLE.codes.iter().map(|c| c.value).filter(|&o| enc::is_control(o)).collect();
     v.extend([
@@ -113,6 +113,9 @@ pub fn slice_ops() -> Vec<u64> {
         op::MAX,
         op::CMP,
         op::SEL,
+        op::FMIN,
+        op::FMAX,
+        op::FCMP,
         op::LD,
         op::ST,
         op::TANH_PRE,
@@ -130,7 +133,7 @@ pub fn slice_ops() -> Vec<u64> {
 /// "Multi-register regions"): the ones the ALU lanes compute. LD/ST, the math unit's ops and SRD
 /// with such a region stop the thread as "not yet".
 pub fn multi_register_ops() -> Vec<u64> {
-    vec![op::MOV, op::ADD, op::SUB, op::AND, op::OR, op::XOR, op::NOT, op::SHL, op::SHR, op::ASR, op::MIN, op::MAX, op::CMP, op::SEL]
+    vec![op::MOV, op::ADD, op::SUB, op::AND, op::OR, op::XOR, op::NOT, op::SHL, op::SHR, op::ASR, op::MIN, op::MAX, op::CMP, op::SEL, op::FMIN, op::FMAX, op::FCMP]
 }
 
 /// The trap ops the core runs beside [`slice_ops`] (docs/isa.md "Traps"): TRAP, TRET, TPAUSE

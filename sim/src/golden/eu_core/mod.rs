@@ -394,6 +394,32 @@ fn fcond(c: u64, a: u32, b: u32) -> bool {
     }
 }
 
+/// The ISA's quiet NaN for results that are a NaN not taken from an operand (docs/isa.md).
+pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
+
+/// FMIN (`max` false) / FMAX of fp32 `a` and `b` (docs/isa.md "Operations": IEEE 754-2019
+/// minimumNumber / maximumNumber): a NaN operand gives the other operand, two NaNs give
+/// [`CANONICAL_NAN`], and −0 is below +0 (Rust's `f32::min` leaves the sign of a zero result and
+/// the NaN it returns open, so the ISA does not use it).
+pub fn min_max_number(a: u32, b: u32, max: bool) -> u32 {
+    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => CANONICAL_NAN,
+        (true, false) => b,
+        (false, true) => a,
+        (false, false) => {
+            let a_below = x < y || (x == 0.0 && y == 0.0 && a >> 31 == 1 && b >> 31 == 0);
+            let b_below = y < x || (x == 0.0 && y == 0.0 && b >> 31 == 1 && a >> 31 == 0);
+            match (max, a_below, b_below) {
+                (false, true, _) | (true, _, true) => a,
+                (false, _, true) | (true, true, _) => b,
+                // equal values with equal bits
+                _ => a,
+            }
+        }
+    }
+}
+
 fn is_float_op(o: u64) -> bool {
     matches!(o, op::FADD | op::FSUB | op::FMUL | op::FMIN | op::FMAX | op::I2F)
 }
@@ -797,8 +823,8 @@ fn execute(
                     op::FADD => (fa + fb).to_bits(),
                     op::FSUB => (fa - fb).to_bits(),
                     op::FMUL => (fa * fb).to_bits(),
-                    op::FMIN => fa.min(fb).to_bits(),
-                    op::FMAX => fa.max(fb).to_bits(),
+                    op::FMIN => min_max_number(a, b, false),
+                    op::FMAX => min_max_number(a, b, true),
                     op::I2F => (a as i32 as f32).to_bits(),
                     op::F2I => (fa as i32) as u32,
                     _ => unreachable!("op {o:#x} has a case above"),
