@@ -176,6 +176,8 @@ impl Logic for CvtLane {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
     use std::collections::VecDeque;
 
     /// The ISA's definitions (docs/isa.md): Rust's `as` is exactly I2F (round to nearest even)
@@ -205,13 +207,8 @@ mod tests {
             v.push(((127 + e) << 23) | 0x55_5555);
             v.push(0x8000_0000 | ((127 + e) << 23) | 0x2A_AAAA);
         }
-        let mut state = 0x9E37_79B9u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state
-        };
+        let mut rng = StdRng::seed_from_u64(0x9E37_79B9);
+        let mut next = || rng.gen::<u32>();
         for _ in 0..3000 {
             let r = next();
             v.push(r);

@@ -348,13 +348,8 @@ impl Logic for Scatter {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn xorshift(state: &mut u32) -> u32 {
-        *state ^= *state << 13;
-        *state ^= *state >> 17;
-        *state ^= *state << 5;
-        *state
-    }
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     /// The element at byte `col` of the register `bytes`, `1 << es` bytes little-endian, widened
     /// to 32 bits — docs/isa.md's source operand.
@@ -382,17 +377,17 @@ mod tests {
     fn gather_picks_every_aligned_offset_size_and_extension() {
         let mut g = Gather::default();
         g.connect_all();
-        let mut state = 0x9e37_79b9u32;
+        let mut rng = StdRng::seed_from_u64(0x9e37_79b9);
         let mut cases = 0;
         for round in 0..192 {
             let mut bytes = [0u8; 32];
-            bytes.iter_mut().for_each(|b| *b = xorshift(&mut state) as u8);
+            bytes.iter_mut().for_each(|b| *b = rng.gen::<u32>() as u8);
             let es = round % 3;
             let sext = round / 3 % 2 == 1;
             let slots = 32 >> es;
             // lanes 0..3 walk every slot of the size over the rounds, lanes 4..7 draw at random
             let cols: Vec<usize> = (0..8)
-                .map(|i| if i < 4 { ((4 * (round / 6) + i) % slots) << es } else { (xorshift(&mut state) as usize % slots) << es })
+                .map(|i| if i < 4 { ((4 * (round / 6) + i) % slots) << es } else { (rng.gen::<u32>() as usize % slots) << es })
                 .collect();
             let packed = cols.iter().enumerate().fold(0u64, |p, (i, &c)| p | (c as u64) << (5 * i));
             g.word.next = bits256(&bytes);
@@ -414,7 +409,7 @@ mod tests {
     fn scatter_places_each_running_lane_at_its_bytes_only() {
         let mut s = Scatter::default();
         s.connect_all();
-        let mut state = 0x2545_f491u32;
+        let mut rng = StdRng::seed_from_u64(0x2545_f491);
         for round in 0..300 {
             let es = round % 3;
             let size = 1usize << es;
@@ -422,11 +417,11 @@ mod tests {
             // eight distinct element slots (a legal destination never writes a byte twice)
             let mut order: Vec<usize> = (0..slots).collect();
             for k in (1..slots).rev() {
-                order.swap(k, xorshift(&mut state) as usize % (k + 1));
+                order.swap(k, rng.gen::<u32>() as usize % (k + 1));
             }
             let cols: Vec<usize> = order[..8].iter().map(|&slot| slot << es).collect();
-            let values: Vec<u32> = (0..8).map(|_| xorshift(&mut state)).collect();
-            let mask = if round % 5 == 0 { 0xFF } else { xorshift(&mut state) & 0xFF };
+            let values: Vec<u32> = (0..8).map(|_| rng.gen::<u32>()).collect();
+            let mask = if round % 5 == 0 { 0xFF } else { rng.gen::<u32>() & 0xFF };
             let mut result = Bits::<256>::default();
             for (i, &v) in values.iter().enumerate() {
                 result = result | (bit_cast::<256, 32>((v as u64).into()) << (32 * i as u64));

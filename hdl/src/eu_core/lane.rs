@@ -384,6 +384,8 @@ impl Logic for Shifter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
     use crate::eu_core::enc::cmod;
 
     /// docs/isa.md's integer ops on 32 bits.
@@ -431,13 +433,8 @@ mod tests {
         let edges = [0u32, 1, 2, 31, 32, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFE, 0xFFFF_FFFF, 0x1234_5678];
         let mut lane = AluLane::default();
         lane.connect_all();
-        let mut state = 0x2545_f491u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state
-        };
+        let mut rng = StdRng::seed_from_u64(0x2545_f491);
+        let mut next = move || rng.gen::<u32>();
         let mut pairs: Vec<(u32, u32)> = edges.iter().flat_map(|&a| edges.iter().map(move |&b| (a, b))).collect();
         pairs.extend((0..400).map(|_| (next(), next())));
         pairs.extend((0..100).map(|_| (next(), next() & 31)));
@@ -466,6 +463,8 @@ mod tests {
 #[cfg(test)]
 mod fp_tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
     use crate::eu_core::enc::cmod;
     use std::cmp::Ordering;
 
@@ -505,13 +504,8 @@ mod fp_tests {
         let mut special = vec![0, 1, 0x007F_FFFF, 0x0080_0000, 0x3F80_0000, 0x3F80_0001, 0x4000_0000, 0x7F7F_FFFF, 0x7F80_0000, 0x7FC0_0000, 0x7F80_0001, 0x7FFF_FFFF];
         special.extend(special.clone().iter().map(|s| s | 0x8000_0000));
         let mut v: Vec<(u32, u32)> = special.iter().flat_map(|&a| special.iter().map(move |&b| (a, b))).collect();
-        let mut state = 0x2545_F491u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state
-        };
+        let mut rng = StdRng::seed_from_u64(0x2545_F491);
+        let mut next = || rng.gen::<u32>();
         for _ in 0..3000 {
             let (a, b) = (next(), next());
             v.push((a, b));

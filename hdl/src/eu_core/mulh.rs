@@ -117,6 +117,8 @@ impl<const TAGW: usize> Logic for MulhLane<TAGW> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
     use std::collections::VecDeque;
 
     /// docs/isa.md: MULH the high word of the signed 64-bit product, MUL its low word.
@@ -143,13 +145,8 @@ mod tests {
         uut.rst.next = false;
         let edges = [0u32, 1, 2, 0xFFFF_FFFF, 0x7FFF_FFFF, 0x8000_0000, 0x8000_0001, 0x0001_0000, 0xFFFF_0000, 0x1234_5678];
         let mut pairs: Vec<(u32, u32)> = edges.iter().flat_map(|&a| edges.iter().map(move |&b| (a, b))).collect();
-        let mut state = 0x1357_9BDFu32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state
-        };
+        let mut rng = StdRng::seed_from_u64(0x1357_9BDF);
+        let mut next = move || rng.gen::<u32>();
         pairs.extend((0..500).map(|_| (next(), next())));
         let mut line: VecDeque<(bool, u32, u32, u64)> = VecDeque::new();
         let mut checked = 0;

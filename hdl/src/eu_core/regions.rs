@@ -871,6 +871,8 @@ impl Logic for Regions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     /// The list of distinct registers in first-touch order and each channel's index into it,
     /// computed directly (the definition `RegisterList` implements).
@@ -893,13 +895,8 @@ mod tests {
     fn register_list_is_first_touch_order_with_each_channels_index() {
         let mut b = RegisterList::default();
         b.connect_all();
-        let mut state = 0x2545_f491u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state
-        };
+        let mut rng = StdRng::seed_from_u64(0x2545_f491);
+        let mut next = || rng.gen::<u32>();
         let mut multi = 0;
         for round in 0..2000 {
             let valid = [1usize, 2, 4, 8][round % 4];

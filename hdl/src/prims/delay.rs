@@ -61,19 +61,19 @@ impl<T: Synth> Logic for Delay<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
     use std::collections::VecDeque;
 
     /// Reference from the contract: a queue of the last n inputs, all zero after a reset edge.
     fn check(n: usize, seed: u32) {
         let mut dl: Delay<Bits<8>> = Delay::new(n);
         dl.connect_all();
-        let mut state = seed;
+        let mut rng = StdRng::seed_from_u64(seed as u64);
         let mut line: VecDeque<u64> = std::iter::repeat(0).take(n).collect();
         let mut resets = 0;
         for cycle in 0..300 {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
+            let state: u32 = rng.gen();
             let d = (state & 0xff) as u64;
             let rst = cycle < 2 || state >> 27 == 0;
             dl.clock.next = Clock { clk: false };

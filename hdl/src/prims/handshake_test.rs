@@ -3,6 +3,8 @@
 
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// A stream primitive with 16-bit items, driven through rust-hdl's simulator.
 pub trait StreamDut: Block {
@@ -47,13 +49,6 @@ impl QueueModel {
     }
 }
 
-fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
-}
-
 /// Runs 4 000 cycles in phases of different offer/accept rates, then drains, asserting every
 /// cycle: the outputs equal the model's; the outputs hold while `out_valid && !out_ready`;
 /// items leave in order, none duplicated, and all taken items come out except those a reset
@@ -63,7 +58,7 @@ pub fn run<D: StreamDut>(mut dut: D, capacity: usize, pass_through: bool, seed: 
     dut.connect_all();
     let mut m = QueueModel { q: VecDeque::new(), capacity, pass_through };
     let mut st = Stats::default();
-    let mut s = seed;
+    let mut s = StdRng::seed_from_u64(seed);
     let mut next_seq: u16 = 1; // the item the source offers (0 is the idle output value)
     let mut last_out: Option<u16> = None;
     let mut stalled: Option<u16> = None; // the item shown while stalled at the previous cycle
@@ -71,7 +66,7 @@ pub fn run<D: StreamDut>(mut dut: D, capacity: usize, pass_through: bool, seed: 
     let phases = [(90, 90), (90, 30), (30, 90), (100, 100), (60, 60), (100, 0), (0, 100), (75, 50), (0, 100)];
     for cycle in 0..phases.len() * 500 {
         let (pv, pr) = phases[cycle / 500];
-        let r = xorshift(&mut s);
+        let r = s.gen::<u64>();
         let drain = cycle / 500 == phases.len() - 1;
         let rst = cycle < 2 || (!drain && r % 300 == 0);
         let in_valid = (r >> 8) % 100 < pv;

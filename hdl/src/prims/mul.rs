@@ -618,13 +618,8 @@ mod tests {
     use super::*;
     use crate::emit::{emit_module, EmittedModule};
     use crate::prims::synth_check::{cells, cells_with, count, lint, ECP5_FF, ICE40_FF};
-
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     fn mask(w: usize) -> u128 {
         if w == 128 { u128::MAX } else { (1u128 << w) - 1 }
@@ -636,14 +631,14 @@ mod tests {
     fn check_mul<const AW: usize, const BW: usize, const PW: usize>(seed: u64) {
         let mut m: Mul<AW, BW, PW> = Mul::default();
         m.connect_all();
-        let mut s = seed;
+        let mut s = StdRng::seed_from_u64(seed);
         let mut want = 0u128;
         let mut resets = 0;
         for cycle in 0..400 {
-            let r = xorshift(&mut s);
+            let r = s.gen::<u64>();
             // Corner operands now and then: all ones, zero.
-            let a = match r % 8 { 0 => mask(AW), 1 => 0, _ => xorshift(&mut s) as u128 & mask(AW) };
-            let b = match (r >> 3) % 8 { 0 => mask(BW), 1 => 0, _ => xorshift(&mut s) as u128 & mask(BW) };
+            let a = match r % 8 { 0 => mask(AW), 1 => 0, _ => s.gen::<u64>() as u128 & mask(AW) };
+            let b = match (r >> 3) % 8 { 0 => mask(BW), 1 => 0, _ => s.gen::<u64>() as u128 & mask(BW) };
             let rst = cycle < 2 || (r >> 8) % 16 == 0;
             m.clock.next = Clock { clk: false };
             m.a.next = from_u128::<AW>(a);
@@ -673,11 +668,11 @@ mod tests {
     fn mul_dsp_is_a_two_stage_pipeline_advanced_by_en() {
         let mut m: MulDsp<16, 16, 32> = MulDsp::default();
         m.connect_all();
-        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut s = StdRng::seed_from_u64(0x2545_f491_4f6c_dd1d);
         let (mut ar, mut br, mut p) = (0u128, 0u128, 0u128);
         let mut holds = 0;
         for cycle in 0..400 {
-            let r = xorshift(&mut s);
+            let r = s.gen::<u64>();
             let (a, b) = ((r & 0xffff) as u128, ((r >> 16) & 0xffff) as u128);
             let en = (r >> 40) % 4 != 0;
             m.clock.next = Clock { clk: false };
@@ -704,14 +699,14 @@ mod tests {
     fn check_mul_dsp_pp<const AW: usize, const BW: usize, const PW: usize>(seed: u64) {
         let mut m: MulDspPp<AW, BW, PW> = MulDspPp::default();
         m.connect_all();
-        let mut s = seed;
+        let mut s = StdRng::seed_from_u64(seed);
         // the operands of the last three enabled edges, newest first
         let mut hist = [(0u128, 0u128); 3];
         let mut holds = 0;
         for cycle in 0..600 {
-            let r = xorshift(&mut s);
-            let a = match r % 8 { 0 => mask(AW), 1 => 0, _ => xorshift(&mut s) as u128 & mask(AW) };
-            let b = match (r >> 3) % 8 { 0 => mask(BW), 1 => 0, _ => xorshift(&mut s) as u128 & mask(BW) };
+            let r = s.gen::<u64>();
+            let a = match r % 8 { 0 => mask(AW), 1 => 0, _ => s.gen::<u64>() as u128 & mask(AW) };
+            let b = match (r >> 3) % 8 { 0 => mask(BW), 1 => 0, _ => s.gen::<u64>() as u128 & mask(BW) };
             let en = (r >> 40) % 4 != 0;
             m.clock.next = Clock { clk: false };
             m.a.next = from_u128::<AW>(a);
@@ -769,7 +764,7 @@ mod tests {
     #[test]
     fn truncated_products_are_the_sum_of_their_pieces() {
         let want = |a: u128, b: u128| a * b - (a & 0xfff) * (b & 0x7f);
-        let mut s = 0x7f4a_7c15_9e37_79b9u64;
+        let mut s = StdRng::seed_from_u64(0x7f4a_7c15_9e37_79b9);
         let mut m1: Mul<28, 23, 64> = Mul::truncated(trunc_pieces());
         let mut m2: MulDsp<28, 23, 64> = MulDsp::truncated(trunc_pieces());
         let mut m3: MulDspPp<28, 23, 64> = MulDspPp::truncated(trunc_pieces());
@@ -778,9 +773,9 @@ mod tests {
         m3.connect_all();
         let mut hist = [(0u128, 0u128); 3];
         for cycle in 0..500 {
-            let r = xorshift(&mut s);
-            let a = match r % 8 { 0 => mask(28), 1 => 0, _ => xorshift(&mut s) as u128 & mask(28) };
-            let b = match (r >> 3) % 8 { 0 => mask(23), 1 => 0, _ => xorshift(&mut s) as u128 & mask(23) };
+            let r = s.gen::<u64>();
+            let a = match r % 8 { 0 => mask(28), 1 => 0, _ => s.gen::<u64>() as u128 & mask(28) };
+            let b = match (r >> 3) % 8 { 0 => mask(23), 1 => 0, _ => s.gen::<u64>() as u128 & mask(23) };
             m1.clock.next = Clock { clk: false };
             m2.clock.next = Clock { clk: false };
             m3.clock.next = Clock { clk: false };
@@ -1202,12 +1197,12 @@ endmodule
 
     /// Random stimulus with corner operands and `en` low about a quarter of the cycles.
     fn stimulus(aw: usize, bw: usize, n: usize, seed: u64) -> Vec<(bool, u128, u128)> {
-        let mut s = seed;
+        let mut s = StdRng::seed_from_u64(seed);
         (0..n)
             .map(|_| {
-                let r = xorshift(&mut s);
-                let a = match r % 8 { 0 => mask(aw), 1 => 0, _ => xorshift(&mut s) as u128 & mask(aw) };
-                let b = match (r >> 3) % 8 { 0 => mask(bw), 1 => 0, _ => xorshift(&mut s) as u128 & mask(bw) };
+                let r = s.gen::<u64>();
+                let a = match r % 8 { 0 => mask(aw), 1 => 0, _ => s.gen::<u64>() as u128 & mask(aw) };
+                let b = match (r >> 3) % 8 { 0 => mask(bw), 1 => 0, _ => s.gen::<u64>() as u128 & mask(bw) };
                 ((r >> 40) % 4 != 0, a, b)
             })
             .collect()

@@ -61,6 +61,8 @@ impl<T: Synth> Logic for StageReg<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     fn edge(s: &mut StageReg<Bits<8>>, d: u64, en: bool, rst: bool) {
         s.d.next = d.to_bits();
@@ -75,15 +77,13 @@ mod tests {
     /// Registered: loads on `en`, holds without it, clears on `rst`; unregistered: `q = d` at once.
     #[test]
     fn registered_loads_on_enable_and_unregistered_is_a_wire() {
-        let mut state = 0x1234_5678u32;
+        let mut rng = StdRng::seed_from_u64(0x1234_5678);
         for registered in [true, false] {
             let mut s: StageReg<Bits<8>> = StageReg::new(registered);
             s.connect_all();
             let mut want = 0u64;
             for cycle in 0..400 {
-                state ^= state << 13;
-                state ^= state >> 17;
-                state ^= state << 5;
+                let state: u32 = rng.gen();
                 let (d, en, rst) = ((state & 0xff) as u64, state >> 31 == 1, cycle < 2 || state >> 26 == 0);
                 edge(&mut s, d, en, rst);
                 if registered {

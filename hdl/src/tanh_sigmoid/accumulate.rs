@@ -277,6 +277,8 @@ impl Logic for AccumulateCut {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     /// The two-cycle form (and the three-cycle form of cut K) gives `Accumulate`'s n, exb and s
     /// for products of any coefficient bit patterns (u28·u23, u24·u16, the signs their top bits),
@@ -289,13 +291,8 @@ mod tests {
         one.connect_all();
         two.connect_all();
         three.connect_all();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = StdRng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.gen::<u64>();
         for i in 0..20_000u32 {
             let r = [next(), next(), next()];
             let pick = |v: u64, bits: u32, j: u32| match (i >> (2 * j)) & 3 {
