@@ -11,11 +11,13 @@
 //! 4 `HalfSum` (sign corrections, S), `HalfRange` (tanh clamp, sigmoid reflection) and `HalfExp`
 //!   (the result's exponent before normalisation), the fused multiplicand;
 //! 5 G · m (16 × 11) for op TANH with |x| < 1;
-//! 6 `HalfLz` (leading zeros), `HalfNorm` (normalise, exponent) and `HalfPack` (one RNE round
-//!   to fp16 / bf16 with subnormals and ftz, pack, bypass, mask).
-//! `lat` above 6 adds the cuts of `HalfCuts` (A: a register between `HalfNorm` and `HalfPack`, B:
+//! 6 `HalfLz` (leading zeros), `HalfNorm` (normalise, exponent), `HalfShift` (the subnormal
+//!   shift, sticky, RNE's decision) and `HalfPack` (the RNE increment, ftz, pack, bypass, mask):
+//!   one round to fp16 / bf16 with subnormals.
+//! `lat` above 6 adds the cuts of `HalfCuts` (A: a register between `HalfNorm` and `HalfShift`, B:
 //! one between `HalfSum` and `HalfRange`, C: one between `Widen` and `Decode`, D: one between
-//! `HalfLz` and `HalfNorm`, E: the products as `MulDsp`), then output registers behind the lanes.
+//! `HalfLz` and `HalfNorm`, E: the products as `MulDsp`, F: one between `HalfShift` and `HalfPack`,
+//! G: one after `HalfRange` and `HalfExp`), then output registers behind the lanes.
 //! The products are `prims::Mul` (one registered `*`: the fabric on the HX8K, no DSP there), with
 //! cut E `prims::MulDsp` (input and output registers without reset: the UP5K's `SB_MAC16` and,
 //! under `EU_ECP5`, the ECP5's `MULT18X18D` hold them; the HX8K keeps LUT products).
@@ -31,14 +33,18 @@ const _: () = assert!(super::enc::op_bit0_is_sigmoid());
 
 /// The half lane's pipeline cuts that `lat` above LAT 6 adds, in this order (one cycle each):
 /// A `round_reg` (stage 6: a register between the normalisation `HalfNorm` and the round and pack
-/// `HalfPack`), B `accum_reg` (stage 4: a register on S between `HalfSum` and `HalfRange`), C
+/// `HalfShift` / `HalfPack`), B `accum_reg` (stage 4: a register on S between `HalfSum` and `HalfRange`), C
 /// `widen_reg` (stage 1: a register between `Widen` and `Decode`, `HalfWide`), D `lz_reg` (stage 6:
 /// a register between the leading-zero count `HalfLz` and the shift and exponent of `HalfNorm`,
 /// `HalfLzd`), E `mul_dsp` (the four products as `prims::MulDsp`: input and output registers
-/// without reset, the shape whose registers go inside the DSP, see below). The order A, B, C is
+/// without reset, the shape whose registers go inside the DSP, see below), F `pack_reg` (stage 6:
+/// a register between the subnormal shift with its sticky bit, `HalfShift`, and the RNE increment,
+/// ftz and pack, `HalfPack`: `HalfRnd`), G `range_reg` (stage 4: a register after `HalfRange` and
+/// `HalfExp`, before G · m's input registers and `mid4`). The order A, B, C is
 /// the measured one (HX8K, docs/tanh_sigmoid.md "Half RTL: cut C"): for two cuts, A + B beats
 /// A + C (stage 4 uncut is longer than stage 1 uncut) and B + C (the whole round stage); D and E
-/// come after them so that lat 7..9 keep their cuts and timing (docs "Half RTL: cuts D and E").
+/// come after them so that lat 7..9 keep their cuts and timing (docs "Half RTL: cuts D and E"),
+/// and F, G after those (lat 12, 13; docs "Half RTL: cuts F and G").
 /// Cycles beyond them are output registers behind the lanes (`rtl::TanhSigmoid`).
 ///
 /// E costs one cycle, in stage 3 only: c1 · D12 and c2 · SQ take their operands from the ROM's
@@ -56,16 +62,26 @@ pub struct HalfCuts {
     pub widen_reg: bool,
     pub lz_reg: bool,
     pub mul_dsp: bool,
+    pub pack_reg: bool,
+    pub range_reg: bool,
 }
 
 impl HalfCuts {
     /// The cuts for `extra` = lat − 6 cycles.
     pub fn for_extra(extra: usize) -> Self {
-        Self { round_reg: extra >= 1, accum_reg: extra >= 2, widen_reg: extra >= 3, lz_reg: extra >= 4, mul_dsp: extra >= 5 }
+        Self {
+            round_reg: extra >= 1,
+            accum_reg: extra >= 2,
+            widen_reg: extra >= 3,
+            lz_reg: extra >= 4,
+            mul_dsp: extra >= 5,
+            pack_reg: extra >= 6,
+            range_reg: extra >= 7,
+        }
     }
     /// Cycles they add.
     pub fn cycles(self) -> usize {
-        self.round_reg as usize + self.accum_reg as usize + self.widen_reg as usize + self.lz_reg as usize + self.mul_dsp as usize
+        [self.round_reg, self.accum_reg, self.widen_reg, self.lz_reg, self.mul_dsp, self.pack_reg, self.range_reg].iter().filter(|&&c| c).count()
     }
 }
 
@@ -384,14 +400,15 @@ impl Logic for HalfNorm {
     }
 }
 
-/// Stage 6, last part (combinational): one RNE round of the normalised N (`HalfNorm`) to fp16 or
-/// bf16 with gradual underflow (ftz: a result in the subnormal range after rounding is zero),
-/// packed with the sign; the bypass value and the lane mask. In the subnormal range (expf < 0) q
-/// is taken `tc` bits further right (the shifted-out bits sticky) and the exponent field is 0.
-/// The magnitude is packed as (expf << f) + q with q the p-bit significand including its leading
-/// 1 (f = p − 1 fraction bits), so a round-up that carries out of q steps the exponent by itself.
+/// Stage 6, the round's first part (combinational): the normalised N (`HalfNorm`) cut to fp16's
+/// or bf16's significand for one RNE round with gradual underflow. In the subnormal range (expf <
+/// 0) q is taken `tc` bits further right (the shifted-out bits sticky) and the exponent field is
+/// 0. The magnitude before the round is (expf << f) + q with q the p-bit significand including
+/// its leading 1 (f = p − 1 fraction bits), so a round-up that carries out of q steps the
+/// exponent by itself (`HalfPack`); `inc` is RNE's decision. Its own block so that cut F
+/// (`HalfCuts::pack_reg`) can register `mag` and `inc` before the increment.
 #[derive(LogicBlock)]
-pub struct HalfPack {
+pub struct HalfShift {
     /// N normalised (MSB at bit 26)
     pub nn: Signal<In, Bits<27>>,
     /// biased exponent − 1
@@ -399,16 +416,10 @@ pub struct HalfPack {
     /// subnormal right shift
     pub tc: Signal<In, Bits<4>>,
     pub fmt: Signal<In, Bits<2>>,
-    pub ftz: Signal<In, Bit>,
-    /// the result's sign (tanh ops: the sign of x)
-    pub sgn: Signal<In, Bit>,
-    /// valid & mask for this lane
-    pub en: Signal<In, Bit>,
-    /// the result is `bv`
-    pub byp: Signal<In, Bit>,
-    pub bv: Signal<In, Bits<32>>,
-    /// the lane's result (fp16/bf16 in [15:0])
-    pub out: Signal<Out, Bits<32>>,
+    /// the magnitude before the round, (expf << f) + q (exponent field 0 when subnormal)
+    pub mag: Signal<Out, Bits<16>>,
+    /// RNE rounds up: guard & (sticky | q's LSB)
+    pub inc: Signal<Out, Bit>,
     wide: Signal<Local, Bits<43>>,
     nr: Signal<Local, Bits<27>>,
     st0: Signal<Local, Bit>,
@@ -416,24 +427,18 @@ pub struct HalfPack {
     q: Signal<Local, Bits<16>>,
     guard: Signal<Local, Bit>,
     sticky: Signal<Local, Bit>,
-    mag: Signal<Local, Bits<16>>,
-    res: Signal<Local, Bits<16>>,
     k_fmt_fp16: Constant<Bits<2>>,
 }
 
-impl Default for HalfPack {
+impl Default for HalfShift {
     fn default() -> Self {
         Self {
             nn: Default::default(),
             expf: Default::default(),
             tc: Default::default(),
             fmt: Default::default(),
-            ftz: Default::default(),
-            sgn: Default::default(),
-            en: Default::default(),
-            byp: Default::default(),
-            bv: Default::default(),
-            out: Default::default(),
+            mag: Default::default(),
+            inc: Default::default(),
             wide: Default::default(),
             nr: Default::default(),
             st0: Default::default(),
@@ -441,14 +446,12 @@ impl Default for HalfPack {
             q: Default::default(),
             guard: Default::default(),
             sticky: Default::default(),
-            mag: Default::default(),
-            res: Default::default(),
             k_fmt_fp16: Constant::new(fmt::FP16.into()),
         }
     }
 }
 
-impl Logic for HalfPack {
+impl Logic for HalfShift {
     #[hdl_gen]
     fn update(&mut self) {
         self.wide.next = (bit_cast::<43, 27>(self.nn.val()) << 16) >> self.tc.val();
@@ -469,24 +472,76 @@ impl Logic for HalfPack {
             self.sticky.next = (self.nr.val().get_bits::<15>(0) != 0) | self.st0.val();
             self.mag.next = (self.ef.val() << 10) + self.q.val();
         }
-        if self.guard.val() & (self.sticky.val() | self.q.val().get_bit(0)) {
-            self.mag.next = self.mag.val() + 1;
+        self.inc.next = self.guard.val() & (self.sticky.val() | self.q.val().get_bit(0));
+    }
+}
+
+/// Stage 6, last part (combinational): the RNE increment of `HalfShift`'s magnitude, ftz (a
+/// result in the subnormal range after rounding is zero), the sign; the bypass value and the lane
+/// mask.
+#[derive(LogicBlock)]
+pub struct HalfPack {
+    /// the magnitude before the round (`HalfShift`)
+    pub mag: Signal<In, Bits<16>>,
+    /// RNE rounds up
+    pub inc: Signal<In, Bit>,
+    pub fmt: Signal<In, Bits<2>>,
+    pub ftz: Signal<In, Bit>,
+    /// the result's sign (tanh ops: the sign of x)
+    pub sgn: Signal<In, Bit>,
+    /// valid & mask for this lane
+    pub en: Signal<In, Bit>,
+    /// the result is `bv`
+    pub byp: Signal<In, Bit>,
+    pub bv: Signal<In, Bits<32>>,
+    /// the lane's result (fp16/bf16 in [15:0])
+    pub out: Signal<Out, Bits<32>>,
+    rmag: Signal<Local, Bits<16>>,
+    res: Signal<Local, Bits<16>>,
+    k_fmt_fp16: Constant<Bits<2>>,
+}
+
+impl Default for HalfPack {
+    fn default() -> Self {
+        Self {
+            mag: Default::default(),
+            inc: Default::default(),
+            fmt: Default::default(),
+            ftz: Default::default(),
+            sgn: Default::default(),
+            en: Default::default(),
+            byp: Default::default(),
+            bv: Default::default(),
+            out: Default::default(),
+            rmag: Default::default(),
+            res: Default::default(),
+            k_fmt_fp16: Constant::new(fmt::FP16.into()),
+        }
+    }
+}
+
+impl Logic for HalfPack {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.rmag.next = self.mag.val();
+        if self.inc.val() {
+            self.rmag.next = self.mag.val() + 1;
         }
         // ftz: a result in the subnormal range after rounding (exponent field 0) is zero
         if self.ftz.val() {
             if self.fmt.val() == self.k_fmt_fp16.val() {
-                if self.mag.val().get_bits::<5>(10) == 0 {
-                    self.mag.next = 0.into();
+                if self.rmag.val().get_bits::<5>(10) == 0 {
+                    self.rmag.next = 0.into();
                 }
             } else {
-                if self.mag.val().get_bits::<8>(7) == 0 {
-                    self.mag.next = 0.into();
+                if self.rmag.val().get_bits::<8>(7) == 0 {
+                    self.rmag.next = 0.into();
                 }
             }
         }
-        self.res.next = self.mag.val();
+        self.res.next = self.rmag.val();
         if self.sgn.val() {
-            self.res.next = self.mag.val() | 0x8000;
+            self.res.next = self.rmag.val() | 0x8000;
         }
         self.out.next = bit_cast::<32, 16>(self.res.val());
         if self.byp.val() {
@@ -582,6 +637,14 @@ pub struct HalfLzd {
     pub pre: Bits<10>,
 }
 
+/// Cut F (`HalfCuts::pack_reg`): `HalfShift`'s outputs, the magnitude before the round and RNE's
+/// decision.
+#[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
+pub struct HalfRnd {
+    pub mag: Bits<16>,
+    pub inc: Bit,
+}
+
 /// Cut A (`HalfCuts::round_reg`): `HalfNorm`'s outputs.
 #[derive(Copy, Clone, Debug, PartialEq, Default, LogicStruct)]
 pub struct HalfNormed {
@@ -626,6 +689,7 @@ pub struct HalfLane {
     expo: HalfExp,
     lzc: HalfLz,
     norm: HalfNorm,
+    shift: HalfShift,
     pack: HalfPack,
     // ---- stage 1, cut C: a register with `HalfCuts::widen_reg`, a wire without
     wide_s0: Signal<Local, HalfWide>,
@@ -664,6 +728,14 @@ pub struct HalfLane {
     // ---- stage 4
     fz: Signal<Local, Bit>,
     mid_s3: Signal<Local, HalfMid>,
+    /// cut G: a register after `HalfRange` (N, the exponent, fz and m) with
+    /// `HalfCuts::range_reg`, a wire without; fz and m apart from N (fz feeds `HalfExp`, whose
+    /// output is in `mid_s3`: one packed vector would be Verilator's UNOPTFLAT again)
+    rng: StageReg<HalfMid>,
+    fzg: StageReg<Bit>,
+    mtg: StageReg<Bits<10>>,
+    /// cut G's N read whole for G · m's bit select (see `op_s1`)
+    n_g: Signal<Local, Bits<19>>,
     mid4: RDff<HalfMid>,
     fz4: RDff<Bit>,
     /// m, G · m's multiplicand, registered for the `Mul` (without cut E; with it, in `m3_dsp`)
@@ -672,8 +744,10 @@ pub struct HalfLane {
     mid_s4: Signal<Local, HalfMid>,
     mid5: RDff<HalfMid>,
     fz5: RDff<Bit>,
-    /// the side band from stage 4 to `HalfPack`: stages 4, 5 and cuts D, A
+    /// the side band from stage 4 to `HalfShift`: stages 4, 5 and cuts G, D, A; then cut F's
+    /// register to `HalfPack`
     side_b: Delay<HalfSide>,
+    side_f: StageReg<HalfSide>,
     // ---- stage 6, cut D: a register with `HalfCuts::lz_reg`, a wire without; cut A likewise
     pp6: Signal<Local, Bits<27>>,
     lzd_s5: Signal<Local, HalfLzd>,
@@ -681,6 +755,9 @@ pub struct HalfLane {
     lz6: StageReg<Bits<5>>,
     normed_s5: Signal<Local, HalfNormed>,
     normed: StageReg<HalfNormed>,
+    // ---- cut F: a register with `HalfCuts::pack_reg`, a wire without
+    rnd_s5: Signal<Local, HalfRnd>,
+    rnd: StageReg<HalfRnd>,
     out6: RDff<Bits<32>>,
     k_op_tanh: Constant<Bits<2>>,
     k_fmt_fp32: Constant<Bits<2>>,
@@ -693,6 +770,7 @@ impl HalfLane {
     /// `cuts`: the half lane's pipeline cuts (`HalfCuts`), one cycle each.
     pub fn new(canon_nan: bool, cuts: HalfCuts) -> Self {
         let (a, b, c, d, e) = (cuts.round_reg, cuts.accum_reg, cuts.widen_reg, cuts.lz_reg, cuts.mul_dsp as usize);
+        let (f, g) = (cuts.pack_reg, cuts.range_reg);
         Self {
             clk: Default::default(),
             rst: Default::default(),
@@ -718,6 +796,7 @@ impl HalfLane {
             expo: Default::default(),
             lzc: Default::default(),
             norm: Default::default(),
+            shift: Default::default(),
             pack: Default::default(),
             wide_s0: Default::default(),
             wide: StageReg::new(c),
@@ -742,19 +821,26 @@ impl HalfLane {
             acc: StageReg::new(b),
             fz: Default::default(),
             mid_s3: Default::default(),
+            rng: StageReg::new(g),
+            fzg: StageReg::new(g),
+            mtg: StageReg::new(g),
+            n_g: Default::default(),
             mid4: Default::default(),
             fz4: Default::default(),
             mm4: (0..1 - e).map(|_| RDff::default()).collect(),
             mid_s4: Default::default(),
             mid5: Default::default(),
             fz5: Default::default(),
-            side_b: Delay::new(2 + a as usize + d as usize),
+            side_b: Delay::new(2 + a as usize + d as usize + g as usize),
+            side_f: StageReg::new(f),
             pp6: Default::default(),
             lzd_s5: Default::default(),
             lzd: StageReg::new(d),
             lz6: StageReg::new(d),
             normed_s5: Default::default(),
             normed: StageReg::new(a),
+            rnd_s5: Default::default(),
+            rnd: StageReg::new(f),
             out6: Default::default(),
             k_op_tanh: Constant::new(op::TANH.into()),
             k_fmt_fp32: Constant::new(fmt::FP32.into()),
@@ -767,7 +853,7 @@ impl HalfLane {
 impl Logic for HalfLane {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clk, wide, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, mid4, fz4, mid5, fz5, side_b, lzd, lz6, normed, out6);
+        clock!(self, clk, wide, side1, x1, row1, d1, w2, d2, coef3, side_a, x_a, acc, rng, fzg, mtg, mid4, fz4, mid5, fz5, side_b, side_f, lzd, lz6, normed, rnd, out6);
         for i in 0..self._n_mul {
             self.msq[i].clock.next = self.clk.val();
             self.m1[i].clock.next = self.clk.val();
@@ -804,17 +890,27 @@ impl Logic for HalfLane {
         self.x_a.rst.next = self.rst.val();
         self.acc.rst.next = self.rst.val();
         self.acc.en.next = true;
+        self.rng.rst.next = self.rst.val();
+        self.rng.en.next = true;
+        self.fzg.rst.next = self.rst.val();
+        self.fzg.en.next = true;
+        self.mtg.rst.next = self.rst.val();
+        self.mtg.en.next = true;
         self.mid4.rst.next = self.rst.val();
         self.fz4.rst.next = self.rst.val();
         self.mid5.rst.next = self.rst.val();
         self.fz5.rst.next = self.rst.val();
         self.side_b.rst.next = self.rst.val();
+        self.side_f.rst.next = self.rst.val();
+        self.side_f.en.next = true;
         self.lzd.rst.next = self.rst.val();
         self.lzd.en.next = true;
         self.lz6.rst.next = self.rst.val();
         self.lz6.en.next = true;
         self.normed.rst.next = self.rst.val();
         self.normed.en.next = true;
+        self.rnd.rst.next = self.rst.val();
+        self.rnd.en.next = true;
         self.out6.rst.next = self.rst.val();
 
         // ================= stage 1: widen (cut C: a register), decode; fp32 is reserved here =================
@@ -905,7 +1001,7 @@ impl Logic for HalfLane {
         self.coef_s2.next.d12 = self.d2.q.val();
         self.coef3.d.next = self.coef_s2.val();
 
-        // ================= stage 4: accumulate (cut B: a register after S), exponent, fused multiplicand =================
+        // ================= stage 4: accumulate (cut B: a register after S), exponent, fused multiplicand (cut G: a register after them) =================
         self.sum.c0.next = self.coef3.q.val().c0;
         self.sum.c1neg.next = self.coef3.q.val().c1neg;
         self.sum.c2neg.next = self.coef3.q.val().c2neg;
@@ -930,15 +1026,19 @@ impl Logic for HalfLane {
         self.expo.e.next = self.x_a.q.val().e;
         self.mid_s3.next.n = self.range.n.val();
         self.mid_s3.next.pre = self.expo.pre.val();
-        self.mid4.d.next = self.mid_s3.val();
-        self.fz4.d.next = self.fz.val();
+        self.rng.d.next = self.mid_s3.val();
+        self.fzg.d.next = self.fz.val();
+        self.mtg.d.next = self.x_a.q.val().mt;
+        self.n_g.next = self.rng.q.val().n;
+        self.mid4.d.next = self.rng.q.val();
+        self.fz4.d.next = self.fzg.q.val();
         for i in 0..self._n_mul {
-            self.mm4[i].d.next = bit_cast::<11, 10>(self.x_a.q.val().mt) | 0x400;
+            self.mm4[i].d.next = bit_cast::<11, 10>(self.mtg.q.val()) | 0x400;
         }
-        // cut E: G · m's input registers are this stage's
+        // cut E: G · m's input registers are this stage's (after cut G's register, if any)
         for i in 0..self._n_dsp {
-            self.m3_dsp[i].a.next = self.range.n.val().get_bits::<16>(0);
-            self.m3_dsp[i].b.next = bit_cast::<11, 10>(self.x_a.q.val().mt) | 0x400;
+            self.m3_dsp[i].a.next = self.n_g.val().get_bits::<16>(0);
+            self.m3_dsp[i].b.next = bit_cast::<11, 10>(self.mtg.q.val()) | 0x400;
         }
         self.side_b.d.next = self.side_a.q.val();
 
@@ -954,7 +1054,7 @@ impl Logic for HalfLane {
         self.mid5.d.next = self.mid_s4.val();
         self.fz5.d.next = self.fz4.q.val();
 
-        // ================= stage 6: leading zeros (cut D: a register), normalise (cut A: a register), round, pack =================
+        // ================= stage 6: leading zeros (cut D: a register), normalise (cut A: a register), round (cut F: a register before the increment), pack =================
         self.pp6.next = bit_cast::<27, 19>(self.mid5.q.val().n);
         for i in 0..self._n_mul {
             if self.fz5.q.val() {
@@ -978,15 +1078,22 @@ impl Logic for HalfLane {
         self.normed_s5.next.expf = self.norm.expf.val();
         self.normed_s5.next.tc = self.norm.tc.val();
         self.normed.d.next = self.normed_s5.val();
-        self.pack.nn.next = self.normed.q.val().nn;
-        self.pack.expf.next = self.normed.q.val().expf;
-        self.pack.tc.next = self.normed.q.val().tc;
-        self.pack.fmt.next = self.side_b.q.val().fmt;
-        self.pack.ftz.next = self.side_b.q.val().ftz;
-        self.pack.sgn.next = self.side_b.q.val().sgn;
-        self.pack.en.next = self.side_b.q.val().en;
-        self.pack.byp.next = self.side_b.q.val().byp;
-        self.pack.bv.next = self.side_b.q.val().bv;
+        self.shift.nn.next = self.normed.q.val().nn;
+        self.shift.expf.next = self.normed.q.val().expf;
+        self.shift.tc.next = self.normed.q.val().tc;
+        self.shift.fmt.next = self.side_b.q.val().fmt;
+        self.rnd_s5.next.mag = self.shift.mag.val();
+        self.rnd_s5.next.inc = self.shift.inc.val();
+        self.rnd.d.next = self.rnd_s5.val();
+        self.side_f.d.next = self.side_b.q.val();
+        self.pack.mag.next = self.rnd.q.val().mag;
+        self.pack.inc.next = self.rnd.q.val().inc;
+        self.pack.fmt.next = self.side_f.q.val().fmt;
+        self.pack.ftz.next = self.side_f.q.val().ftz;
+        self.pack.sgn.next = self.side_f.q.val().sgn;
+        self.pack.en.next = self.side_f.q.val().en;
+        self.pack.byp.next = self.side_f.q.val().byp;
+        self.pack.bv.next = self.side_f.q.val().bv;
         self.out6.d.next = self.pack.out.val();
         self.dout.next = self.out6.q.val();
     }
@@ -996,23 +1103,25 @@ impl Logic for HalfLane {
 mod tests {
     use super::*;
 
-    /// `lat` − 6 → the cuts, in the documented order A, B, C, D, E, and the cycles they add
-    /// (beyond E the top's output registers take the rest).
+    /// `lat` − 6 → the cuts, in the documented order A, B, C, D, E, F, G, and the cycles they add
+    /// (beyond G the top's output registers take the rest).
     #[test]
-    fn half_cuts_come_in_the_order_a_b_c_d_e() {
+    fn half_cuts_come_in_the_order_a_to_g() {
         let want = [
-            [false, false, false, false, false],
-            [true, false, false, false, false],
-            [true, true, false, false, false],
-            [true, true, true, false, false],
-            [true, true, true, true, false],
-            [true, true, true, true, true],
-            [true, true, true, true, true],
+            [false, false, false, false, false, false, false],
+            [true, false, false, false, false, false, false],
+            [true, true, false, false, false, false, false],
+            [true, true, true, false, false, false, false],
+            [true, true, true, true, false, false, false],
+            [true, true, true, true, true, false, false],
+            [true, true, true, true, true, true, false],
+            [true, true, true, true, true, true, true],
+            [true, true, true, true, true, true, true],
         ];
         for (extra, w) in want.iter().enumerate() {
             let k = HalfCuts::for_extra(extra);
-            assert_eq!([k.round_reg, k.accum_reg, k.widen_reg, k.lz_reg, k.mul_dsp], *w, "extra {extra}");
-            assert_eq!(k.cycles(), extra.min(5), "extra {extra}");
+            assert_eq!([k.round_reg, k.accum_reg, k.widen_reg, k.lz_reg, k.mul_dsp, k.pack_reg, k.range_reg], *w, "extra {extra}");
+            assert_eq!(k.cycles(), extra.min(7), "extra {extra}");
         }
     }
 

@@ -51,7 +51,9 @@ pub struct Config {
     /// the half lane's cuts (`half::HalfCuts`: LAT + 1 a register inside the round stage, LAT + 2
     /// one inside the stage-4 accumulate, LAT + 3 one between the stage-1 widen and decode, LAT + 4
     /// one after the round stage's leading-zero count, LAT + 5 the products as `MulDsp` with their
-    /// input and output registers, one cycle more in stage 3), then output registers behind the lanes.
+    /// input and output registers, one cycle more in stage 3, LAT + 6 one inside the round between
+    /// the subnormal shift and the RNE increment, LAT + 7 one after the stage-4 range reduction),
+    /// then output registers behind the lanes.
     pub formats: String,
 }
 
@@ -179,6 +181,9 @@ impl BlockGen for Block {
             ("lanes1_half_lat7", Config { lanes: 1, lat: 7, formats: "half".into(), ..Config::default() }),
             ("lanes2_half_tag4_canon_lat9", Config { lanes: 2, tag_width: 4, canon_nan: 1, lat: 9, formats: "half".into(), ..Config::default() }),
             ("lanes1_half_lat11", Config { lanes: 1, lat: 11, formats: "half".into(), ..Config::default() }),
+            // and at lat 13 (all seven: F the register between the subnormal shift and the RNE
+            // increment, G the one after the range reduction)
+            ("lanes1_half_lat13", Config { lanes: 1, lat: 13, formats: "half".into(), ..Config::default() }),
         ]
     }
     fn config_matrix() -> crate::ConfigMatrix {
@@ -198,6 +203,7 @@ impl BlockGen for Block {
             .pair(("formats", "\"half\""), ("lat", "7"))
             .pair(("formats", "\"half\""), ("lat", "9"))
             .pair(("formats", "\"half\""), ("lat", "11"))
+            .pair(("formats", "\"half\""), ("lat", "13"))
     }
 }
 
