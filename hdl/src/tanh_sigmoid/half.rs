@@ -1102,6 +1102,8 @@ impl Logic for HalfLane {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     /// `lat` − 6 → the cuts, in the documented order A, B, C, D, E, F, G, and the cycles they add
     /// (beyond G the top's output registers take the rest).
@@ -1128,14 +1130,11 @@ mod tests {
     /// N values for the normaliser tests: every single-bit pp and 3 000 random ones of random
     /// width (so that every leading-zero count is drawn often).
     fn norm_inputs() -> Vec<u64> {
-        let mut state = 0x2545_F491u32;
+        let mut rng = StdRng::seed_from_u64(0x2545_F491);
         let mut pps: Vec<u64> = (0..27).map(|k| 1u64 << k).collect();
         for _ in 0..3000 {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            let w = 1 + state % 27;
-            pps.push(((state as u64) << 7 ^ (state as u64) >> 3) & ((1u64 << w) - 1) | 1u64 << (w - 1));
+            let w = rng.gen_range(1..=27u32);
+            pps.push(rng.gen::<u64>() & ((1u64 << w) - 1) | 1u64 << (w - 1));
         }
         pps
     }
