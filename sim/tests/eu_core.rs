@@ -313,7 +313,7 @@ fn eu_core_fp_min_max_compare_match_the_isa_model() {
     special.extend(special.clone().iter().map(|s| s | 0x8000_0000));
     let mut rng = StdRng::seed_from_u64(0xf3);
     let mut m = Model::new(Config { mem_bytes: rtl.dmem_bytes, ..Config::default() }, p);
-    let mut draw = |rng: &mut StdRng| if rng.gen_bool(0.8) { special[rng.gen_range(0..special.len())] } else { rng.gen() };
+    let draw = |rng: &mut StdRng| if rng.gen_bool(0.8) { special[rng.gen_range(0..special.len())] } else { rng.gen() };
     for t in 0..4 {
         for l in 0..8 {
             for reg in 1..=8 {
