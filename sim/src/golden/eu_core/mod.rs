@@ -407,16 +407,12 @@ pub fn min_max_number(a: u32, b: u32, max: bool) -> u32 {
         (true, true) => CANONICAL_NAN,
         (true, false) => b,
         (false, true) => a,
-        (false, false) => {
-            let a_below = x < y || (x == 0.0 && y == 0.0 && a >> 31 == 1 && b >> 31 == 0);
-            let b_below = y < x || (x == 0.0 && y == 0.0 && b >> 31 == 1 && a >> 31 == 0);
-            match (max, a_below, b_below) {
-                (false, true, _) | (true, _, true) => a,
-                (false, _, true) | (true, true, _) => b,
-                // equal values with equal bits
-                _ => a,
-            }
-        }
+        // IEEE 754's total order (`total_cmp`) is the numeric order with −0 below +0; equal
+        // values have equal bits
+        (false, false) => match (x.total_cmp(&y), max) {
+            (std::cmp::Ordering::Greater, false) | (std::cmp::Ordering::Less, true) => b,
+            _ => a,
+        },
     }
 }
 
